@@ -1,0 +1,42 @@
+# Two entry points: `make run` (the GUI) and `make test` (the whole suite).
+# Both create .venv in the repo root and install the project into it.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+# Debian packages: Stockfish is the reference engine the tests compare against;
+# the Qt/X libraries let PySide6 run offscreen and under xvfb-run.
+DEB_PACKAGES := stockfish xvfb xauth libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 \
+                libfontconfig1 libdbus-1-3 libxcb-cursor0
+
+.PHONY: run test system-deps bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+system-deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+run: $(STAMP)
+	$(VENV)/bin/perftscope gui
+
+test: system-deps $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(VENV)/bin/perftscope bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""Entry points and wiring: the perftscope CLI and the GUI's assembly."""

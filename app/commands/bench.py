@@ -1,0 +1,6 @@
+"""`perftscope bench`."""
+
+
+def register(sub):
+    p = sub.add_parser("bench", help="(in progress)")
+    p.set_defaults(run=lambda args: 0)

@@ -1,0 +1,78 @@
+"""Numba kernels: plain uint64 arrays and scalars in, numbers out. No Qt, no Python objects.
+
+Importing this package picks the slider-attack mode and points numba's on-disk
+cache at a directory keyed on a hash of these sources and that mode: numba only
+notices edits to a function's own file, so without the key a change in a callee
+in another file would leave users running stale machine code.
+
+Environment:
+  PERFTSCOPE_SLIDERS   'pext' or 'magic' (default: pext where the CPU has BMI2)
+  PERFTSCOPE_CACHE     cache root (default: ~/.cache/perftscope)
+"""
+import hashlib
+import os
+from pathlib import Path
+
+import llvmlite.binding as _llvm
+import numba
+import numpy as np
+
+HAS_BMI2 = bool(_llvm.get_host_cpu_features().get("bmi2", False)) and \
+    os.environ.get("NUMBA_CPU_NAME", "") not in ("generic",)
+
+
+def _slider_mode():
+    mode = os.environ.get("PERFTSCOPE_SLIDERS", "auto").strip().lower()
+    if mode == "auto":
+        return "pext" if HAS_BMI2 else "magic"
+    if mode not in ("pext", "magic"):
+        raise RuntimeError(f"PERFTSCOPE_SLIDERS must be 'pext', 'magic' or 'auto', not {mode!r}")
+    if mode == "pext" and not HAS_BMI2:
+        # A PEXT instruction on a CPU without BMI2 aborts the process: refuse early.
+        raise RuntimeError("PERFTSCOPE_SLIDERS=pext but this CPU has no BMI2")
+    return mode
+
+
+SLIDER_MODE = _slider_mode()
+
+
+def _sources_digest():
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    h.update(numba.__version__.encode())
+    return h.hexdigest()[:16]
+
+
+CACHE_DIR = Path(os.environ.get("PERFTSCOPE_CACHE", Path.home() / ".cache" / "perftscope")) / \
+    f"numba-{_sources_digest()}-{SLIDER_MODE}"
+# Must be set before any @njit(cache=True) below is decorated.
+numba.config.CACHE_DIR = str(CACHE_DIR)
+
+from . import tables  # noqa: E402  (after the cache directory is set)
+
+_T = None
+
+
+def table():
+    """The flat attack/Zobrist table for this process, built once and kept on disk."""
+    global _T
+    if _T is None:
+        path = CACHE_DIR / "tables.npy"
+        try:
+            T = np.load(path)
+            if T.shape != (tables.SIZE,) or T.dtype != np.uint64:
+                raise ValueError("stale table")
+        except (OSError, ValueError):
+            T = tables.build(SLIDER_MODE)
+            try:
+                CACHE_DIR.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+                np.save(tmp, T)
+                os.replace(tmp, path)
+            except OSError:
+                pass  # a read-only home still works, just builds each time
+        T.setflags(write=False)
+        _T = T
+    return _T

@@ -1,0 +1,27 @@
+"""Slider attacks, by PEXT or by magic multiplication (picked once, at import)."""
+import numpy as np
+from numba import njit
+
+from . import SLIDER_MODE
+from .bits import pext
+from .tables import BISHOP_MAGIC, BISHOP_MASK, BISHOP_OFF, BISHOP_SHIFT, ROOK_MAGIC, ROOK_MASK, ROOK_OFF, \
+    ROOK_SHIFT
+
+if SLIDER_MODE == "pext":
+    @njit(cache=True)
+    def rook_attacks(T, sq, occ):
+        return T[np.int64(T[ROOK_OFF + sq]) + np.int64(pext(occ, T[ROOK_MASK + sq]))]
+
+    @njit(cache=True)
+    def bishop_attacks(T, sq, occ):
+        return T[np.int64(T[BISHOP_OFF + sq]) + np.int64(pext(occ, T[BISHOP_MASK + sq]))]
+else:
+    @njit(cache=True)
+    def rook_attacks(T, sq, occ):
+        idx = ((occ & T[ROOK_MASK + sq]) * T[ROOK_MAGIC + sq]) >> T[ROOK_SHIFT + sq]
+        return T[np.int64(T[ROOK_OFF + sq]) + np.int64(idx)]
+
+    @njit(cache=True)
+    def bishop_attacks(T, sq, occ):
+        idx = ((occ & T[BISHOP_MASK + sq]) * T[BISHOP_MAGIC + sq]) >> T[BISHOP_SHIFT + sq]
+        return T[np.int64(T[BISHOP_OFF + sq]) + np.int64(idx)]

@@ -1,0 +1,258 @@
+"""Legal-only move generation and bulk counting.
+
+Before anything is generated, `king_safety` finds what makes a move legal:
+the checkers, the evasion mask (capture the checker or interpose; nothing in
+double check), the pin rays along ranks/files and along diagonals, and the
+squares the opponent attacks with our king lifted off the board (so a king
+cannot step back along a checking ray). Moves then come straight out of target
+sets: no make/unmake legality test. En passant alone gets a full re-test, since
+removing two pawns from one rank can expose the king (the rank pin).
+
+`count_moves` is the leaf parent's bulk counter: the same target sets, counted
+by popcount without producing moves."""
+import numpy as np
+from numba import njit
+
+from .attacks import bishop_attacks, rook_attacks
+from .bits import popcnt, tzcnt
+from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO
+from .tables import ALL, BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
+
+# castling paths, from the side to move (always at the bottom)
+_K_EMPTY = np.uint64(0x60)   # f1 g1
+_K_SAFE = np.uint64(0x60)
+_Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
+_Q_SAFE = np.uint64(0x0C)    # c1 d1
+
+
+@njit(cache=True)
+def attacks_of(T, P, N, D, O, K, side, occ, up):
+    """Every square attacked by the pieces in `side`, sliders seen through `occ`.
+    `up`: the side's pawns capture towards rank 8."""
+    p = P & side
+    if up:
+        a = ((p & ~FILE_A) << np.uint64(7)) | ((p & ~FILE_H) << np.uint64(9))
+    else:
+        a = ((p & ~FILE_A) >> np.uint64(9)) | ((p & ~FILE_H) >> np.uint64(7))
+    b = N & side
+    while b:
+        a |= T[KNIGHT + tzcnt(b)]
+        b &= b - ONE
+    b = D & side
+    while b:
+        a |= bishop_attacks(T, tzcnt(b), occ)
+        b &= b - ONE
+    b = O & side
+    while b:
+        a |= rook_attacks(T, tzcnt(b), occ)
+        b &= b - ONE
+    b = K & side
+    if b:
+        a |= T[KING + tzcnt(b)]
+    return a
+
+
+@njit(cache=True)
+def pin_rays(T, ksq, snipers, us, occ):
+    """Union of the rays king..sniper (sniper included) holding exactly one of our pieces."""
+    rays = ZERO
+    while snipers:
+        sq = tzcnt(snipers)
+        ray = T[BETWEEN + ksq * 64 + sq]
+        between = ray & occ
+        if between and (between & (between - ONE)) == 0 and (between & us):
+            rays |= ray | (ONE << np.uint64(sq))
+        snipers &= snipers - ONE
+    return rays
+
+
+@njit(cache=True)
+def king_safety(T, s):
+    """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays,
+    squares the opponent attacks with our king removed)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    them = occ ^ us
+    king = K & us
+    ksq = tzcnt(king)
+    checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)
+                | (rook_attacks(T, ksq, occ) & O) | (bishop_attacks(T, ksq, occ) & D)) & them
+    # sliders that would hit the king if our own pieces were not there
+    pin_o = pin_rays(T, ksq, rook_attacks(T, ksq, them) & O & them, us, occ)
+    pin_d = pin_rays(T, ksq, bishop_attacks(T, ksq, them) & D & them, us, occ)
+    if checkers == 0:
+        evasion = ALL
+    elif checkers & (checkers - ONE):
+        evasion = ZERO
+    else:
+        evasion = T[BETWEEN + ksq * 64 + tzcnt(checkers)] | checkers
+    banned = attacks_of(T, P, N, D, O, K, them, occ ^ king, False)
+    return ksq, checkers, evasion, pin_o, pin_d, banned
+
+
+@njit(cache=True)
+def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
+    """Legal pawn destinations (en passant aside): single pushes, double pushes,
+    captures towards the a-file (+7) and towards the h-file (+9)."""
+    pawns = P & us
+    empty = ~occ
+    them = occ ^ us
+    free = pawns & ~(pin_o | pin_d)
+    on_file = pawns & pin_o          # may push along its pin, never capture
+    on_diag = pawns & pin_d          # may capture along its pin, never push
+    push1 = ((free << np.uint64(8)) | ((on_file << np.uint64(8)) & pin_o)) & empty
+    push2 = ((push1 & RANK_3) << np.uint64(8)) & empty
+    left = (((free & ~FILE_A) << np.uint64(7)) | (((on_diag & ~FILE_A) << np.uint64(7)) & pin_d)) & them
+    right = (((free & ~FILE_H) << np.uint64(9)) | (((on_diag & ~FILE_H) << np.uint64(9)) & pin_d)) & them
+    return push1 & evasion, push2 & evasion, left & evasion, right & evasion
+
+
+@njit(cache=True)
+def ep_is_legal(T, s, frm, ksq, checkers, evasion):
+    """Full test for en passant frm -> ep: it must answer any check, and lifting
+    both pawns must not open a slider line to our king (the rank pin, or the
+    capturing pawn pinned on a diagonal)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    to_bit = ONE << ep
+    victim = to_bit >> np.uint64(8)
+    if checkers and not (evasion & (to_bit | victim)):
+        return False
+    after = occ ^ (ONE << np.uint64(frm)) ^ victim ^ to_bit
+    them = (occ ^ us) ^ victim
+    if rook_attacks(T, ksq, after) & O & them:
+        return False
+    if bishop_attacks(T, ksq, after) & D & them:
+        return False
+    return True
+
+
+@njit(cache=True)
+def count_moves(T, s):
+    """Number of legal moves, by popcount of target sets (the leaf parent's work)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    ksq, checkers, evasion, pin_o, pin_d, banned = king_safety(T, s)
+    n = popcnt(T[KING + ksq] & ~us & ~banned)
+    if evasion == 0:
+        return n                                   # double check: king moves only
+    target = ~us & evasion
+    pinned = pin_o | pin_d
+
+    push1, push2, left, right = pawn_targets(P, us, occ, evasion, pin_o, pin_d)
+    n += popcnt(push1) + popcnt(push2) + popcnt(left) + popcnt(right)
+    n += np.uint64(3) * (popcnt(push1 & RANK_8) + popcnt(left & RANK_8) + popcnt(right & RANK_8))
+
+    b = N & us & ~pinned                            # a pinned knight never moves
+    while b:
+        n += popcnt(T[KNIGHT + tzcnt(b)] & target)
+        b &= b - ONE
+    b = D & us & ~pinned
+    while b:
+        n += popcnt(bishop_attacks(T, tzcnt(b), occ) & target)
+        b &= b - ONE
+    b = D & us & pin_d
+    while b:
+        n += popcnt(bishop_attacks(T, tzcnt(b), occ) & target & pin_d)
+        b &= b - ONE
+    b = O & us & ~pinned
+    while b:
+        n += popcnt(rook_attacks(T, tzcnt(b), occ) & target)
+        b &= b - ONE
+    b = O & us & pin_o
+    while b:
+        n += popcnt(rook_attacks(T, tzcnt(b), occ) & target & pin_o)
+        b &= b - ONE
+
+    if checkers == 0 and cr & np.uint64(3):
+        if cr & ONE and not (occ & _K_EMPTY) and not (banned & _K_SAFE):
+            n += ONE
+        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_SAFE):
+            n += ONE
+    if ep:
+        b = T[PAWN_B + np.int64(ep)] & P & us
+        while b:
+            if ep_is_legal(T, s, tzcnt(b), ksq, checkers, evasion):
+                n += ONE
+            b &= b - ONE
+    return n
+
+
+@njit(cache=True)
+def _emit(buf, n, frm, targets):
+    while targets:
+        buf[n] = np.uint16(frm | (tzcnt(targets) << 6))
+        n += 1
+        targets &= targets - ONE
+    return n
+
+
+@njit(cache=True)
+def _emit_pawns(buf, n, targets, delta):
+    """Pawn moves to `targets` from `to - delta`, four moves for each promotion."""
+    while targets:
+        to = tzcnt(targets)
+        m = (to - delta) | (to << 6)
+        if to >= 56:
+            for promo in range(3, -1, -1):            # queen first
+                buf[n] = np.uint16(m | (FLAG_PROMOTION << 12) | (promo << 14))
+                n += 1
+        else:
+            buf[n] = np.uint16(m)
+            n += 1
+        targets &= targets - ONE
+    return n
+
+
+@njit(cache=True)
+def generate_moves(T, s, buf, n):
+    """Write the legal moves into buf from index n on; return the new end index."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    ksq, checkers, evasion, pin_o, pin_d, banned = king_safety(T, s)
+    n = _emit(buf, n, ksq, T[KING + ksq] & ~us & ~banned)
+    if evasion == 0:
+        return n
+    target = ~us & evasion
+    pinned = pin_o | pin_d
+
+    push1, push2, left, right = pawn_targets(P, us, occ, evasion, pin_o, pin_d)
+    n = _emit_pawns(buf, n, push1, 8)
+    n = _emit_pawns(buf, n, push2, 16)
+    n = _emit_pawns(buf, n, left, 7)
+    n = _emit_pawns(buf, n, right, 9)
+
+    b = N & us & ~pinned
+    while b:
+        sq = tzcnt(b)
+        n = _emit(buf, n, sq, T[KNIGHT + sq] & target)
+        b &= b - ONE
+    b = D & us & ~pin_o
+    while b:
+        sq = tzcnt(b)
+        t = bishop_attacks(T, sq, occ) & target
+        if pin_d & (ONE << np.uint64(sq)):
+            t &= pin_d
+        n = _emit(buf, n, sq, t)
+        b &= b - ONE
+    b = O & us & ~pin_d
+    while b:
+        sq = tzcnt(b)
+        t = rook_attacks(T, sq, occ) & target
+        if pin_o & (ONE << np.uint64(sq)):
+            t &= pin_o
+        n = _emit(buf, n, sq, t)
+        b &= b - ONE
+
+    if checkers == 0 and cr & np.uint64(3):
+        if cr & ONE and not (occ & _K_EMPTY) and not (banned & _K_SAFE):
+            buf[n] = np.uint16(4 | (6 << 6) | (FLAG_CASTLE << 12))
+            n += 1
+        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_SAFE):
+            buf[n] = np.uint16(4 | (2 << 6) | (FLAG_CASTLE << 12))
+            n += 1
+    if ep:
+        b = T[PAWN_B + np.int64(ep)] & P & us
+        while b:
+            frm = tzcnt(b)
+            if ep_is_legal(T, s, frm, ksq, checkers, evasion):
+                buf[n] = np.uint16(frm | (np.int64(ep) << 6) | (FLAG_EP << 12))
+                n += 1
+            b &= b - ONE
+    return n
