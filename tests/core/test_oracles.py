@@ -1,0 +1,246 @@
+"""Oracles: agreement between the core, python-chess and a real Stockfish, and every way an
+engine can fail (missing, killed, garbage, hung, duplicate lines, broken perftree output)."""
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from core import oracles
+from core.errors import EngineError, FenError, MoveError
+from core.oracles import make_oracle
+from core.position import START_FEN
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+
+
+ENGINES = Path(__file__).parents[1] / "engines"
+
+
+@pytest.fixture(autouse=True)
+def _venv_python_first_on_path(monkeypatch):
+    # the test engines start with `#!/usr/bin/env python3` and need this venv's python-chess
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+
+
+def engine_path(name):
+    return str(ENGINES / f"{name}.py")
+
+
+@pytest.fixture(scope="module")
+def stockfish():
+    with make_oracle("stockfish") as sf:
+        yield sf
+
+
+@pytest.fixture(scope="module")
+def core_oracle():
+    return make_oracle("core")
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie still answers kill(0): look at its state
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(")")[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("fen, moves, depth", [
+    (START_FEN, [], 3),
+    (KIWIPETE, [], 2),
+    (POSITION_3, ["e2e4"], 3),          # en passant into a rank pin becomes possible
+    (POSITION_4, [], 2),                # promotions, castling rights, checks
+    (START_FEN, ["E2E4", "c7c5", "g1f3"], 2),
+])
+def test_core_python_chess_and_stockfish_agree(stockfish, core_oracle, fen, moves, depth):
+    reference = make_oracle("python-chess").divide(fen, moves, depth)
+    assert reference, "the position has moves"
+    assert core_oracle.divide(fen, moves, depth) == reference
+    assert stockfish.divide(fen, moves, depth) == reference
+
+
+def test_published_total_from_kiwipete(stockfish):
+    # chessprogramming.org: perft(3) of "Kiwipete" is 97862
+    assert stockfish.perft(KIWIPETE, [], 3) == 97862
+
+
+def test_depth_zero_is_answered_without_asking():
+    # the hanging engine would never answer: depth 0 must not reach it
+    with oracles.UciOracle(engine_path("uci_hang"), timeout=30) as hang:
+        start = time.monotonic()
+        assert hang.divide(START_FEN, ["e2e4"], 0) == {}
+        assert hang.perft(START_FEN, ["e2e4"], 0) == 1
+        assert time.monotonic() - start < 5
+
+
+def test_bad_fen_and_illegal_moves_are_rejected_before_sending(stockfish):
+    pid = stockfish.pid
+    with pytest.raises(FenError, match="side to move"):
+        stockfish.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", [], 2)
+    with pytest.raises(MoveError, match="e2e5"):
+        stockfish.divide(START_FEN, ["e2e4", "e7e5", "e2e5"], 2)
+    with pytest.raises(FenError, match="kings"):
+        stockfish.divide("8/8/8/8/8/8/8/8 w - - 0 1", [], 1)
+    # the same process is still there and answers properly
+    assert stockfish.pid == pid
+    assert stockfish.perft(START_FEN, ["e2e4"], 2) == 600
+    with oracles.UciOracle(engine_path("uci_hang"), timeout=30) as hang:
+        start = time.monotonic()
+        with pytest.raises(MoveError):
+            hang.divide(START_FEN, ["e1e2"], 3)
+        assert time.monotonic() - start < 5
+
+
+def test_stockfish_killed_between_requests_is_restarted():
+    with make_oracle("stockfish") as sf:
+        before = sf.pid
+        os.kill(before, 9)
+        deadline = time.monotonic() + 5
+        while _alive(before) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert sf.perft(START_FEN, [], 3) == 8902
+        assert sf.pid != before and sf.restarts == 1
+
+
+def test_stockfish_killed_mid_run_gives_a_clear_error_then_recovers():
+    with make_oracle("stockfish") as sf:
+        failure = []
+
+        def deep():
+            try:
+                sf.divide(START_FEN, [], 8)
+            except EngineError as e:
+                failure.append(str(e))
+
+        worker = threading.Thread(target=deep)
+        worker.start()
+        time.sleep(0.5)
+        os.kill(sf.pid, 9)
+        worker.join(timeout=10)
+        assert not worker.is_alive()
+        assert len(failure) == 1
+        assert failure[0].startswith("stockfish was killed by signal 9")
+        assert "go perft 8" in failure[0]
+        assert sf.divide(START_FEN, ["e2e4"], 1)["e7e5"] == 1
+
+
+def test_garbage_output_names_engine_request_and_line():
+    with oracles.UciOracle(engine_path("uci_garbage")) as garbage:
+        with pytest.raises(EngineError) as err:
+            garbage.divide(START_FEN, ["e2e4"], 2)
+    message = str(err.value)
+    assert message.startswith(f"uci:{engine_path('uci_garbage')}")
+    assert "'the moon is made of cheese'" in message
+    assert "moves e2e4 / go perft 2" in message
+
+
+def test_hung_engine_times_out_and_is_stopped():
+    with oracles.UciOracle(engine_path("uci_hang"), timeout=1.0) as hang:
+        pid = hang.pid
+        start = time.monotonic()
+        with pytest.raises(EngineError, match=r"no answer within 1 s to .*go perft 2"):
+            hang.divide(START_FEN, [], 2)
+        assert time.monotonic() - start < 5
+        time.sleep(0.1)
+        assert not _alive(pid)
+
+
+def test_duplicate_move_lines_are_a_broken_answer():
+    with oracles.UciOracle(engine_path("uci_duplicates")) as dup:
+        with pytest.raises(EngineError, match="a2a3 listed twice"):
+            dup.divide(START_FEN, [], 2)
+
+
+def test_missing_engines_say_so(monkeypatch, tmp_path):
+    with pytest.raises(EngineError, match="does not exist"):
+        make_oracle("uci:/nonexistent/engine")
+    with pytest.raises(EngineError, match="not a file and not a program on PATH"):
+        make_oracle("perftree:no-such-perft-script")
+    with pytest.raises(EngineError, match="unknown engine 'fish'"):
+        make_oracle("fish")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(oracles, "STOCKFISH_PLACES", (str(tmp_path / "stockfish"),))
+    with pytest.raises(EngineError, match="stockfish is not installed"):
+        make_oracle("stockfish")
+    assert not oracles.stockfish_available()
+
+
+def test_not_executable_script_is_named(tmp_path):
+    script = tmp_path / "perft.sh"
+    script.write_text("#!/bin/sh\n")
+    with pytest.raises(EngineError, match="not executable"):
+        make_oracle(f"perftree:{script}")
+
+
+def test_one_engine_serves_several_threads(stockfish):
+    results = {}
+
+    def ask(moves):
+        results[moves] = stockfish.perft(START_FEN, moves.split(), 3)
+
+    threads = [threading.Thread(target=ask, args=(m,)) for m in ("e2e4", "d2d4", "g1f3", "a2a3")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    core = make_oracle("core")
+    assert results == {m: core.perft(START_FEN, m.split(), 3) for m in results}
+
+
+# --- perftree scripts ---------------------------------------------------------------------
+
+def _script(tmp_path, body):
+    path = tmp_path / "perft.sh"
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return make_oracle(f"perftree:{path}")
+
+
+def test_perftree_script_in_python_chess_agrees_with_core(core_oracle):
+    script = make_oracle(f"perftree:{engine_path('correct')}")
+    for fen, moves, depth in ((KIWIPETE, [], 2), (POSITION_3, ["e2e4"], 2), (START_FEN, ["g1f3", "b8c6"], 2)):
+        assert script.divide(fen, moves, depth) == core_oracle.divide(fen, moves, depth)
+
+
+def test_perftree_arguments_exactly_like_perftree(tmp_path):
+    # perftree leaves the moves argument out when there are none
+    args = _script(tmp_path, '[ $# -eq 2 ] || { echo "got $# arguments" >&2; exit 3; }\n'
+                             '[ "$1" = 1 ] && [ "$2" = "' + START_FEN + '" ] || exit 4\n'
+                             'echo "a2a3 1"; echo; echo 1\n')
+    assert args.divide(START_FEN, [], 1) == {"a2a3": 1}
+    with pytest.raises(EngineError, match="exited with code 3 .*'got 3 arguments'"):
+        args.divide(START_FEN, ["e2e4"], 1)
+    moves = _script(tmp_path, '[ $# -eq 3 ] && [ "$3" = "e2e4 e7e5" ] || exit 3\n'
+                              'echo "a7b8Q 1"; echo "g1f3 2"; echo; echo 3\n')
+    assert moves.divide(START_FEN, ["e2e4", "e7e5"], 2) == {"a7b8q": 1, "g1f3": 2}
+
+
+@pytest.mark.parametrize("output, complaint", [
+    ('echo "e2e4 20"; echo "e2e4 20"; echo; echo 40', "e2e4 listed twice"),
+    ('echo "e2e4 20"; echo; echo 21', "add up to 20 but the engine reports 21"),
+    ('echo "e2e4 20"; echo "hello there"; echo; echo 20', "cannot understand 'hello there'"),
+    ('echo "e2e4 20"; echo 20', "cannot understand '20'"),
+    ('echo "e2e4 20"', "ended without the blank line"),
+    ('echo "e2e4 20"; echo; echo twenty', "cannot understand 'twenty'"),
+])
+def test_perftree_broken_answers(tmp_path, output, complaint):
+    broken = _script(tmp_path, output + "\n")
+    with pytest.raises(EngineError) as err:
+        broken.divide(START_FEN, [], 2)
+    assert complaint in str(err.value)
+    assert str(err.value).startswith("perftree:") and "perft.sh 2 \"rnbqkbnr" in str(err.value)
+
+
+def test_perftree_script_timeout(tmp_path):
+    slow = oracles.PerftreeOracle(str(_script(tmp_path, "sleep 30\n").path), timeout=0.5)
+    start = time.monotonic()
+    with pytest.raises(EngineError, match="no answer within 0.5 s"):
+        slow.divide(START_FEN, [], 1)
+    assert time.monotonic() - start < 5
