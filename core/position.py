@@ -41,6 +41,12 @@ def _u64(bits: int) -> np.uint64:
     return np.uint64(bits & 0xFFFFFFFFFFFFFFFF)
 
 
+def as_state(values) -> tuple:
+    """A kernel state again: numba hands uint64 tuples back to Python as ints, and
+    ints above 2**63 cannot be passed back in."""
+    return tuple(_u64(int(v)) for v in values)
+
+
 @dataclass(frozen=True)
 class Position:
     """A chess position as a FEN describes it. `board[sq]` is a piece letter or ''."""

@@ -1,0 +1,94 @@
+"""FEN in and out, validation messages, UCI moves and Zobrist keys."""
+import random
+
+import chess
+import chess.polyglot
+import numpy as np
+import pytest
+
+from core import kernels
+from core.errors import FenError, MoveError
+from core.kernels.board import full_key, make
+from core.position import START_FEN, Position, as_state
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def random_boards(seed, count, plies=80):
+    rng = random.Random(seed)
+    out = []
+    for start in (chess.STARTING_FEN, KIWIPETE, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"):
+        for _ in range(count // 3):
+            b = chess.Board(start)
+            for _ in range(rng.randrange(plies)):
+                moves = list(b.legal_moves)
+                if not moves:
+                    break
+                b.push(rng.choice(moves))
+            out.append(b)
+    return out
+
+
+@pytest.mark.parametrize("fen", [START_FEN, KIWIPETE, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                                 "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"])
+def test_fen_round_trip(fen):
+    assert Position.from_fen(fen).fen() == fen
+
+
+def test_fen_without_counters_gets_defaults():
+    assert Position.from_fen("8/8/8/8/8/8/8/K6k w - -").fen() == "8/8/8/8/8/8/8/K6k w - - 0 1"
+
+
+@pytest.mark.parametrize("fen, words", [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "field 1 (piece placement): expected 8 ranks"),
+    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6"),
+    ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unknown piece 'x'"),
+    ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "black has 0 kings"),
+    ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "white pawn on h8"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "field 2 (side to move)"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1", "field 3 (castling): unexpected 'x'"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "'K' needs the white king on e1"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "field 4 (en passant): e3 is not on rank 6"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq d6 0 1", "d6 needs a black pawn on d5"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1", "field 4 (en passant): expected '-' or a square"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "field 5 (halfmove clock)"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3", "field 6 (fullmove number)"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "needs 4 to 6 fields"),
+    ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", "white is not to move but is in check"),
+])
+def test_bad_fen_names_the_field(fen, words):
+    with pytest.raises(FenError) as e:
+        Position.from_fen(fen)
+    assert words in str(e.value)
+    assert "\n" not in str(e.value)
+
+
+def test_move_errors_name_the_move_and_position():
+    pos = Position.from_fen(START_FEN)
+    with pytest.raises(MoveError, match="malformed move 'e2e9'"):
+        pos.push("e2e9")
+    with pytest.raises(MoveError, match=r"illegal move 'e2e5' in position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"):
+        pos.push("e2e5")
+    with pytest.raises(MoveError, match="move 3 of the move list: illegal move 'e4e6'"):
+        pos.play("e2e4 e7e6 e4e6")
+
+
+def test_legal_moves_match_python_chess_on_random_positions():
+    for board in random_boards(11, 150):
+        pos = Position.from_fen(board.fen())
+        assert sorted(pos.legal_moves()) == sorted(m.uci() for m in board.legal_moves), board.fen()
+
+
+def test_push_matches_python_chess_fen_and_polyglot_key():
+    T = kernels.table()
+    for board in random_boards(12, 150):
+        pos = Position.from_fen(board.fen())
+        assert pos.key == chess.polyglot.zobrist_hash(board), board.fen()
+        for move in list(board.legal_moves)[:6]:
+            child = pos.push(move.uci())
+            board.push(move)
+            assert child.fen() == board.fen(en_passant="fen"), (pos.fen(), move.uci())
+            # the kernel's incremental key equals the key computed from scratch and Polyglot's
+            state = as_state(make(T, pos.state(), np.uint16(pos.kernel_move(move.uci()))))
+            assert int(state[9]) == int(full_key(T, state)) == chess.polyglot.zobrist_hash(board)
+            board.pop()
