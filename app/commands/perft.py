@@ -95,7 +95,7 @@ def run_divide(args) -> int:
         print_json({"fen": pos.fen(), "depth": args.depth, "moves": rows, "nodes": total,
                     "seconds": round(seconds, 6)})
         return 0
-    for move, count in rows.items():
+    for move, count in sorted(rows.items()):      # sorted, so two divides diff line by line
         print(f"{move}: {count}")
     print()
     print(f"Nodes searched: {total}")
