@@ -1,0 +1,375 @@
+"""The board: python-chess's SVG pieces, coordinates, flip, last move, click-or-drag moves
+(legal moves only, from the core's generator), back/forward through the moves played,
+and a FEN field that validates as you type.
+
+`BoardView` is the drawing and the mouse; `BoardPanel` adds history, navigation and the
+FEN field around it.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import chess
+import chess.svg
+from PySide6.QtCore import QByteArray, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QPen, QShortcut
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QMenu, QSizePolicy, QStyle, QToolButton,
+                               QVBoxLayout, QWidget)
+
+from core.errors import FenError
+from core.position import START_FEN, Position, parse_square, square_name
+
+from .overlays import Arrow, Badge, Glow, Ring, Tint, paint_layers
+
+LIGHT, DARK = QColor("#ffce9e"), QColor("#d18b47")      # python-chess SVG board
+LAST_LIGHT, LAST_DARK = QColor("#cdd16a"), QColor("#aaa23b")
+SELECTED = QColor(20, 85, 30, 110)
+TARGET = QColor(20, 85, 30, 90)
+DRAG_THRESHOLD = 4
+
+_renderers: dict[str, QSvgRenderer] = {}
+
+
+def piece_renderer(symbol: str) -> QSvgRenderer:
+    """One QSvgRenderer per piece letter, from python-chess's SVG set."""
+    if symbol not in _renderers:
+        svg = chess.svg.piece(chess.Piece.from_symbol(symbol))
+        _renderers[symbol] = QSvgRenderer(QByteArray(svg.encode()))
+    return _renderers[symbol]
+
+
+class BoardView(QWidget):
+    """Draws a Position and turns clicks and drags into legal UCI moves (`moveMade`)."""
+    moveMade = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.position = Position.from_fen(START_FEN)
+        self.last_move: str | None = None
+        self.flipped = False
+        self.interactive = True
+        self.layers = []
+        self.selected: int | None = None
+        self._targets: dict[int, dict[int, list[str]]] = {}   # from -> to -> [uci, ...]
+        self._press: QPointF | None = None
+        self._drag: QPointF | None = None
+        # returns one of the UCI strings offered, or None; replaced in tests
+        self.promotion_chooser = self._ask_promotion
+        self.setMinimumSize(240, 240)
+        self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.setMouseTracking(False)
+        self._index_moves()
+
+    # --- state -------------------------------------------------------------------
+    def set_position(self, pos: Position, last_move: str | None = None):
+        self.position, self.last_move, self.selected = pos, last_move, None
+        self._index_moves()
+        self.update()
+
+    def set_flipped(self, flipped: bool):
+        self.flipped = flipped
+        self.update()
+
+    def set_layers(self, layers):
+        self.layers = list(layers)
+        self.update()
+
+    def targets_from(self, sq: int) -> list[int]:
+        return sorted(self._targets.get(sq, {}))
+
+    def _index_moves(self):
+        self._targets = {}
+        for uci in self.position.legal_moves():
+            a, b = parse_square(uci[:2]), parse_square(uci[2:4])
+            self._targets.setdefault(a, {}).setdefault(b, []).append(uci)
+
+    # --- geometry ----------------------------------------------------------------
+    def sizeHint(self):
+        return QSize(560, 560)
+
+    def heightForWidth(self, w):
+        return w
+
+    def _square_size(self) -> float:
+        return min(self.width(), self.height()) / 8.0
+
+    def _origin(self) -> QPointF:
+        s = self._square_size() * 8
+        return QPointF((self.width() - s) / 2, (self.height() - s) / 2)
+
+    def square_rect(self, sq: int) -> QRectF:
+        s, o = self._square_size(), self._origin()
+        col, row = (7 - (sq & 7), sq >> 3) if self.flipped else (sq & 7, 7 - (sq >> 3))
+        return QRectF(o.x() + col * s, o.y() + row * s, s, s)
+
+    def square_at(self, point: QPointF) -> int | None:
+        s, o = self._square_size(), self._origin()
+        col, row = int((point.x() - o.x()) // s), int((point.y() - o.y()) // s)
+        if not (0 <= col < 8 and 0 <= row < 8):
+            return None
+        return (7 - col) + 8 * row if self.flipped else col + 8 * (7 - row)
+
+    # --- painting ----------------------------------------------------------------
+    def paintEvent(self, _event):
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        last = {parse_square(self.last_move[:2]), parse_square(self.last_move[2:4])} \
+            if self.last_move else set()
+        for sq in range(64):
+            light = (sq & 7) % 2 != (sq >> 3) % 2
+            color = (LAST_LIGHT if light else LAST_DARK) if sq in last else (LIGHT if light else DARK)
+            p.fillRect(self.square_rect(sq), color)
+        if self.selected is not None:
+            p.fillRect(self.square_rect(self.selected), SELECTED)
+        self._paint_coordinates(p)
+        # tints and glows under the pieces, arrows and marks over them
+        paint_layers(p, [_only(layer, Tint, Glow) for layer in self.layers], self.square_rect)
+        for sq, piece in enumerate(self.position.board):
+            if piece and not (self._drag is not None and sq == self.selected):
+                piece_renderer(piece).render(p, self.square_rect(sq))
+        self._paint_targets(p)
+        paint_layers(p, [_only(layer, Ring, Arrow, Badge) for layer in self.layers], self.square_rect)
+        if self._drag is not None and self.selected is not None:
+            s = self._square_size()
+            piece = self.position.board[self.selected]
+            piece_renderer(piece).render(p, QRectF(self._drag.x() - s / 2, self._drag.y() - s / 2, s, s))
+        p.end()
+
+    def _paint_coordinates(self, p: QPainter):
+        s = self._square_size()
+        font = QFont(self.font())
+        font.setPixelSize(max(8, int(s * 0.16)))
+        font.setBold(True)
+        p.setFont(font)
+        bottom_rank = 7 if self.flipped else 0
+        left_file = 7 if self.flipped else 0
+        for f in range(8):
+            sq = f + 8 * bottom_rank
+            r = self.square_rect(sq)
+            p.setPen(DARK if (sq & 7) % 2 != (sq >> 3) % 2 else LIGHT)
+            p.drawText(r.adjusted(0, 0, -3, -1), Qt.AlignRight | Qt.AlignBottom, "abcdefgh"[f])
+        for rank in range(8):
+            sq = left_file + 8 * rank
+            r = self.square_rect(sq)
+            p.setPen(DARK if (sq & 7) % 2 != (sq >> 3) % 2 else LIGHT)
+            p.drawText(r.adjusted(3, 1, 0, 0), Qt.AlignLeft | Qt.AlignTop, str(rank + 1))
+
+    def _paint_targets(self, p: QPainter):
+        if self.selected is None:
+            return
+        p.setPen(Qt.NoPen)
+        p.setBrush(TARGET)
+        for to in self._targets.get(self.selected, {}):
+            r = self.square_rect(to)
+            if self.position.board[to]:
+                # occupied target: a ring in the corners, so the piece stays visible
+                pen = QPen(TARGET, r.width() * 0.09)
+                p.setPen(pen)
+                p.setBrush(Qt.NoBrush)
+                p.setClipRect(r)
+                p.drawEllipse(r.center(), r.width() * 0.62, r.width() * 0.62)
+                p.setClipping(False)
+                p.setPen(Qt.NoPen)
+                p.setBrush(TARGET)
+            else:
+                p.drawEllipse(r.center(), r.width() * 0.16, r.width() * 0.16)
+
+    # --- mouse -------------------------------------------------------------------
+    def mousePressEvent(self, e):
+        if not self.interactive or e.button() != Qt.LeftButton:
+            return
+        sq = self.square_at(e.position())
+        if self.selected is not None and sq in self._targets.get(self.selected, {}):
+            self._play(self.selected, sq)
+            return
+        if sq is not None and sq in self._targets:
+            self.selected, self._press = sq, e.position()
+        else:
+            self.selected = None
+        self.update()
+
+    def mouseMoveEvent(self, e):
+        if self._press is None or self.selected is None:
+            return
+        if self._drag is None and (e.position() - self._press).manhattanLength() < DRAG_THRESHOLD:
+            return
+        self._drag = e.position()
+        self.update()
+
+    def mouseReleaseEvent(self, e):
+        dragged = self._drag is not None
+        self._press = self._drag = None
+        if dragged and self.selected is not None:
+            sq = self.square_at(e.position())
+            if sq in self._targets.get(self.selected, {}):
+                self._play(self.selected, sq)
+                return
+            if sq != self.selected:
+                self.selected = None
+        self.update()
+
+    def _play(self, a: int, b: int):
+        choices = self._targets[a][b]
+        uci = choices[0] if len(choices) == 1 else self.promotion_chooser(choices)
+        self.selected = None
+        self._press = self._drag = None
+        self.update()
+        if uci:
+            self.moveMade.emit(uci)
+
+    def _ask_promotion(self, choices: list[str]) -> str | None:
+        menu = QMenu(self)
+        names = {"q": "Queen", "r": "Rook", "b": "Bishop", "n": "Knight"}
+        actions = {menu.addAction(names[u[4]]): u for u in sorted(choices, key=lambda u: "qrbn".index(u[4]))}
+        chosen = menu.exec(self.cursor().pos())
+        return actions.get(chosen)
+
+
+def _only(layer, *kinds):
+    """A copy of layer keeping only some shape kinds."""
+    return replace(layer, shapes=[s for s in layer.shapes if isinstance(s, kinds)])
+
+
+class BoardPanel(QWidget):
+    """BoardView with the moves played (back/forward), flip, and a FEN field."""
+    positionChanged = Signal(object)      # the Position now shown
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.view = BoardView()
+        self.positions: list[Position] = [self.view.position]
+        self.moves: list[str] = []
+        self.index = 0
+
+        self.fen_edit = QLineEdit()
+        self.fen_edit.setPlaceholderText("FEN: paste a position and press Enter")
+        self.fen_edit.setFont(QFont("DejaVu Sans Mono", 9))
+        self.fen_error = QLabel()
+        self.fen_error.setWordWrap(True)
+        self.fen_error.setStyleSheet("color:#a01010;")
+        self.fen_error.hide()
+        self.moves_label = QLabel()
+        self.moves_label.setWordWrap(True)
+        self.moves_label.setTextFormat(Qt.RichText)
+        self.moves_label.setStyleSheet("color:#333;")
+
+        nav = QHBoxLayout()
+        nav.setSpacing(2)
+        self.buttons = {}
+        style = self.style()
+        for name, icon, tip, slot in (
+                ("first", QStyle.SP_MediaSkipBackward, "First position (Home)", lambda: self.go(0)),
+                ("back", QStyle.SP_MediaSeekBackward, "Back one move (Left)", lambda: self.go(self.index - 1)),
+                ("forward", QStyle.SP_MediaSeekForward, "Forward one move (Right)",
+                 lambda: self.go(self.index + 1)),
+                ("last", QStyle.SP_MediaSkipForward, "Last move played (End)", lambda: self.go(len(self.moves))),
+                ("flip", QStyle.SP_BrowserReload, "Flip the board (F)", self.flip)):
+            b = QToolButton()
+            b.setIcon(style.standardIcon(icon))
+            b.setToolTip(tip)
+            b.setAutoRaise(True)
+            b.clicked.connect(slot)
+            nav.addWidget(b)
+            self.buttons[name] = b
+        nav.addWidget(self.moves_label, 1)
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.view, 1)
+        box.addLayout(nav)
+        box.addWidget(self.fen_edit)
+        box.addWidget(self.fen_error)
+
+        self.view.moveMade.connect(self.play)
+        self.fen_edit.textEdited.connect(self._validate)
+        self.fen_edit.returnPressed.connect(self._load_typed)
+        for key, slot in ((Qt.Key_Left, lambda: self.go(self.index - 1)),
+                          (Qt.Key_Right, lambda: self.go(self.index + 1)),
+                          (Qt.Key_Home, lambda: self.go(0)),
+                          (Qt.Key_End, lambda: self.go(len(self.moves))),
+                          (Qt.Key_F, self.flip)):
+            QShortcut(QKeySequence(key), self.view, slot, context=Qt.WidgetWithChildrenShortcut)
+        self._show()
+
+    @property
+    def position(self) -> Position:
+        return self.positions[self.index]
+
+    def set_position(self, pos: Position, moves=()):
+        """Show pos with `moves` played from it; back/forward walk along them."""
+        self.positions, self.moves = [pos], []
+        for uci in moves:
+            self.positions.append(self.positions[-1].push(uci))
+            self.moves.append(uci)
+        self.index = len(self.moves)
+        self._show()
+
+    def set_fen(self, fen: str):
+        """Load a FEN; FenError propagates to the caller (and is shown under the field)."""
+        try:
+            pos = Position.from_fen(fen)
+        except FenError as e:
+            self._show_error(str(e))
+            raise
+        self.set_position(pos)
+
+    def play(self, uci: str):
+        """Play a legal move from the shown position, dropping any moves ahead of it."""
+        child = self.position.push(uci)
+        del self.positions[self.index + 1:]
+        del self.moves[self.index:]
+        self.positions.append(child)
+        self.moves.append(uci)
+        self.index += 1
+        self._show()
+
+    def go(self, index: int):
+        index = max(0, min(index, len(self.moves)))
+        if index != self.index:
+            self.index = index
+            self._show()
+
+    def flip(self):
+        self.view.set_flipped(not self.view.flipped)
+
+    def _show(self):
+        last = self.moves[self.index - 1] if self.index else None
+        self.view.set_position(self.position, last)
+        self.fen_edit.setText(self.position.fen())
+        self._show_error("")
+        self.buttons["back"].setEnabled(self.index > 0)
+        self.buttons["first"].setEnabled(self.index > 0)
+        self.buttons["forward"].setEnabled(self.index < len(self.moves))
+        self.buttons["last"].setEnabled(self.index < len(self.moves))
+        self.moves_label.setText(self._moves_html())
+        self.positionChanged.emit(self.position)
+
+    def _moves_html(self) -> str:
+        if not self.moves:
+            return "<i>no moves played</i>"
+        parts = []
+        for i, uci in enumerate(self.moves):
+            text = f"<b><u>{uci}</u></b>" if i == self.index - 1 else uci
+            parts.append(text)
+        return " ".join(parts)
+
+    def _validate(self, text: str) -> bool:
+        try:
+            Position.from_fen(text.strip())
+        except FenError as e:
+            self._show_error(str(e))
+            return False
+        self._show_error("")
+        return True
+
+    def _load_typed(self):
+        text = self.fen_edit.text().strip()
+        if self._validate(text):
+            self.set_position(Position.from_fen(text))
+
+    def _show_error(self, message: str):
+        self.fen_error.setText(message)
+        self.fen_error.setVisible(bool(message))
+        self.fen_edit.setStyleSheet("QLineEdit { border: 1px solid #c02020; background:#fff4f4; }"
+                                    if message else "")

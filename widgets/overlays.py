@@ -1,0 +1,287 @@
+"""Overlay layers over the board: what core.analysis found, drawn the way chess players
+already read it (lichess / python-chess colours), each layer toggled from a legend.
+
+`layers_from_analysis(analysis)` turns an Analysis into plain shapes (testable without
+painting); `paint_layers` draws them; `OverlayLegend` is the toggle-and-explain panel.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QRadialGradient
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from core.position import square_name
+
+# Arrow colours of lichess / python-chess SVG; alpha keeps the pieces readable under them.
+RED = "#882020"
+BLUE = "#003088"
+YELLOW = "#e68f00"
+GREEN = "#15781B"
+ATTACK_TINT = QColor(220, 40, 40, 70)
+
+
+# --- shapes: plain data, so tests can read a layer without painting it ----------------
+@dataclass(frozen=True)
+class Arrow:
+    tail: int
+    head: int
+    color: str
+    dashed: bool = False
+
+
+@dataclass(frozen=True)
+class Tint:
+    square: int
+    color: QColor
+
+
+@dataclass(frozen=True)
+class Glow:
+    square: int
+    color: str
+
+
+@dataclass(frozen=True)
+class Ring:
+    square: int
+    color: str
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A short text in a square's corner: counts, and marks that do not rely on colour."""
+    square: int
+    text: str
+    color: str
+
+
+@dataclass
+class Layer:
+    key: str
+    title: str
+    color: str
+    shapes: list = field(default_factory=list)
+    notes: list = field(default_factory=list)     # sentences shown under the legend entry
+
+    def squares(self, kind) -> set:
+        return {getattr(s, "square", None) for s in self.shapes if isinstance(s, kind)}
+
+    def arrows(self) -> set:
+        return {(s.tail, s.head) for s in self.shapes if isinstance(s, Arrow)}
+
+
+# key, title, colour, on by default
+LAYERS = (
+    ("checkers", "Checkers", RED, True),
+    ("pins", "Pins", BLUE, True),
+    ("discovered", "Discovered-check candidates", YELLOW, False),
+    ("attacked", "Squares the opponent attacks", "#dc2828", False),
+    ("king_zone", "King zones (attackers per square)", "#b35900", False),
+    ("ep", "En passant", GREEN, True),
+)
+
+
+def _squares(value) -> list[int]:
+    """Analysis fields may be bitboards or square lists; overlays want square lists."""
+    if value is None:
+        return []
+    if isinstance(value, int):
+        return [sq for sq in range(64) if value >> sq & 1]
+    return [int(getattr(v, "square", v)) for v in value]
+
+
+def layers_from_analysis(analysis, board=None) -> dict[str, Layer]:
+    """One Layer per entry of LAYERS. `board` (Position.board) names pieces in notes."""
+    layers = {key: Layer(key, title, color) for key, title, color, _ in LAYERS}
+    zones = getattr(analysis, "king_zone", {}) or {}
+    us = "white" if getattr(analysis, "white_to_move", True) else "black"
+    them = "black" if us == "white" else "white"
+    own_king = getattr(zones.get(us), "king", None)
+    their_king = getattr(zones.get(them), "king", None)
+
+    lay = layers["checkers"]
+    checkers = _squares(analysis.checkers)
+    for sq in checkers:
+        if own_king is not None:
+            lay.shapes.append(Arrow(sq, own_king, RED))
+    if checkers and own_king is not None:
+        lay.shapes.append(Glow(own_king, "#ff0000"))
+        kind = "double check" if len(checkers) > 1 else "check"
+        lay.notes.append(f"{kind} from {', '.join(square_name(s) for s in checkers)}")
+
+    lay = layers["pins"]
+    for pin in analysis.pinned:
+        lay.shapes.append(Arrow(pin.pinner, own_king if own_king is not None else pin.square, BLUE))
+        lay.shapes.append(Ring(pin.square, BLUE))
+        lay.notes.append(f"{square_name(pin.square)} pinned by {square_name(pin.pinner)}")
+
+    lay = layers["discovered"]
+    for item in getattr(analysis, "discovered", []) or []:
+        sq = int(getattr(item, "square", item))
+        lay.shapes.append(Ring(sq, YELLOW))
+        slider = getattr(item, "slider", None)
+        if slider is not None and their_king is not None:
+            lay.shapes.append(Arrow(int(slider), their_king, YELLOW))
+        lay.notes.append(f"moving {square_name(sq)} uncovers a check")
+
+    lay = layers["attacked"]
+    for sq in _squares(analysis.attacked):
+        lay.shapes.append(Tint(sq, ATTACK_TINT))
+
+    lay = layers["king_zone"]
+    for side, zone in zones.items():
+        counts = _zone_counts(zone)
+        for sq, n in counts.items():
+            alpha = 0 if n == 0 else min(60 + 45 * n, 200)
+            lay.shapes.append(Tint(sq, QColor(179, 89, 0, alpha)))
+            lay.shapes.append(Badge(sq, str(n), "#000000" if n == 0 else "#7a1f00"))
+        attacked = sum(1 for n in counts.values() if n)
+        lay.notes.append(f"{side} king zone: {attacked} of {len(counts)} squares attacked")
+
+    lay = layers["ep"]
+    ep = getattr(analysis, "ep", None)
+    if ep is not None:
+        for cap in ep.captures:
+            move = cap.move if isinstance(cap.move, str) else None
+            tail, head = (_uci_squares(move) if move else (cap.move[0], cap.move[1]))
+            lay.shapes.append(Arrow(tail, head, GREEN if cap.legal else RED, dashed=not cap.legal))
+            lay.shapes.append(Badge(head, "ok" if cap.legal else "✗", GREEN if cap.legal else RED))
+            verdict = "legal" if cap.legal else "illegal"
+            lay.notes.append(f"{move or square_name(tail) + square_name(head)} {verdict}: {cap.reason}")
+        if not ep.captures:
+            lay.notes.append(f"{square_name(ep.square)} may be taken en passant, but no pawn can")
+    return layers
+
+
+def _zone_counts(zone) -> dict[int, int]:
+    attacks = zone.attacks
+    if isinstance(attacks, dict):
+        return {int(k): int(v) for k, v in attacks.items()}
+    squares = _squares(zone.squares)
+    return {sq: int(n) for sq, n in zip(squares, attacks)}
+
+
+def _uci_squares(uci: str) -> tuple[int, int]:
+    files = "abcdefgh"
+    return (files.index(uci[0]) + 8 * (int(uci[1]) - 1), files.index(uci[2]) + 8 * (int(uci[3]) - 1))
+
+
+# --- painting ------------------------------------------------------------------------
+def paint_layers(p: QPainter, layers, square_rect) -> None:
+    """Draw layers in a fixed order (tints under glows under arrows under text).
+    `square_rect(sq) -> QRectF` maps squares to the board's geometry."""
+    shapes = [s for layer in layers for s in layer.shapes]
+    for kind in (Tint, Glow, Ring, Arrow, Badge):
+        for s in shapes:
+            if isinstance(s, kind):
+                _PAINTERS[kind](p, s, square_rect)
+
+
+def _paint_tint(p, s, rect):
+    p.fillRect(rect(s.square), s.color)
+
+
+def _paint_glow(p, s, rect):
+    r = rect(s.square)
+    g = QRadialGradient(r.center(), r.width() * 0.6)
+    c = QColor(s.color)
+    for stop, alpha in ((0.0, 255), (0.25, 230), (0.9, 0)):
+        c.setAlpha(alpha)
+        g.setColorAt(stop, QColor(c))
+    p.fillRect(r, QBrush(g))
+
+
+def _paint_ring(p, s, rect):
+    r = rect(s.square)
+    pen = QPen(QColor(s.color), max(2.0, r.width() * 0.07))
+    p.setPen(pen)
+    p.setBrush(Qt.NoBrush)
+    inset = r.width() * 0.06
+    p.drawEllipse(r.adjusted(inset, inset, -inset, -inset))
+
+
+def _paint_arrow(p, s, rect):
+    a, b = rect(s.tail).center(), rect(s.head).center()
+    size = rect(s.tail).width()
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    head_len, head_w, shaft = size * 0.42, size * 0.38, size * 0.16
+    # stop the shaft short of the target's centre so the head sits on the square
+    tip = QPointF(b.x() - ux * size * 0.12, b.y() - uy * size * 0.12)
+    base = QPointF(tip.x() - ux * head_len, tip.y() - uy * head_len)
+    color = QColor(s.color)
+    color.setAlpha(170)
+    pen = QPen(color, shaft, Qt.DashLine if s.dashed else Qt.SolidLine, Qt.FlatCap)
+    p.setPen(pen)
+    p.drawLine(QPointF(a.x() + ux * size * 0.2, a.y() + uy * size * 0.2), base)
+    p.setPen(Qt.NoPen)
+    p.setBrush(color)
+    nx, ny = -uy * head_w / 2, ux * head_w / 2
+    p.drawPolygon(QPolygonF([tip, QPointF(base.x() + nx, base.y() + ny),
+                             QPointF(base.x() - nx, base.y() - ny)]))
+
+
+def _paint_badge(p, s, rect):
+    r = rect(s.square)
+    font = QFont(p.font())
+    font.setPixelSize(max(9, int(r.height() * 0.24)))
+    font.setBold(True)
+    p.setFont(font)
+    box = QRectF(r.right() - r.width() * 0.42, r.top() + 2, r.width() * 0.40, r.height() * 0.30)
+    path = QPainterPath()
+    path.addRoundedRect(box, 4, 4)
+    p.fillPath(path, QColor(255, 255, 255, 215))
+    p.setPen(QColor(s.color))
+    p.drawText(box, Qt.AlignCenter, s.text)
+
+
+_PAINTERS = {Tint: _paint_tint, Glow: _paint_glow, Ring: _paint_ring, Arrow: _paint_arrow,
+             Badge: _paint_badge}
+
+
+# --- legend --------------------------------------------------------------------------
+class OverlayLegend(QWidget):
+    """A checkbox per layer with its colour swatch and what the layer says right now."""
+    toggled = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._boxes: dict[str, QCheckBox] = {}
+        self._notes: dict[str, QLabel] = {}
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 4, 4, 4)
+        box.setSpacing(2)
+        for key, title, color, on in LAYERS:
+            row = QHBoxLayout()
+            swatch = QFrame()
+            swatch.setFixedSize(14, 14)
+            swatch.setStyleSheet(f"background:{color}; border-radius:3px;")
+            check = QCheckBox(title)
+            check.setChecked(on)
+            check.toggled.connect(self.toggled)
+            row.addWidget(swatch)
+            row.addWidget(check, 1)
+            box.addLayout(row)
+            note = QLabel()
+            note.setWordWrap(True)
+            note.setStyleSheet("color:#555; margin-left:22px; font-size:11px;")
+            note.hide()
+            box.addWidget(note)
+            self._boxes[key], self._notes[key] = check, note
+        box.addStretch(1)
+
+    def enabled(self) -> set[str]:
+        return {k for k, b in self._boxes.items() if b.isChecked()}
+
+    def set_enabled(self, key: str, on: bool):
+        self._boxes[key].setChecked(on)
+
+    def show_notes(self, layers: dict[str, Layer]):
+        for key, label in self._notes.items():
+            notes = layers.get(key).notes if key in layers else []
+            label.setText("\n".join(notes))
+            label.setVisible(bool(notes))

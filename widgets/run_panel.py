@@ -1,0 +1,120 @@
+"""The run panel: depth, workers, hash size, start and stop, progress, and the result.
+
+A pure view: it asks for runs through `startRequested` / `stopRequested` and is told what
+happens through `set_running`, `show_progress`, `show_result` and `show_error`; whoever
+owns the run (app.bridge) does the work off the GUI thread.
+"""
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar,
+                               QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+ENTRY_BYTES = 16          # one hash entry: key ^ data beside data
+
+
+def format_count(n: float) -> str:
+    """1234567 -> '1,234,567'."""
+    return f"{int(n):,}"
+
+
+def format_rate(nps: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if nps >= scale:
+            return f"{nps / scale:.2f} {unit}nps"
+    return f"{nps:.0f} nps"
+
+
+def format_bytes(n: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= scale:
+            return f"{n / scale:g} {unit}"
+    return f"{n} B"
+
+
+class RunPanel(QWidget):
+    startRequested = Signal(int, int, int)     # depth, workers, hash exponent (0: no table)
+    stopRequested = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.depth = QSpinBox()
+        self.depth.setRange(1, 12)
+        self.depth.setValue(5)
+        self.workers = QSpinBox()
+        self.workers.setRange(1, max(1, os.cpu_count() or 1) * 2)
+        self.workers.setValue(max(1, os.cpu_count() or 1))
+        self.hash_size = QComboBox()
+        self.hash_size.addItem("no hash table", 0)
+        for exp in range(16, 27, 2):
+            self.hash_size.addItem(format_bytes((1 << exp) * ENTRY_BYTES), exp)
+        self.hash_size.setCurrentIndex(3)
+        self.start_button = QPushButton("Start perft")
+        self.start_button.setDefault(True)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("idle")
+        self.status = QLabel("Choose a depth and press Start.")
+        self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.status.setWordWrap(True)
+
+        form = QFormLayout()
+        form.addRow("Depth", self.depth)
+        form.addRow("Workers", self.workers)
+        form.addRow("Hash table", self.hash_size)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.stop_button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 4, 4, 4)
+        box.addLayout(form)
+        box.addLayout(buttons)
+        box.addWidget(self.progress)
+        box.addWidget(self.status)
+        box.addStretch(1)
+
+        self.start_button.clicked.connect(
+            lambda: self.startRequested.emit(self.depth.value(), self.workers.value(),
+                                             int(self.hash_size.currentData())))
+        self.stop_button.clicked.connect(self.stopRequested)
+
+    def set_running(self, running: bool):
+        self.start_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        for w in (self.depth, self.workers, self.hash_size):
+            w.setEnabled(not running)
+        if running:
+            self.progress.setValue(0)
+            self.progress.setFormat("starting…")
+            self.status.setStyleSheet("")
+            self.status.setText("Running…")
+
+    def show_progress(self, fraction: float, nodes: int, seconds: float):
+        self.progress.setValue(int(1000 * max(0.0, min(1.0, fraction))))
+        self.progress.setFormat(f"{100 * fraction:.0f}%")
+        rate = nodes / seconds if seconds > 0 else 0.0
+        self.status.setText(f"{format_count(nodes)} nodes · {seconds:.1f} s · {format_rate(rate)}")
+
+    def show_result(self, nodes: int, seconds: float, cancelled: bool = False):
+        self.set_running(False)
+        rate = nodes / seconds if seconds > 0 else 0.0
+        if cancelled:
+            self.progress.setFormat("stopped")
+            self.status.setText(f"Stopped after {seconds:.2f} s ({format_count(nodes)} nodes counted so far)")
+        else:
+            self.progress.setValue(1000)
+            self.progress.setFormat("done")
+            self.status.setText(f"<b>{format_count(nodes)}</b> nodes in {seconds:.3f} s · "
+                                f"<b>{format_rate(rate)}</b>")
+
+    def show_error(self, message: str):
+        self.set_running(False)
+        self.progress.setFormat("failed")
+        self.status.setStyleSheet("color:#a01010;")
+        self.status.setText(message)
