@@ -3,52 +3,36 @@ position with its note; one click loads it (`positionChosen(fen, title)`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+import resources
+from core.suites import SuiteEntry, load
+
+RESOURCES = resources.DIR
+
+# the suites a person browses; the large random sets are for tests and benchmarks
+LIBRARY_FILES = (("standard.epd", "Standard positions"),
+                 ("edge_cases.epd", "Edge cases"),
+                 ("ep_edge_cases.epd", "En-passant edge cases"),
+                 ("perftsuite.epd", "Perft suite (126 positions)"))
 
 
-@dataclass(frozen=True)
-class Entry:
-    fen: str
-    title: str
-    note: str
-    counts: dict            # depth -> published perft count
-    source: str             # file it came from
+def title_of(entry: SuiteEntry) -> str:
+    """The note up to its first colon or bracket: 'Position 3', 'Illegal ep move #1'."""
+    text = re.split(r"[:\[]", entry.note, maxsplit=1)[0].strip() if entry.note else ""
+    return text or entry.fen.split()[0]
 
 
-def read_epd(path: Path) -> list[Entry]:
-    """`FEN ;D1 n ;D2 n ... ; free note` lines (the resources' format)."""
-    entries = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        fields = [f.strip() for f in line.split(";")]
-        fen, counts, notes = fields[0], {}, []
-        for f in fields[1:]:
-            head, _, value = f.partition(" ")
-            if head[:1] == "D" and head[1:].isdigit() and value.strip().isdigit():
-                counts[int(head[1:])] = int(value)
-            elif f:
-                notes.append(f)
-        note = "; ".join(notes)
-        title = note.split(":")[0] if note else f"{path.stem} #{number}"
-        entries.append(Entry(fen, title, note, counts, path.name))
-    return entries
-
-
-def load_library(root: Path = RESOURCES) -> dict[str, list[Entry]]:
-    """{group name: entries} for every .epd file under root."""
+def load_library(root: Path = RESOURCES) -> dict[str, list[SuiteEntry]]:
+    """{group title: suite entries} for the library files present under root."""
     groups = {}
-    for path in sorted(root.glob("*.epd")):
-        entries = read_epd(path)
-        if entries:
-            groups[path.stem.replace("_", " ")] = entries
+    for name, title in LIBRARY_FILES:
+        if (root / name).exists():
+            groups[title] = load(root / name)
     return groups
 
 
@@ -86,9 +70,10 @@ class LibraryPanel(QWidget):
             group.setFlags(Qt.ItemIsEnabled)
             self.tree.addTopLevelItem(group)
             for e in entries:
-                deepest = max(e.counts) if e.counts else None
-                perft = f"D{deepest} {e.counts[deepest]:,}" if deepest else ""
-                item = QTreeWidgetItem([e.title, perft])
+                shallow = {d: n for d, n in e.expected.items() if n < 10 ** 10} or e.expected
+                deepest = max(shallow) if shallow else None
+                perft = f"D{deepest} {shallow[deepest]:,}" if deepest else ""
+                item = QTreeWidgetItem([title_of(e), perft])
                 item.setData(0, Qt.UserRole, e)
                 item.setToolTip(0, f"{e.note}\n{e.fen}" if e.note else e.fen)
                 group.addChild(item)
@@ -97,21 +82,21 @@ class LibraryPanel(QWidget):
         self.tree.resizeColumnToContents(1)
         self.tree.setColumnWidth(0, 260)
 
-    def entries(self) -> list[Entry]:
+    def entries(self) -> list[SuiteEntry]:
         return [e for entries in self.groups.values() for e in entries]
 
-    def _entry(self, item) -> Entry | None:
+    def _entry(self, item) -> SuiteEntry | None:
         return item.data(0, Qt.UserRole) if item is not None else None
 
     def _describe(self, item):
         e = self._entry(item)
-        self.note.setText(f"<b>{e.title}</b><br>{e.note}<br><tt>{e.fen}</tt>" if e else "")
+        self.note.setText(f"<b>{title_of(e)}</b><br>{e.note}<br><tt>{e.full_fen}</tt>" if e else "")
 
     def _chosen(self, item, _column=0):
         e = self._entry(item)
         if e is not None:
             self._describe(item)
-            self.positionChosen.emit(e.fen, e.title)
+            self.positionChosen.emit(e.full_fen, title_of(e))
 
     def _apply_filter(self, text: str):
         needle = text.strip().lower()
@@ -121,7 +106,7 @@ class LibraryPanel(QWidget):
             for j in range(group.childCount()):
                 e = self._entry(group.child(j))
                 hit = not needle or needle in e.note.lower() or needle in e.fen.lower() \
-                    or needle in e.title.lower()
+                    or needle in e.name.lower()
                 group.child(j).setHidden(not hit)
                 shown += hit
             group.setHidden(shown == 0)

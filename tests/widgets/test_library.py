@@ -1,39 +1,37 @@
-from widgets.library import LibraryPanel, read_epd
-
-EPD = """\
-# comment lines are skipped
-3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2 ;D1 6 ;D2 94 ; ep c5xd6 ILLEGAL: horizontal pin through both pawns
-rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400
-"""
+from core.position import Position
+from widgets.library import LibraryPanel, load_library, title_of
 
 
-def test_read_epd_keeps_counts_and_notes(tmp_path):
-    path = tmp_path / "edge.epd"
-    path.write_text(EPD)
-    first, second = read_epd(path)
-    assert first.fen == "3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2"
-    assert first.counts == {1: 6, 2: 94}
-    assert first.title == "ep c5xd6 ILLEGAL"
-    assert "horizontal pin" in first.note
-    assert second.counts[2] == 400 and second.note == ""
+def test_bundled_suites_load_with_notes_and_valid_fens():
+    groups = load_library()
+    assert {"Standard positions", "Edge cases", "En-passant edge cases"} <= set(groups)
+    for entries in groups.values():
+        for e in entries:
+            Position.from_fen(e.full_fen)          # every library position opens on the board
+    standard = groups["Standard positions"]
+    assert any("Kiwipete" in e.note for e in standard)
+    assert all(e.note for e in groups["En-passant edge cases"])
 
 
-def test_one_click_loads_a_position(qtbot, tmp_path):
-    (tmp_path / "edge.epd").write_text(EPD)
-    panel = LibraryPanel(tmp_path)
+def test_one_click_loads_a_position_with_its_note(qtbot):
+    panel = LibraryPanel()
     qtbot.addWidget(panel)
     group = panel.tree.topLevelItem(0)
-    assert group.childCount() == 2
+    item = next(group.child(i) for i in range(group.childCount())
+                if "Kiwipete" in group.child(i).text(0))
+    entry = panel._entry(item)
     with qtbot.waitSignal(panel.positionChosen) as signal:
-        panel.tree.itemClicked.emit(group.child(0), 0)
-    assert signal.args == ["3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2", "ep c5xd6 ILLEGAL"]
-    assert "horizontal pin" in panel.note.text()
+        panel.tree.itemClicked.emit(item, 0)
+    assert signal.args == [entry.full_fen, title_of(entry)]
+    assert "Kiwipete" in panel.note.text()
 
 
-def test_filter_hides_positions_whose_note_does_not_match(qtbot, tmp_path):
-    (tmp_path / "edge.epd").write_text(EPD)
-    panel = LibraryPanel(tmp_path)
+def test_filter_hides_positions_whose_note_does_not_match(qtbot):
+    panel = LibraryPanel()
     qtbot.addWidget(panel)
-    panel.filter.setText("pin")
-    group = panel.tree.topLevelItem(0)
-    assert [group.child(i).isHidden() for i in range(2)] == [False, True]
+    panel.filter.setText("kiwipete")
+    shown = [panel.tree.topLevelItem(g).child(i)
+             for g in range(panel.tree.topLevelItemCount())
+             for i in range(panel.tree.topLevelItem(g).childCount())
+             if not panel.tree.topLevelItem(g).child(i).isHidden()]
+    assert len(shown) == 1 and "Kiwipete" in shown[0].text(0)
