@@ -176,6 +176,12 @@ class UciOracle(Oracle):
         """The engine process id (for tests and for the GUI's process list)."""
         return self._proc.pid if self._proc is not None else None
 
+    @property
+    def running(self) -> bool:
+        """Whether the engine process is alive (a killed one is restarted on the next request)."""
+        proc = self._proc
+        return proc is not None and proc.poll() is None
+
     # --- process ------------------------------------------------------------------------
     def _start(self):
         try:
