@@ -18,11 +18,9 @@ from .bits import popcnt, tzcnt
 from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO
 from .tables import ALL, BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
 
-# castling paths, from the side to move (always at the bottom)
+# castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
-_K_SAFE = np.uint64(0x60)
 _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
-_Q_SAFE = np.uint64(0x0C)    # c1 d1
 
 
 @njit(cache=True)
@@ -67,13 +65,11 @@ def pin_rays(T, ksq, snipers, us, occ):
 
 
 @njit(cache=True)
-def king_safety(T, s):
-    """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays,
-    squares the opponent attacks with our king removed)."""
+def legality_masks(T, s):
+    """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
-    king = K & us
-    ksq = tzcnt(king)
+    ksq = tzcnt(K & us)
     checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)
                 | (rook_attacks(T, ksq, occ) & O) | (bishop_attacks(T, ksq, occ) & D)) & them
     # sliders that would hit the king if our own pieces were not there
@@ -85,8 +81,55 @@ def king_safety(T, s):
         evasion = ZERO
     else:
         evasion = T[BETWEEN + ksq * 64 + tzcnt(checkers)] | checkers
-    banned = attacks_of(T, P, N, D, O, K, them, occ ^ king, False)
+    return ksq, checkers, evasion, pin_o, pin_d
+
+
+@njit(cache=True)
+def king_safety(T, s):
+    """legality_masks plus every square the opponent attacks with our king removed
+    (the protected area the king may not enter)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
+    banned = attacks_of(T, P, N, D, O, K, occ ^ us, occ ^ (K & us), False)
     return ksq, checkers, evasion, pin_o, pin_d, banned
+
+
+@njit(cache=True)
+def is_attacked(T, P, N, D, O, K, them, sq, occ):
+    """Does `them` attack sq, sliders seen through occ? Cheap tests first."""
+    if (T[KNIGHT + sq] & N) & them or (T[PAWN_W + sq] & P) & them or (T[KING + sq] & K) & them:
+        return True
+    if bishop_attacks(T, sq, occ) & D & them:
+        return True
+    return (rook_attacks(T, sq, occ) & O & them) != 0
+
+
+@njit(cache=True)
+def king_destinations(T, s, ksq, checkers):
+    """(safe king destinations, castlings: 1 K-side, 2 Q-side). Each candidate square is
+    tested with the king lifted off the board: testing the few candidates beats building
+    the opponent's whole attack map."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    them = occ ^ us
+    lifted = occ ^ (ONE << np.uint64(ksq))
+    safe = ZERO
+    b = T[KING + ksq] & ~us
+    while b:
+        sq = tzcnt(b)
+        if not is_attacked(T, P, N, D, O, K, them, sq, lifted):
+            safe |= ONE << np.uint64(sq)
+        b &= b - ONE
+    # castling: the king is on e1 whenever rights remain; e1 itself is covered by `checkers`,
+    # f1 / d1 by the king-move test just made
+    castles = 0
+    if checkers == 0 and cr & np.uint64(3):
+        if cr & ONE and not (occ & _K_EMPTY) and safe & np.uint64(0x20) \
+                and not is_attacked(T, P, N, D, O, K, them, 6, occ):
+            castles |= 1
+        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and safe & np.uint64(0x08) \
+                and not is_attacked(T, P, N, D, O, K, them, 2, occ):
+            castles |= 2
+    return safe, castles
 
 
 @njit(cache=True)
@@ -129,8 +172,9 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
 def count_moves(T, s):
     """Number of legal moves, by popcount of target sets (the leaf parent's work)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
-    ksq, checkers, evasion, pin_o, pin_d, banned = king_safety(T, s)
-    n = popcnt(T[KING + ksq] & ~us & ~banned)
+    ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
+    king_to, castles = king_destinations(T, s, ksq, checkers)
+    n = popcnt(king_to) + np.uint64(castles & 1) + np.uint64(castles >> 1)
     if evasion == 0:
         return n                                   # double check: king moves only
     target = ~us & evasion
@@ -161,11 +205,6 @@ def count_moves(T, s):
         n += popcnt(rook_attacks(T, tzcnt(b), occ) & target & pin_o)
         b &= b - ONE
 
-    if checkers == 0 and cr & np.uint64(3):
-        if cr & ONE and not (occ & _K_EMPTY) and not (banned & _K_SAFE):
-            n += ONE
-        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_SAFE):
-            n += ONE
     if ep:
         b = T[PAWN_B + np.int64(ep)] & P & us
         while b:
@@ -205,8 +244,15 @@ def _emit_pawns(buf, n, targets, delta):
 def generate_moves(T, s, buf, n):
     """Write the legal moves into buf from index n on; return the new end index."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
-    ksq, checkers, evasion, pin_o, pin_d, banned = king_safety(T, s)
-    n = _emit(buf, n, ksq, T[KING + ksq] & ~us & ~banned)
+    ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
+    king_to, castles = king_destinations(T, s, ksq, checkers)
+    n = _emit(buf, n, ksq, king_to)
+    if castles & 1:
+        buf[n] = np.uint16(4 | (6 << 6) | (FLAG_CASTLE << 12))
+        n += 1
+    if castles & 2:
+        buf[n] = np.uint16(4 | (2 << 6) | (FLAG_CASTLE << 12))
+        n += 1
     if evasion == 0:
         return n
     target = ~us & evasion
@@ -240,13 +286,6 @@ def generate_moves(T, s, buf, n):
         n = _emit(buf, n, sq, t)
         b &= b - ONE
 
-    if checkers == 0 and cr & np.uint64(3):
-        if cr & ONE and not (occ & _K_EMPTY) and not (banned & _K_SAFE):
-            buf[n] = np.uint16(4 | (6 << 6) | (FLAG_CASTLE << 12))
-            n += 1
-        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_SAFE):
-            buf[n] = np.uint16(4 | (2 << 6) | (FLAG_CASTLE << 12))
-            n += 1
     if ep:
         b = T[PAWN_B + np.int64(ep)] & P & us
         while b:
