@@ -1,0 +1,171 @@
+"""The mismatch finder: descend two oracles' divides to the position where their move lists differ.
+
+    >>> report = find_mismatch(make_oracle("perftree:./my-perft.sh"), make_oracle("stockfish"),
+    ...                        START_FEN, [], 4)
+    >>> report.path, report.missing, report.extra
+    (['e2e4', 'f7f5', 'e4f5'], [], ['e8e7'])
+
+At each level both oracles divide the same position. Different move lists are the answer;
+otherwise the finder follows the differing move with the smallest subtree (the cheapest next
+divide), one engine call per level, down to depth 1 where counts are all 1 and only the lists
+can differ. The CLI prints the Report; the GUI renders its levels as they arrive (`progress`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .oracles import Oracle, validate
+from .position import Position
+
+
+@dataclass(frozen=True)
+class Row:
+    """One move of a level's diff table; a count is None when that side did not generate the move."""
+    move: str
+    engine: int | None
+    reference: int | None
+
+    @property
+    def differs(self) -> bool:
+        return self.engine != self.reference
+
+    def to_json(self) -> dict:
+        return {"move": self.move, "engine": self.engine, "reference": self.reference}
+
+
+@dataclass
+class Level:
+    """Both divides of one position on the way down; `chosen` is the move followed from here."""
+    fen: str
+    depth: int
+    rows: list[Row]
+    chosen: str | None = None
+
+    @property
+    def differing(self) -> list[Row]:
+        return [r for r in self.rows if r.differs]
+
+    def to_json(self) -> dict:
+        return {"fen": self.fen, "depth": self.depth, "rows": [r.to_json() for r in self.rows],
+                "chosen": self.chosen}
+
+
+@dataclass
+class Report:
+    """The finder's answer. `path` holds every move from the FEN given (the caller's moves first)
+    to `fen`, the position where the engine's move list differs from the reference's."""
+    engine: str
+    reference: str
+    root_fen: str
+    depth: int
+    agree: bool = False
+    path: list[str] = field(default_factory=list)
+    fen: str = ""
+    missing: list[str] = field(default_factory=list)      # legal (reference has it), engine lacks it
+    extra: list[str] = field(default_factory=list)        # engine generates it, not legal
+    explanations: dict[str, str] = field(default_factory=dict)
+    levels: list[Level] = field(default_factory=list)
+    engine_calls: int = 0
+    reference_calls: int = 0
+    unreachable: list[str] = field(default_factory=list)  # why the start position cannot arise in a game
+    note: str = ""
+    cancelled: bool = False
+
+    def to_json(self) -> dict:
+        return {"agree": self.agree, "path": list(self.path), "fen": self.fen,
+                "missing": list(self.missing), "extra": list(self.extra),
+                "explanations": dict(self.explanations),
+                "levels": [lv.to_json() for lv in self.levels], "engine_calls": self.engine_calls,
+                "reference_calls": self.reference_calls, "engine": self.engine,
+                "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
+                "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled}
+
+
+def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
+    """Rows in the reference's order, then the engine's extra moves in its order."""
+    rows = [Row(m, engine.get(m), c) for m, c in reference.items()]
+    rows += [Row(m, c, None) for m, c in engine.items() if m not in reference]
+    return rows
+
+
+def _subtree_size(row: Row) -> tuple:
+    # the next divide costs about as much as the larger of the two counts
+    return (max(row.engine or 0, row.reference or 0), row.move)
+
+
+def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: int = 1,
+                  progress: Callable[[Level], None] | None = None,
+                  cancelled: Callable[[], bool] | None = None) -> Report:
+    """Descend from `fen` + `moves` until the two move lists differ (or everything agrees).
+
+    `progress(level)` is called after each level; when `cancelled()` turns true the finder stops
+    before the next engine call and returns what it has with `report.cancelled` set.
+    FenError/MoveError for a bad request, EngineError when either oracle fails."""
+    root_fen, path = validate(fen, moves)
+    start = Position.from_fen(root_fen).play(path)
+    report = Report(engine=engine.name, reference=reference.name, root_fen=root_fen, depth=depth,
+                    path=list(path), fen=start.fen(), unreachable=_unreachable(start))
+    report.agree = depth == 0          # depth 0: one node each, nothing to ask
+    pos, remaining = start, depth
+    while remaining > 0:
+        if cancelled is not None and cancelled():
+            report.cancelled = True
+            return report
+        ours = engine.divide(root_fen, report.path, remaining)
+        report.engine_calls += 1
+        theirs = reference.divide(root_fen, report.path, remaining)
+        report.reference_calls += 1
+        level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
+        report.levels.append(level)
+        report.fen = level.fen
+        missing = [m for m in theirs if m not in ours]
+        extra = [m for m in ours if m not in theirs]
+        if missing or extra:
+            if progress is not None:
+                progress(level)
+            report.missing, report.extra = missing, extra
+            report.explanations = {m: _explain(pos, m) for m in missing + extra}
+            return report
+        differing = level.differing
+        if not differing:
+            if progress is not None:
+                progress(level)
+            if len(report.levels) > 1:
+                report.note = _inconsistent(report)
+            else:
+                report.agree = True
+            return report
+        level.chosen = min(differing, key=_subtree_size).move
+        if progress is not None:
+            progress(level)
+        report.path.append(level.chosen)
+        pos = pos.push(level.chosen)
+        remaining -= 1
+    return report
+
+
+def _inconsistent(report: Report) -> str:
+    parent = report.levels[-2]
+    row = next(r for r in parent.rows if r.move == parent.chosen)
+    here = sum(r.engine for r in report.levels[-1].rows)
+    return (f"no move differs here, yet one level up {report.engine} counted {row.engine} below "
+            f"{parent.chosen} against {report.reference}'s {row.reference}; asked about this position "
+            f"directly it answers {here}: its count depends on how the position was reached "
+            f"(a hash table collision, or state not restored after a move)")
+
+
+def _explain(pos: Position, uci: str) -> str:
+    try:
+        from .analysis import explain_move
+    except ImportError:            # the analysis module is not in this build yet
+        return ""
+    return explain_move(pos, uci)
+
+
+def _unreachable(pos: Position) -> list[str]:
+    try:
+        from .analysis import analyze
+    except ImportError:
+        return []
+    return list(analyze(pos).unreachable)
