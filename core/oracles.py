@@ -25,10 +25,10 @@ import time
 
 from .errors import EngineError
 from .position import Position
+from .stockfish import find_stockfish, require_stockfish
 
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
 HANDSHAKE_TIMEOUT = 10.0       # uci/isready must answer quickly, whatever the perft timeout
-STOCKFISH_PLACES = ("/usr/games/stockfish", "/usr/local/bin/stockfish")
 SPECS = "core, python-chess, stockfish, uci:PATH or perftree:PATH"
 
 _UCI_MOVE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
@@ -376,24 +376,8 @@ def _executable(path: str, name: str) -> str:
     return os.path.abspath(found)
 
 
-def find_stockfish() -> str:
-    """The Stockfish binary on PATH or in its usual install places; EngineError when absent."""
-    found = shutil.which("stockfish")
-    if found:
-        return found
-    for place in STOCKFISH_PLACES:
-        if os.path.isfile(place) and os.access(place, os.X_OK):
-            return place
-    raise EngineError("stockfish is not installed: not on PATH nor at " + " or ".join(STOCKFISH_PLACES) +
-                      " (install it, e.g. `apt install stockfish`, or name an engine with uci:PATH)")
-
-
 def stockfish_available() -> bool:
-    try:
-        find_stockfish()
-    except EngineError:
-        return False
-    return True
+    return find_stockfish() is not None
 
 
 def make_oracle(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Oracle:
@@ -405,7 +389,7 @@ def make_oracle(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Oracle:
     if spec in ("python-chess", "chess"):
         return PythonChessOracle()
     if spec == "stockfish":
-        return UciOracle(find_stockfish(), name="stockfish", timeout=timeout)
+        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout)
     if kind == "uci" and path:
         return UciOracle(path, timeout=timeout)
     if kind == "perftree" and path:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from core import oracles
+from core import stockfish as stockfish_module
 from core.errors import EngineError, FenError, MoveError
 from core.oracles import make_oracle
 from core.position import START_FEN
@@ -157,7 +158,7 @@ def test_missing_engines_say_so(monkeypatch, tmp_path):
     with pytest.raises(EngineError, match="unknown engine 'fish'"):
         make_oracle("fish")
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(oracles, "STOCKFISH_PLACES", (str(tmp_path / "stockfish"),))
+    monkeypatch.setattr(stockfish_module, "DEBIAN_PATH", str(tmp_path / "stockfish"))
     with pytest.raises(EngineError, match="stockfish is not installed"):
         make_oracle("stockfish")
     assert not oracles.stockfish_available()
