@@ -51,17 +51,34 @@ def attacks_of(T, P, N, D, O, K, side, occ, up):
 
 
 @njit(cache=True)
+def blocker_ray(T, ksq, sniper, side, occ):
+    """The ray king..sniper (sniper included) when exactly one piece stands between
+    them and it belongs to `side`, else 0. With `side` ours the piece is pinned; with
+    `side` theirs it is a discovered-check candidate (core.kernels.analysis)."""
+    ray = T[BETWEEN + ksq * 64 + sniper]
+    between = ray & occ
+    if between and (between & (between - ONE)) == 0 and (between & side):
+        return ray | (ONE << np.uint64(sniper))
+    return ZERO
+
+
+@njit(cache=True)
 def pin_rays(T, ksq, snipers, us, occ):
     """Union of the rays king..sniper (sniper included) holding exactly one of our pieces."""
     rays = ZERO
     while snipers:
-        sq = tzcnt(snipers)
-        ray = T[BETWEEN + ksq * 64 + sq]
-        between = ray & occ
-        if between and (between & (between - ONE)) == 0 and (between & us):
-            rays |= ray | (ONE << np.uint64(sq))
+        rays |= blocker_ray(T, ksq, tzcnt(snipers), us, occ)
         snipers &= snipers - ONE
     return rays
+
+
+@njit(cache=True)
+def checkers_to(T, P, N, D, O, sq, occ):
+    """Pawns (capturing down the board, i.e. the opponent's), knights and sliders
+    attacking sq through occ, of both colours; mask with a side. Kings excluded:
+    they never give check."""
+    return ((T[KNIGHT + sq] & N) | (T[PAWN_W + sq] & P)
+            | (rook_attacks(T, sq, occ) & O) | (bishop_attacks(T, sq, occ) & D))
 
 
 @njit(cache=True)
@@ -70,8 +87,7 @@ def legality_masks(T, s):
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
     ksq = tzcnt(K & us)
-    checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)
-                | (rook_attacks(T, ksq, occ) & O) | (bishop_attacks(T, ksq, occ) & D)) & them
+    checkers = checkers_to(T, P, N, D, O, ksq, occ) & them
     # sliders that would hit the king if our own pieces were not there
     pin_o = pin_rays(T, ksq, rook_attacks(T, ksq, them) & O & them, us, occ)
     pin_d = pin_rays(T, ksq, bishop_attacks(T, ksq, them) & D & them, us, occ)
