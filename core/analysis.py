@@ -23,7 +23,7 @@ from .kernels.attacks import bishop_attacks, rook_attacks
 from .kernels.board import make
 from .kernels.movegen import _K_EMPTY, _K_SAFE, _Q_EMPTY, _Q_SAFE, king_safety
 from .kernels.tables import BETWEEN, KING, KNIGHT, LINE, PAWN_W
-from .position import _UCI, Position, parse_square, square_name
+from .position import _UCI, Position, as_state, parse_square, square_name
 
 PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
 _MAX_LINES = 8           # one blocker per direction from the king at most
@@ -149,11 +149,15 @@ class _View:
         n = _k.line_blockers(self.T, self.s, theirs, out)
         return [(int(out[i, 0]), int(out[i, 1]), int(out[i, 2])) for i in range(n)]
 
-    def ray_out(self, blocker: int, ray: int) -> tuple:
-        """Real squares of the ray beyond the blocker, nearest first."""
-        sqs = [q for q in range(64) if ray >> q & 1 and q != blocker]
-        sqs.sort(key=lambda q: max(abs((q & 7) - (blocker & 7)), abs((q >> 3) - (blocker >> 3))))
+    def ray_out(self, blocker: int, slider: int) -> tuple:
+        """Real squares from beside the blocker out to the slider (included), nearest first."""
+        ray = int(self.T[BETWEEN + blocker * 64 + slider]) | 1 << slider
+        sqs = sorted((q for q in range(64) if ray >> q & 1), key=lambda q: _distance(q, blocker))
         return tuple(self.real(q) for q in sqs)
+
+
+def _distance(a: int, b: int) -> int:
+    return max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
 
 
 def _line_kind(a: int, b: int) -> str:
@@ -168,8 +172,8 @@ def analyze(pos: Position) -> Analysis:
     """Everything the overlays show for pos, computed by the generator's own kernels."""
     v = _View(pos)
     ksq, checkers, evasion, pin_o, pin_d, banned = v.safety()
-    pinned = [Pin(v.real(b), v.real(p), v.ray_out(b, ray)) for b, p, ray in v.blockers(False)]
-    discovered = [Shield(v.real(b), v.real(p), v.ray_out(b, ray)) for b, p, ray in v.blockers(True)]
+    pinned = [Pin(v.real(b), v.real(p), v.ray_out(b, p)) for b, p, ray in v.blockers(False)]
+    discovered = [Shield(v.real(b), v.real(p), v.ray_out(b, p)) for b, p, ray in v.blockers(True)]
     unreachable = _unreachable(v, checkers)
     return Analysis(
         fen=pos.fen(),
@@ -327,9 +331,7 @@ def _describe_legal(v: _View, text: str) -> str:
         what = f"legal double push, leaving {v.name(frm + 8)} as the en-passant square"
     else:
         what = f"legal {PIECE_NAMES[kind]} move"
-    # make() hands back Python ints: retype them, or numba compiles an int64 variant
-    child = tuple(np.uint64(x) for x in make(v.T, v.s, np.uint16(m)))
-    if king_safety(v.T, child)[1]:
+    if king_safety(v.T, as_state(make(v.T, v.s, np.uint16(m))))[1]:
         what += ", giving check"
     return what
 
@@ -400,8 +402,7 @@ def _movement_problem(v: _View, kind: str, frm: int, to: int) -> str | None:
         reach = rook_attacks(T, frm, np.uint64(occ)) if straight else bishop_attacks(T, frm, np.uint64(occ))
         if not int(reach) >> to & 1:
             block = int(T[BETWEEN + frm * 64 + to]) & occ
-            first = min((q for q in range(64) if block >> q & 1),
-                        key=lambda q: max(abs((q & 7) - (frm & 7)), abs((q >> 3) - (frm >> 3))))
+            first = min((q for q in range(64) if block >> q & 1), key=lambda q: _distance(q, frm))
             return f"the {name} on {fname} is blocked by {v.piece(first)}"
         return None
     # pawns: the side to move always plays up the board here

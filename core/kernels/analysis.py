@@ -59,7 +59,7 @@ def line_blockers(T, s, theirs, out):
         sq = tzcnt(snipers)
         ray = blocker_ray(T, ksq, sq, side, occ)
         if ray:
-            out[n, 0] = np.uint64(tzcnt(ray & occ & side))
+            out[n, 0] = np.uint64(tzcnt(T[BETWEEN + ksq * 64 + sq] & occ))
             out[n, 1] = np.uint64(sq)
             out[n, 2] = ray
             n += 1
