@@ -21,7 +21,7 @@ from . import kernels
 from .kernels import analysis as _k
 from .kernels.attacks import bishop_attacks, rook_attacks
 from .kernels.board import make
-from .kernels.movegen import _K_EMPTY, _K_SAFE, _Q_EMPTY, _Q_SAFE, king_safety
+from .kernels.movegen import _K_EMPTY, _Q_EMPTY, king_safety
 from .kernels.tables import BETWEEN, KING, KNIGHT, LINE, PAWN_W
 from .position import _UCI, Position, as_state, parse_square, square_name
 
@@ -424,7 +424,7 @@ def _movement_problem(v: _View, kind: str, frm: int, to: int) -> str | None:
 
 
 def _why_not_castle(v: _View, to: int) -> str:
-    side, right, empty, safe = ("king", 1, _K_EMPTY, _K_SAFE) if to == 6 else ("queen", 2, _Q_EMPTY, _Q_SAFE)
+    side, right, empty = ("king", 1, _K_EMPTY) if to == 6 else ("queen", 2, _Q_EMPTY)
     ksq, checkers, evasion, pin_o, pin_d, banned = v.safety()
     if not int(v.s[8]) & right:
         return f"{v.us_name} has no {side}-side castling right"
@@ -434,9 +434,8 @@ def _why_not_castle(v: _View, to: int) -> str:
     blocked = int(v.s[6]) & int(empty)
     if blocked:
         return f"castling {side}-side is blocked by {v.piece((blocked & -blocked).bit_length() - 1)}"
-    hit = int(banned) & int(safe)
     for q in ((5, 6) if to == 6 else (3, 2)):            # the square crossed, then the landing square
-        if hit >> q & 1:
+        if int(banned) >> q & 1:
             att = int(_k.attackers_to(v.T, v.s, q, v.s[6]))
             by = " and ".join(v.piece(a) for a in range(64) if att >> a & 1)
             if q == to:
