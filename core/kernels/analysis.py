@@ -5,16 +5,17 @@ checkers_to, ep_is_legal in movegen), so an overlay shows exactly what the
 generator acted on. Everything is in kernel coordinates: the side to move plays
 up the board (core.analysis mirrors back to real squares).
 
-Also the two king-threat primitives the threat benchmark times: a single-square
-attack test and the bulk king-zone pass (every piece's attacks computed once and
-summed into bit-sliced per-square counters)."""
+Also the two king-threat primitives the threat benchmark times: the generator's
+single-square attack test (movegen.is_attacked, re-exported here) and the bulk
+king-zone pass (every piece's attacks computed once and summed into bit-sliced
+per-square counters)."""
 import numpy as np
 from numba import njit
 
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
 from .board import ONE, ZERO
-from .movegen import blocker_ray, checkers_to, ep_is_legal, king_safety
+from .movegen import blocker_ray, checkers_to, ep_is_legal, is_attacked, king_safety  # noqa: F401
 from .tables import BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B
 
 # en-passant verdicts: the legal ones first, then why a capture is illegal
@@ -33,12 +34,6 @@ def attackers_to(T, s, sq, occ):
     """Opponent pieces (kings included) attacking sq, sliders seen through occ."""
     P, N, D, O, K, us, all_occ, ep, cr, key, stm = s
     return (checkers_to(T, P, N, D, O, sq, occ) | (T[KING + sq] & K)) & (all_occ ^ us)
-
-
-@njit(cache=True)
-def is_attacked(T, s, sq):
-    """Does the opponent attack sq on the board as it stands? (the single-square test)"""
-    return attackers_to(T, s, sq, s[6]) != ZERO
 
 
 @njit(cache=True)

@@ -94,9 +94,10 @@ def test_single_square_attack_test_matches_python_chess():
     T = kernels.table()
     for b in played_boards(11, 60):
         pos = Position.from_fen(fen_of(b))
-        s = pos.state()
+        P, N, D, O, K, us, occ = pos.state()[:7]
         flip = 0 if b.turn else 56
-        got = [sq for sq in chess.SQUARES if ka.is_attacked(T, s, sq ^ flip)]
+        got = [sq for sq in chess.SQUARES if ka.is_attacked(T, P, N, D, O, K, occ ^ us, sq ^ flip, occ)]
+        assert got == [sq for sq in chess.SQUARES if ka.attackers_to(T, pos.state(), sq ^ flip, occ)]
         assert got == [sq for sq in chess.SQUARES if b.is_attacked_by(not b.turn, sq)], b.fen()
 
 
