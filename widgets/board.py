@@ -276,10 +276,11 @@ class BoardPanel(QWidget):
 
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.view, 1)
+        box.addWidget(self.view)
         box.addLayout(nav)
         box.addWidget(self.fen_edit)
         box.addWidget(self.fen_error)
+        box.addStretch(1)
 
         self.view.moveMade.connect(self.play)
         self.fen_edit.textEdited.connect(self._validate)
@@ -295,6 +296,14 @@ class BoardPanel(QWidget):
     @property
     def position(self) -> Position:
         return self.positions[self.index]
+
+    def resizeEvent(self, event):
+        # keep the board square and the controls right under it, whatever the panel's shape
+        below = sum(w.sizeHint().height() for w in (self.fen_edit, self.moves_label)) + 24
+        if self.fen_error.isVisible():
+            below += self.fen_error.sizeHint().height()
+        self.view.setMaximumHeight(max(self.view.minimumHeight(), min(self.width(), self.height() - below)))
+        super().resizeEvent(event)
 
     def set_position(self, pos: Position, moves=()):
         """Show pos with `moves` played from it; back/forward walk along them."""

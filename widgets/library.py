@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 import resources
 from core.suites import SuiteEntry, load
@@ -45,7 +45,7 @@ class LibraryPanel(QWidget):
         self.filter.setPlaceholderText("Filter by note or FEN…")
         self.filter.setClearButtonEnabled(True)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["Position", "Perft"])
+        self.tree.setHeaderLabels(["Position", "Published"])
         self.tree.setRootIsDecorated(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setUniformRowHeights(True)
@@ -70,17 +70,19 @@ class LibraryPanel(QWidget):
             group.setFlags(Qt.ItemIsEnabled)
             self.tree.addTopLevelItem(group)
             for e in entries:
-                shallow = {d: n for d, n in e.expected.items() if n < 10 ** 10} or e.expected
-                deepest = max(shallow) if shallow else None
-                perft = f"D{deepest} {shallow[deepest]:,}" if deepest else ""
-                item = QTreeWidgetItem([title_of(e), perft])
+                depths = sorted(e.expected)
+                known = f"D{depths[0]}–{depths[-1]}" if len(depths) > 1 else f"D{depths[0]}" if depths else ""
+                item = QTreeWidgetItem([title_of(e), known])
                 item.setData(0, Qt.UserRole, e)
-                item.setToolTip(0, f"{e.note}\n{e.fen}" if e.note else e.fen)
+                counts = "\n".join(f"perft {d}: {n:,}" for d, n in sorted(e.expected.items()))
+                item.setToolTip(0, "\n".join(x for x in (e.note, e.full_fen, counts) if x))
                 group.addChild(item)
         if self.tree.topLevelItemCount():
             self.tree.topLevelItem(0).setExpanded(True)
-        self.tree.resizeColumnToContents(1)
-        self.tree.setColumnWidth(0, 260)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeToContents)
 
     def entries(self) -> list[SuiteEntry]:
         return [e for entries in self.groups.values() for e in entries]

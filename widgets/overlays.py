@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QRadialGradient
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from core.position import square_name
+from core.position import parse_square, square_name
 
 # Arrow colours of lichess / python-chess SVG; alpha keeps the pieces readable under them.
 RED = "#882020"
@@ -56,6 +56,7 @@ class Badge:
     square: int
     text: str
     color: str
+    corner: str = "top-right"      # or "bottom-left", to keep an arrow's head visible
 
 
 @dataclass
@@ -84,89 +85,72 @@ LAYERS = (
 )
 
 
-def _squares(value) -> list[int]:
-    """Analysis fields may be bitboards or square lists; overlays want square lists."""
-    if value is None:
-        return []
-    if isinstance(value, int):
-        return [sq for sq in range(64) if value >> sq & 1]
-    return [int(getattr(v, "square", v)) for v in value]
-
-
-def layers_from_analysis(analysis, board=None) -> dict[str, Layer]:
-    """One Layer per entry of LAYERS. `board` (Position.board) names pieces in notes."""
+def layers_from_analysis(analysis) -> dict[str, Layer]:
+    """One Layer per entry of LAYERS, from a core.analysis.Analysis (real squares)."""
     layers = {key: Layer(key, title, color) for key, title, color, _ in LAYERS}
-    zones = getattr(analysis, "king_zone", {}) or {}
-    us = "white" if getattr(analysis, "white_to_move", True) else "black"
-    them = "black" if us == "white" else "white"
-    own_king = getattr(zones.get(us), "king", None)
-    their_king = getattr(zones.get(them), "king", None)
+    us = "white" if analysis.fen.split()[1] == "w" else "black"
+    own_king = analysis.king_zone[us].king
 
     lay = layers["checkers"]
-    checkers = _squares(analysis.checkers)
+    checkers = list(analysis.checkers)
     for sq in checkers:
-        if own_king is not None:
-            lay.shapes.append(Arrow(sq, own_king, RED))
-    if checkers and own_king is not None:
+        lay.shapes.append(Arrow(sq, own_king, RED))
+    if checkers:
         lay.shapes.append(Glow(own_king, "#ff0000"))
         kind = "double check" if len(checkers) > 1 else "check"
         lay.notes.append(f"{kind} from {', '.join(square_name(s) for s in checkers)}")
 
     lay = layers["pins"]
     for pin in analysis.pinned:
-        lay.shapes.append(Arrow(pin.pinner, own_king if own_king is not None else pin.square, BLUE))
+        # from the pinner through the pinned piece to the king it shields
+        lay.shapes.append(Arrow(pin.pinner, own_king, BLUE))
         lay.shapes.append(Ring(pin.square, BLUE))
         lay.notes.append(f"{square_name(pin.square)} pinned by {square_name(pin.pinner)}")
 
     lay = layers["discovered"]
-    for item in getattr(analysis, "discovered", []) or []:
-        sq = int(getattr(item, "square", item))
-        lay.shapes.append(Ring(sq, YELLOW))
-        slider = getattr(item, "slider", None)
-        if slider is not None and their_king is not None:
-            lay.shapes.append(Arrow(int(slider), their_king, YELLOW))
-        lay.notes.append(f"moving {square_name(sq)} uncovers a check")
+    for shield in analysis.discovered:
+        # the opponent's piece alone between its slider and our king: moving it checks us
+        lay.shapes.append(Arrow(shield.slider, own_king, YELLOW))
+        lay.shapes.append(Ring(shield.square, YELLOW))
+        lay.notes.append(f"{square_name(shield.square)} moving away uncovers "
+                         f"{square_name(shield.slider)} on the {us} king")
 
     lay = layers["attacked"]
-    for sq in _squares(analysis.attacked):
+    for sq in analysis.attacked:
         lay.shapes.append(Tint(sq, ATTACK_TINT))
 
     lay = layers["king_zone"]
-    for side, zone in zones.items():
+    for side, zone in analysis.king_zone.items():
         counts = _zone_counts(zone)
         for sq, n in counts.items():
-            alpha = 0 if n == 0 else min(60 + 45 * n, 200)
-            lay.shapes.append(Tint(sq, QColor(179, 89, 0, alpha)))
-            lay.shapes.append(Badge(sq, str(n), "#000000" if n == 0 else "#7a1f00"))
+            lay.shapes.append(Tint(sq, QColor(179, 89, 0, min(60 + 45 * n, 200) if n else 35)))
+            if n:
+                lay.shapes.append(Badge(sq, str(n), "#7a1f00"))
         attacked = sum(1 for n in counts.values() if n)
         lay.notes.append(f"{side} king zone: {attacked} of {len(counts)} squares attacked")
 
     lay = layers["ep"]
-    ep = getattr(analysis, "ep", None)
-    if ep is not None:
-        for cap in ep.captures:
-            move = cap.move if isinstance(cap.move, str) else None
-            tail, head = (_uci_squares(move) if move else (cap.move[0], cap.move[1]))
-            lay.shapes.append(Arrow(tail, head, GREEN if cap.legal else RED, dashed=not cap.legal))
-            lay.shapes.append(Badge(head, "ok" if cap.legal else "✗", GREEN if cap.legal else RED))
-            verdict = "legal" if cap.legal else "illegal"
-            lay.notes.append(f"{move or square_name(tail) + square_name(head)} {verdict}: {cap.reason}")
-        if not ep.captures:
-            lay.notes.append(f"{square_name(ep.square)} may be taken en passant, but no pawn can")
+    if analysis.ep is not None:
+        for cap in analysis.ep.captures:
+            tail, head = _uci_squares(cap.move)
+            color = GREEN if cap.legal else RED
+            lay.shapes.append(Arrow(tail, head, color))
+            lay.shapes.append(Badge(head, "ok" if cap.legal else "✗", color, "bottom-left"))
+            lay.notes.append(f"{cap.move} {'legal' if cap.legal else 'illegal'}: {cap.reason}")
+        if not analysis.ep.captures:
+            lay.notes.append(f"{square_name(analysis.ep.square)} may be taken en passant, but no pawn can")
+    for note in analysis.unreachable:
+        layers["checkers"].notes.append(f"unreachable in a real game: {note}")
     return layers
 
 
 def _zone_counts(zone) -> dict[int, int]:
-    attacks = zone.attacks
-    if isinstance(attacks, dict):
-        return {int(k): int(v) for k, v in attacks.items()}
-    squares = _squares(zone.squares)
-    return {sq: int(n) for sq, n in zip(squares, attacks)}
+    """Every zone square with its attacker count (the analysis lists attacked ones only)."""
+    return {int(sq): int(zone.attacks.get(sq, 0)) for sq in zone.squares}
 
 
 def _uci_squares(uci: str) -> tuple[int, int]:
-    files = "abcdefgh"
-    return (files.index(uci[0]) + 8 * (int(uci[1]) - 1), files.index(uci[2]) + 8 * (int(uci[3]) - 1))
+    return parse_square(uci[:2]), parse_square(uci[2:4])
 
 
 # --- painting ------------------------------------------------------------------------
@@ -210,6 +194,8 @@ def _paint_arrow(p, s, rect):
     length = math.hypot(dx, dy) or 1.0
     ux, uy = dx / length, dy / length
     head_len, head_w, shaft = size * 0.42, size * 0.38, size * 0.16
+    if length < size * 1.5:
+        head_len = size * 0.32
     # stop the shaft short of the target's centre so the head sits on the square
     tip = QPointF(b.x() - ux * size * 0.12, b.y() - uy * size * 0.12)
     base = QPointF(tip.x() - ux * head_len, tip.y() - uy * head_len)
@@ -217,7 +203,8 @@ def _paint_arrow(p, s, rect):
     color.setAlpha(170)
     pen = QPen(color, shaft, Qt.DashLine if s.dashed else Qt.SolidLine, Qt.FlatCap)
     p.setPen(pen)
-    p.drawLine(QPointF(a.x() + ux * size * 0.2, a.y() + uy * size * 0.2), base)
+    lead = size * 0.2 if length > size * 1.5 else 0.0       # short arrows start at the centre
+    p.drawLine(QPointF(a.x() + ux * lead, a.y() + uy * lead), base)
     p.setPen(Qt.NoPen)
     p.setBrush(color)
     nx, ny = -uy * head_w / 2, ux * head_w / 2
@@ -231,7 +218,12 @@ def _paint_badge(p, s, rect):
     font.setPixelSize(max(9, int(r.height() * 0.24)))
     font.setBold(True)
     p.setFont(font)
-    box = QRectF(r.right() - r.width() * 0.42, r.top() + 2, r.width() * 0.40, r.height() * 0.30)
+    width = max(r.width() * 0.34, p.fontMetrics().horizontalAdvance(s.text) + r.width() * 0.12)
+    height = r.height() * 0.30
+    if s.corner == "bottom-left":
+        box = QRectF(r.left() + 2, r.bottom() - height - 2, width, height)
+    else:
+        box = QRectF(r.right() - width - 2, r.top() + 2, width, height)
     path = QPainterPath()
     path.addRoundedRect(box, 4, 4)
     p.fillPath(path, QColor(255, 255, 255, 215))
@@ -252,6 +244,7 @@ class OverlayLegend(QWidget):
         super().__init__(parent)
         self._boxes: dict[str, QCheckBox] = {}
         self._notes: dict[str, QLabel] = {}
+        self._layers: dict[str, Layer] = {}
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.setSpacing(2)
@@ -262,6 +255,7 @@ class OverlayLegend(QWidget):
             swatch.setStyleSheet(f"background:{color}; border-radius:3px;")
             check = QCheckBox(title)
             check.setChecked(on)
+            check.toggled.connect(lambda _on: self.show_notes(self._layers))
             check.toggled.connect(self.toggled)
             row.addWidget(swatch)
             row.addWidget(check, 1)
@@ -281,7 +275,10 @@ class OverlayLegend(QWidget):
         self._boxes[key].setChecked(on)
 
     def show_notes(self, layers: dict[str, Layer]):
+        """Write what each enabled layer says about the position under its checkbox."""
+        self._layers = layers
+        on = self.enabled()
         for key, label in self._notes.items():
-            notes = layers.get(key).notes if key in layers else []
+            notes = layers[key].notes if key in layers and key in on else []
             label.setText("\n".join(notes))
             label.setVisible(bool(notes))

@@ -35,7 +35,7 @@ def format_bytes(n: int) -> str:
 
 
 class RunPanel(QWidget):
-    startRequested = Signal(int, int, int)     # depth, workers, hash exponent (0: no table)
+    startRequested = Signal(int, int, int)     # depth, workers, log2 of hash entries (-1: no table)
     stopRequested = Signal()
 
     def __init__(self, parent=None):
@@ -47,7 +47,7 @@ class RunPanel(QWidget):
         self.workers.setRange(1, max(1, os.cpu_count() or 1) * 2)
         self.workers.setValue(max(1, os.cpu_count() or 1))
         self.hash_size = QComboBox()
-        self.hash_size.addItem("no hash table", 0)
+        self.hash_size.addItem("no hash table", -1)
         for exp in range(16, 27, 2):
             self.hash_size.addItem(format_bytes((1 << exp) * ENTRY_BYTES), exp)
         self.hash_size.setCurrentIndex(3)
@@ -106,7 +106,7 @@ class RunPanel(QWidget):
         rate = nodes / seconds if seconds > 0 else 0.0
         if cancelled:
             self.progress.setFormat("stopped")
-            self.status.setText(f"Stopped after {seconds:.2f} s ({format_count(nodes)} nodes counted so far)")
+            self.status.setText(f"Stopped after {seconds:.2f} s: a partial count is not a result")
         else:
             self.progress.setValue(1000)
             self.progress.setFormat("done")

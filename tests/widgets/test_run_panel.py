@@ -9,7 +9,7 @@ def test_start_asks_for_the_chosen_run_and_locks_the_controls(qtbot):
     panel.hash_size.setCurrentIndex(0)
     with qtbot.waitSignal(panel.startRequested) as signal:
         panel.start_button.click()
-    assert signal.args == [4, 1, 0]
+    assert signal.args == [4, 1, -1]
     panel.set_running(True)
     assert not panel.start_button.isEnabled() and panel.stop_button.isEnabled()
     assert not panel.depth.isEnabled()

@@ -1,0 +1,130 @@
+"""Core work off the GUI thread, results back on it.
+
+Worker threads never touch Qt: they put (callback, value) pairs in an inbox. One QTimer
+on the GUI thread drains the inbox and calls each `tick` hook (live counters, graph
+refresh), so the views are refreshed from a single place and the GUI thread never waits.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+
+from PySide6.QtCore import QObject, QTimer
+
+from core.errors import PerftscopeError
+
+TICK_MS = 100          # one refresh for every view: fast enough to read, cheap to draw
+
+
+class Job:
+    """A submitted call. `cancelled` only stops its result from being delivered: a running
+    kernel is not interrupted (runs that can stop early go through core.pool)."""
+
+    def __init__(self):
+        self.cancelled = False
+        self.done = threading.Event()
+
+    def cancel(self):
+        self.cancelled = True
+
+
+class Bridge(QObject):
+    def __init__(self, threads: int = 3, parent=None):
+        super().__init__(parent)
+        self._inbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="perftscope")
+        self._hooks: list = []
+        self.timer = QTimer(self)
+        self.timer.setInterval(TICK_MS)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+
+    def submit(self, fn, on_done, on_error=None, *args) -> Job:
+        """Run fn(*args) on a worker thread; on_done(value) or on_error(message) later
+        runs on the GUI thread. User errors arrive as their one-line message; anything
+        else as its type and message (the traceback goes to stderr)."""
+        job = Job()
+
+        def work():
+            try:
+                value = fn(*args)
+                self._inbox.put((job, on_done, value))
+            except PerftscopeError as e:
+                self._inbox.put((job, on_error, str(e)))
+            except Exception as e:  # noqa: BLE001 - a worker must report, never die silently
+                traceback.print_exc()
+                self._inbox.put((job, on_error, f"{type(e).__name__}: {e}"))
+            finally:
+                job.done.set()
+
+        self._pool.submit(work)
+        return job
+
+    def add_hook(self, fn):
+        """fn() runs on every tick (read live counters, refresh graphs)."""
+        self._hooks.append(fn)
+
+    def remove_hook(self, fn):
+        if fn in self._hooks:
+            self._hooks.remove(fn)
+
+    def tick(self):
+        while True:
+            try:
+                job, callback, value = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if not job.cancelled and callback is not None:
+                callback(value)
+        for hook in list(self._hooks):
+            hook()
+
+    def shutdown(self):
+        self.timer.stop()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class DivideService:
+    """Our divide and a reference's, computed on the bridge's threads. Oracles are made on
+    first use (starting an engine can fail: that arrives as an error message like any other)
+    and kept until the reference changes."""
+
+    def __init__(self, bridge: Bridge, reference: str = "python-chess", ours: str = "core"):
+        self.bridge = bridge
+        self.ours_spec, self.reference_spec = ours, reference
+        self._oracles: dict[str, object] = {}
+        self._lock = threading.Lock()
+
+    def set_reference(self, spec: str):
+        if spec != self.reference_spec:
+            self.reference_spec = spec
+            self._drop_unused()
+
+    def oracle(self, spec: str):
+        from core.oracles import make_oracle
+        with self._lock:
+            if spec not in self._oracles:
+                self._oracles[spec] = make_oracle(spec)
+            return self._oracles[spec]
+
+    def divides(self, fen: str, moves, depth: int) -> tuple[dict, dict]:
+        """(ours, reference) for the position after `moves` (worker thread)."""
+        ours = self.oracle(self.ours_spec).divide(fen, list(moves), depth)
+        ref = self.oracle(self.reference_spec).divide(fen, list(moves), depth)
+        return ours, ref
+
+    def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
+        return self.bridge.submit(self.divides, on_done, on_error, fen, tuple(moves), depth)
+
+    def _drop_unused(self):
+        with self._lock:
+            for spec in [s for s in self._oracles if s not in (self.ours_spec, self.reference_spec)]:
+                self._oracles.pop(spec).close()
+
+    def close(self):
+        with self._lock:
+            for oracle in self._oracles.values():
+                oracle.close()
+            self._oracles.clear()

@@ -1,0 +1,83 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.bridge import Bridge, DivideService
+from core.position import START_FEN
+from widgets.divide_tree import DivideModel, DivideTreePanel
+
+ENGINES = Path(__file__).parents[1] / "engines"
+POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+
+
+@pytest.fixture(autouse=True)
+def _venv_python_first_on_path(monkeypatch):
+    # the planted-bug engines start with `#!/usr/bin/env python3` and need python-chess
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+
+
+@pytest.fixture
+def service(qtbot):
+    bridge = Bridge()
+    service = DivideService(bridge, reference="python-chess")
+    yield service
+    service.close()
+    bridge.shutdown()
+
+
+def loaded_model(qtbot, service, fen, depth, moves=()):
+    model = DivideModel(service.fetch)
+    with qtbot.waitSignal(model.loaded, timeout=20000):
+        model.set_root(fen, depth, moves)
+    return model
+
+
+def test_divide_model_passes_the_model_tester(qtbot, qtmodeltester, service):
+    model = loaded_model(qtbot, service, START_FEN, 3)
+    assert model.rowCount() == 20
+    e2e4 = model.find(["e2e4"])
+    assert model.hasChildren(e2e4) and model.rowCount(e2e4) == 0 and model.canFetchMore(e2e4)
+    qtmodeltester.check(model)
+
+
+def test_expanding_a_row_fills_it_from_the_background(qtbot, service):
+    model = loaded_model(qtbot, service, START_FEN, 3)
+    panel = DivideTreePanel(model)
+    qtbot.addWidget(panel)
+    row = model.find(["g1f3"])
+    assert model.data(row.siblingAtColumn(1)) == "440"
+    with qtbot.waitSignal(model.loaded, timeout=20000) as signal:
+        panel.view.expand(row)          # the view calls fetchMore; the divides run on a worker
+    assert signal.args[0] == row
+    assert model.rowCount(row) == 20
+    child = model.find(["g1f3", "d7d5"])
+    assert model.node(child).ours == model.node(child).ref == 22
+    assert model.data(child.siblingAtColumn(3)) == "0"
+    assert "agree" in panel.summary.text()
+
+
+def test_moves_only_one_side_plays_are_marked_in_text_not_only_colour(qtbot, service):
+    # the planted engine lets a pawn take en passant through a rank pin: after e2e4 in
+    # position 3, f4xe3 is listed only by the reference
+    service.set_reference(f"perftree:{ENGINES / 'ep_rank_pin.py'}")
+    model = loaded_model(qtbot, service, POSITION_3, 2, ["e2e4"])
+    missing = model.find(["f4e3"])
+    node = model.node(missing)
+    assert node.kind == "missing" and node.ours is None and node.ref is not None
+    assert model.data(missing.siblingAtColumn(3)).startswith("✗ missing")
+    assert model.data(missing.siblingAtColumn(1)) == "—"
+    assert not model.hasChildren(missing)          # nothing to compare below a missing move
+
+
+def test_an_engine_error_is_reported_and_the_model_keeps_working(qtbot, service):
+    service.set_reference("uci:/nonexistent/engine")
+    model = DivideModel(service.fetch)
+    with qtbot.waitSignal(model.failed, timeout=10000) as signal:
+        model.set_root(START_FEN, 2)
+    assert "/nonexistent/engine" in signal.args[0]
+    service.set_reference("python-chess")
+    with qtbot.waitSignal(model.loaded, timeout=10000):
+        model.set_root(START_FEN, 2)
+    assert model.totals() == (400, 400)
