@@ -87,3 +87,16 @@ def prefetch(typingctx, arr, idx):
                           ir.Constant(i32, 3), ir.Constant(i32, 1)])
         return context.get_dummy_value()
     return types.void(arr, idx), codegen
+
+
+@intrinsic
+def atomic_add(typingctx, arr, idx, value):
+    """arr[idx] += value as one atomic read-modify-write; returns the old value.
+    Lets worker threads take the next work item from a shared counter without a lock."""
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        a = context.make_array(aty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aty, a, [args[1]])
+        val = context.cast(builder, args[2], signature.args[2], aty.dtype)
+        return builder.atomic_rmw("add", ptr, val, ordering="monotonic")
+    return arr.dtype(arr, idx, value), codegen

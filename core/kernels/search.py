@@ -1,0 +1,176 @@
+"""The pool's perft: hashed, cancellable, reporting live counters, run by worker
+threads without the GIL.
+
+A run is a list of work items (positions a few plies below the root, all with
+the same remaining depth). Each worker calls `run_worker` once: it takes the
+next item from a shared counter with an atomic add, counts it, writes the count
+into `out[item]`, and goes on until the items run out or the stop flag is set.
+Nothing here allocates: each worker brings its own move stack.
+
+Live counters: every worker owns a slot of SLOT int64 in `ctr` (64 bytes, so two
+workers never write the same cache line) and bumps them as it goes; another
+thread may read them at any moment. The stop flag is read with an atomic load
+at every interior node: a plain load would be hoisted out of the recursion.
+
+The table is probed only at remaining depth >= min_depth: below that a subtree
+is cheaper to recount than a cache miss is to pay (see docs/BENCHMARKS_POOL.md).
+Pass a min_depth above the run's depth to run without a table."""
+import numpy as np
+from numba import njit, types
+
+from .bits import atomic_add, atomic_load, prefetch
+from .board import make
+from .hashtable import MAX_COUNT, STORED_EMPTY, STORED_REPLACED, bucket_of, probe, store
+from .movegen import count_moves, generate_moves
+from .perft import MAX_MOVES, MOVES, STATE, TABLE, _leaf_stats
+
+# counter slot layout
+NODES, PROBES, HITS, STORES, REPLACEMENTS, FILLS, ITEMS = range(7)
+SLOT = 8
+COUNTER_NAMES = ("nodes", "probes", "hits", "stores", "replacements", "fills", "items")
+
+DEFAULT_MIN_DEPTH = 2
+NO_TABLE = 1 << 30                 # a min_depth no run reaches
+
+HASH = types.Array(types.uint64, 1, "C")
+COUNTERS = types.Array(types.int64, 1, "C")
+FLAG = types.Array(types.int64, 1, "C")
+STATS = types.Array(types.int64, 1, "C")
+
+
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, HASH, types.int64,
+                   types.int64, COUNTERS, types.int64, FLAG), cache=True)
+def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
+    # depth >= 2 here, as in core.kernels.perft._perft
+    if atomic_load(stop, 0):
+        return np.uint64(0)
+    hashed = depth >= min_depth
+    if hashed:
+        ctr[slot + PROBES] += 1
+        hit = probe(H, mask, s[9], depth)
+        if hit >= 0:
+            ctr[slot + HITS] += 1
+            ctr[slot + NODES] += hit
+            return np.uint64(hit)
+    base = ply * MAX_MOVES
+    end = generate_moves(T, s, buf, base)
+    total = np.uint64(0)
+    if depth == 2:
+        for i in range(base, end):
+            total += count_moves(T, make(T, s, buf[i]))
+        ctr[slot + NODES] += np.int64(total)
+    elif depth - 1 >= min_depth and end > base:
+        # start the first child's bucket on its way while it is being generated;
+        # each later child's bucket is requested one sibling ahead
+        child = make(T, s, buf[base])
+        for i in range(base, end):
+            if i + 1 < end:
+                nxt = make(T, s, buf[i + 1])
+                prefetch(H, bucket_of(nxt[9], mask))
+            else:
+                nxt = child
+            total += _search(T, child, depth - 1, buf, ply + 1, H, mask, min_depth, ctr, slot, stop)
+            child = nxt
+    else:
+        for i in range(base, end):
+            total += _search(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, H, mask, min_depth,
+                             ctr, slot, stop)
+    # a stopped subtree's count is partial: never remember it
+    if hashed and total <= MAX_COUNT and not atomic_load(stop, 0):
+        how = store(H, mask, s[9], depth, total)
+        ctr[slot + STORES] += 1
+        if how == STORED_REPLACED:
+            ctr[slot + REPLACEMENTS] += 1
+        elif how == STORED_EMPTY:
+            ctr[slot + FILLS] += 1
+    return total
+
+
+@njit(cache=True)
+def count(T, s, depth, buf, H, mask, min_depth, ctr, slot, stop):
+    """perft of s, hashed and interruptible; 0 when stopped (check the flag)."""
+    if depth <= 0:
+        ctr[slot + NODES] += 1
+        return np.uint64(1)
+    if depth == 1:
+        n = count_moves(T, s)
+        ctr[slot + NODES] += np.int64(n)
+        return n
+    return _search(T, s, depth, buf, 0, H, mask, min_depth, ctr, slot, stop)
+
+
+@njit(cache=True)
+def item_state(items, i):
+    r = items[i]
+    return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
+
+
+@njit(nogil=True, cache=True)
+def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, slot, stop):
+    """Count items (rows of 11 uint64) until none are left or stop[0] is set.
+    next_item[0] is the shared queue head; out[i] receives item i's count."""
+    n = items.shape[0]
+    while not atomic_load(stop, 0):
+        i = atomic_add(next_item, 0, 1)
+        if i >= n:
+            break
+        out[i] = count(T, item_state(items, i), depth, buf, H, mask, min_depth, ctr, slot, stop)
+        ctr[slot + ITEMS] += 1
+
+
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS, COUNTERS, types.int64,
+                   FLAG), cache=True)
+def _search_stats(T, s, depth, buf, ply, stats, ctr, slot, stop):
+    # depth >= 1; the chessprogramming statistics need every leaf move, so no bulk count
+    if atomic_load(stop, 0):
+        return np.uint64(0)
+    base = ply * MAX_MOVES
+    end = generate_moves(T, s, buf, base)
+    if depth == 1:
+        for i in range(base, end):
+            _leaf_stats(T, s, buf[i], stats)
+        ctr[slot + NODES] += end - base
+        return np.uint64(end - base)
+    total = np.uint64(0)
+    for i in range(base, end):
+        total += _search_stats(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, stats, ctr, slot, stop)
+    return total
+
+
+@njit(nogil=True, cache=True)
+def run_stats_worker(T, items, depth, out, next_item, buf, stats, ctr, slot, stop):
+    """run_worker's twin for perft with statistics (stats: this worker's own 8 counters)."""
+    n = items.shape[0]
+    while not atomic_load(stop, 0):
+        i = atomic_add(next_item, 0, 1)
+        if i >= n:
+            break
+        if depth <= 0:
+            ctr[slot + NODES] += 1
+            out[i] = np.uint64(1)
+        else:
+            out[i] = _search_stats(T, item_state(items, i), depth, buf, 0, stats, ctr, slot, stop)
+        ctr[slot + ITEMS] += 1
+
+
+@njit(types.int64(TABLE, STATE, types.int64, MOVES, types.int64, types.Array(types.uint64, 2, "C"),
+                  types.Array(types.int64, 1, "C"), types.int64, types.int64), cache=True)
+def _collect(T, s, plies, buf, ply, items, roots, n, root):
+    if plies == 0:
+        for j in range(11):
+            items[n, j] = s[j]
+        roots[n] = root
+        return n + 1
+    base = ply * MAX_MOVES
+    end = generate_moves(T, s, buf, base)
+    for i in range(base, end):
+        r = i - base if ply == 0 else root
+        n = _collect(T, make(T, s, buf[i]), plies - 1, buf, ply + 1, items, roots, n, r)
+    return n
+
+
+@njit(cache=True)
+def split(T, s, plies, buf, items, roots):
+    """Write every position `plies` below s into items (one row each) and the index of
+    the root move leading to it into roots; returns how many were written."""
+    return _collect(T, s, plies, buf, 0, items, roots, 0, -1)
