@@ -1,0 +1,321 @@
+"""Perft on every core: worker threads over nogil kernels, a shared hash table,
+live counters, cancellation.
+
+    run = start_perft(Position.from_fen(START_FEN), 7, workers=2, hash_exp=20)
+    run.snapshot().nodes          # any time, from any thread: the run goes on
+    run.cancel()                  # every worker stops within milliseconds
+    run.result()                  # Result(nodes=..., cancelled=False, ...)
+
+The tree is split a few plies below the root into work items (enough of them
+that one dominant root move still spreads over every worker); workers take items
+from a shared counter as they finish the last, so nobody idles while another
+still has a long queue. A run's setup (split, table, compile on a cold cache)
+happens on the run's own thread: `start_perft` returns at once, which is what a
+GUI thread needs. A cancelled run's Result has cancelled=True and no counts: a
+partial sum is never presented as an answer."""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import kernels
+from .errors import PerftscopeError
+from .kernels import hashtable as _h
+from .kernels import perft as _k
+from .kernels import search as _s
+from .position import Position
+
+MAX_WORKERS = 256
+MAX_HASH_EXP = 32
+ITEMS_PER_WORKER = 512         # enough that the last items to finish are short
+MAX_ITEMS = 400_000            # 88 bytes each
+STAT_NAMES = _k.STAT_NAMES
+
+
+class PoolError(PerftscopeError, ValueError):
+    """A run that cannot start: bad depth, worker count or table size."""
+
+
+@dataclass(frozen=True)
+class WorkerCounters:
+    nodes: int
+    probes: int
+    hits: int
+    stores: int
+    replacements: int
+    items: int
+
+
+@dataclass(frozen=True)
+class HashStats:
+    entries: int
+    probes: int
+    hits: int
+    stores: int
+    replacements: int
+    fill: float                # fraction of entries in use
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / self.probes if self.probes else 0.0
+
+    def as_dict(self) -> dict:
+        return {"entries": self.entries, "probes": self.probes, "hits": self.hits,
+                "stores": self.stores, "replacements": self.replacements,
+                "fill": round(self.fill, 6)}
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Live counters. nodes counts leaves accounted for so far (a table hit adds its
+    whole subtree), so nodes / elapsed is the run's NPS; hash.fill is an estimate
+    until the run is done."""
+    elapsed: float
+    nodes: int
+    workers: tuple[WorkerCounters, ...]
+    hash: HashStats | None
+    items_done: int
+    items_total: int
+    done: bool
+    cancelled: bool
+
+
+@dataclass(frozen=True)
+class Result:
+    fen: str
+    depth: int
+    workers: int
+    seconds: float
+    cancelled: bool = False
+    nodes: int | None = None                 # None when cancelled
+    divide: dict[str, int] | None = None     # {uci: count}, when asked for
+    stats: dict[str, int] | None = None      # the chessprogramming columns, when asked for
+    hash: HashStats | None = None
+    items: int = 0
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.nodes and self.seconds > 0 else 0.0
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def _check(depth, workers, hash_exp):
+    if not isinstance(depth, (int, np.integer)) or depth < 0:
+        raise PoolError(f"depth must be a whole number >= 0, got {depth!r}")
+    if depth > 63:
+        raise PoolError(f"depth {depth} is beyond what a table entry can record (63)")
+    if not isinstance(workers, (int, np.integer)) or not 1 <= workers <= MAX_WORKERS:
+        raise PoolError(f"workers must be between 1 and {MAX_WORKERS}, got {workers!r}")
+    if hash_exp > MAX_HASH_EXP:
+        raise PoolError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{MAX_HASH_EXP})")
+    if hash_exp >= 0:
+        need = (16 << max(hash_exp, _h.MIN_EXP))
+        try:
+            have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (ValueError, OSError, AttributeError):
+            have = None
+        if have and need > have // 2:
+            raise PoolError(f"hash table of 2^{hash_exp} entries needs {need / 2**30:.1f} GiB, "
+                            f"more than half of this machine's {have / 2**30:.1f} GiB")
+
+
+def _split_plies(T, s, depth, workers, divide, buf) -> int:
+    """How far below the root to cut: the first ply giving ITEMS_PER_WORKER items per
+    worker, keeping at least two plies for the kernel (its bulk count) below."""
+    plies = 1 if divide and depth > 0 else 0
+    if depth <= 2:
+        return plies
+    target = ITEMS_PER_WORKER * workers if workers > 1 else 1
+    while plies < depth - 2:
+        n = int(_k.perft(T, s, plies, buf))
+        if n >= target:
+            break
+        if int(_k.perft(T, s, plies + 1, buf)) > MAX_ITEMS:
+            break
+        plies += 1
+    return plies
+
+
+class PerftRun:
+    """One perft or divide on the pool. Build it with start_perft."""
+
+    def __init__(self, pos: Position, depth: int, workers: int, hash_exp: int, divide: bool,
+                 stats: bool, min_depth: int):
+        self.pos = pos
+        self.depth = int(depth)
+        self.workers = int(workers)
+        self.hash_exp = -1 if stats or hash_exp < 0 else max(int(hash_exp), _h.MIN_EXP)
+        self.want_divide = divide
+        self.want_stats = stats
+        self.min_depth = min_depth if self.hash_exp >= 0 else _s.NO_TABLE
+        self._ctr = _h.aligned_zeros(_s.SLOT * self.workers).view(np.int64)
+        self._stop = np.zeros(1, np.int64)
+        self._items_total = 0
+        self._table = None
+        self._started = time.perf_counter()
+        self._finished = None
+        self._done = threading.Event()
+        self._result: Result | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._main, name="perft-run", daemon=True)
+        self._thread.start()
+
+    # --- control, from any thread -------------------------------------------
+    def cancel(self):
+        """Ask every worker to stop; they see it within one interior node."""
+        self._stop[0] = 1
+
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def result(self, timeout: float | None = None) -> Result:
+        """The Result (cancelled=True if it was cancelled); raises the run's error, or
+        TimeoutError if it is still going after `timeout` seconds."""
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"perft still running after {timeout} s")
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+    def snapshot(self) -> Snapshot:
+        c = self._ctr.copy().reshape(self.workers, _s.SLOT)
+        per = tuple(WorkerCounters(*(int(x) for x in row[[_s.NODES, _s.PROBES, _s.HITS, _s.STORES,
+                                                          _s.REPLACEMENTS, _s.ITEMS]]))
+                    for row in c)
+        end = self._finished if self._finished is not None else time.perf_counter()
+        done = self._done.is_set()
+        if self._result is not None and self._result.hash is not None:
+            hstats = self._result.hash
+        else:
+            hstats = self._hash_stats(c, exact=False)
+        return Snapshot(elapsed=end - self._started, nodes=int(c[:, _s.NODES].sum()), workers=per,
+                        hash=hstats, items_done=int(c[:, _s.ITEMS].sum()),
+                        items_total=self._items_total, done=done,
+                        cancelled=done and bool(self._stop[0]))
+
+    # --- the run ----------------------------------------------------------
+    def _hash_stats(self, c, exact: bool) -> HashStats | None:
+        if self.hash_exp < 0:
+            return None
+        entries = 1 << self.hash_exp
+        if exact and self._table is not None:
+            fill = _h.filled_entries(self._table) / entries
+        else:
+            fill = min(1.0, int(c[:, _s.FILLS].sum()) / entries)
+        return HashStats(entries=entries, probes=int(c[:, _s.PROBES].sum()),
+                         hits=int(c[:, _s.HITS].sum()), stores=int(c[:, _s.STORES].sum()),
+                         replacements=int(c[:, _s.REPLACEMENTS].sum()), fill=fill)
+
+    def _main(self):
+        try:
+            self._result = self._run()
+        except BaseException as e:      # surfaced by result(); a thread has nobody else to tell
+            self._error = e
+        finally:
+            self._finished = time.perf_counter()
+            self._done.set()
+
+    def _run(self) -> Result:
+        T = kernels.table()
+        s = self.pos.state()
+        buf = _k.new_move_stack()
+        depth = self.depth
+        if self.want_divide and depth == 0:
+            # the root itself is the one leaf, and no move leads anywhere
+            return self._finish({}, 1, dict.fromkeys(STAT_NAMES, 0) if self.want_stats else None)
+        plies = _split_plies(T, s, depth, self.workers, self.want_divide, buf)
+        n = int(_k.perft(T, s, plies, buf))
+        items = np.zeros((n, 11), np.uint64)
+        roots = np.zeros(n, np.int64)
+        _s.split(T, s, plies, buf, items, roots)
+        mult = np.ones(n, np.uint64)
+        if self.hash_exp >= 0 and n > 1:
+            # transpositions at the cut: count each position once (per root move for divide)
+            owner = roots.astype(np.uint64) if self.want_divide else np.zeros(n, np.uint64)
+            rows = np.stack([owner, items[:, 9]], axis=1)
+            _, first, mult = np.unique(rows, axis=0, return_index=True, return_counts=True)
+            order = np.argsort(first)                  # keep generation order: siblings together
+            items, roots = items[first[order]], roots[first[order]]
+            mult = mult[order].astype(np.uint64)
+        self._items_total = items.shape[0]
+        if self.hash_exp >= 0:
+            self._table = _h.new_table(self.hash_exp)
+            H = self._table
+        else:
+            H = np.zeros(_h.BUCKET_WORDS, np.uint64)     # never read: min_depth is out of reach
+        mask = _h.bucket_mask(H)
+
+        out = np.zeros(items.shape[0], np.uint64)
+        next_item = _h.aligned_zeros(8).view(np.int64)
+        rem = depth - plies
+        stats = _h.aligned_zeros(self.workers * _s.SLOT).view(np.int64).reshape(self.workers, _s.SLOT)
+        errors: list[BaseException] = []
+
+        def work(w):
+            try:
+                wbuf = _k.new_move_stack()
+                if self.want_stats:
+                    _s.run_stats_worker(T, items, rem, out, next_item, wbuf, stats[w], self._ctr,
+                                        w * _s.SLOT, self._stop)
+                else:
+                    _s.run_worker(T, items, rem, out, next_item, wbuf, H, mask, self.min_depth,
+                                  self._ctr, w * _s.SLOT, self._stop)
+            except BaseException as e:
+                errors.append(e)
+                self._stop[0] = 1          # the others need not finish a doomed run
+
+        threads = [threading.Thread(target=work, args=(w,), name=f"perft-worker-{w}", daemon=True)
+                   for w in range(self.workers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+        if self._stop[0]:
+            return self._finish(None, 0, None, cancelled=True)
+        counts = out * mult
+        total = int(counts.sum(dtype=np.uint64)) if counts.size else 0
+        rows = None
+        if self.want_divide:
+            per_root = np.zeros(int(_k.perft(T, s, 1, buf)), np.uint64)
+            np.add.at(per_root, roots, counts)
+            moves = _k.legal_moves(T, s)
+            rows = {self.pos.move_to_uci(m): int(c) for m, c in zip(moves, per_root)}
+        st = None
+        if self.want_stats:
+            st = dict(zip(STAT_NAMES, (int(x) for x in stats[:, :len(STAT_NAMES)].sum(axis=0))))
+        return self._finish(rows, total, st, items=items.shape[0])
+
+    def _finish(self, rows, total, st, items=0, cancelled=False) -> Result:
+        seconds = time.perf_counter() - self._started
+        c = self._ctr.reshape(self.workers, _s.SLOT)
+        return Result(fen=self.pos.fen(), depth=self.depth, workers=self.workers, seconds=seconds,
+                      cancelled=cancelled, nodes=None if cancelled else total,
+                      divide=None if cancelled else rows, stats=None if cancelled else st,
+                      hash=self._hash_stats(c, exact=True), items=items)
+
+
+def start_perft(pos: Position, depth: int, workers: int | None = None, hash_exp: int = -1,
+                divide: bool = False, stats: bool = False,
+                min_depth: int = _s.DEFAULT_MIN_DEPTH) -> PerftRun:
+    """Start perft (or divide) of pos on `workers` threads (default: every core) with a
+    table of 2^hash_exp entries (negative: none). stats=True also counts the
+    chessprogramming columns (no table then: statistics are not a count a table can hold).
+    Returns at once; bad arguments raise PoolError here, not later."""
+    workers = default_workers() if workers is None else workers
+    _check(depth, workers, hash_exp)
+    return PerftRun(pos, depth, workers, hash_exp, divide, stats, min_depth)
+
+
+def perft(pos: Position, depth: int, workers: int | None = None, hash_exp: int = -1,
+          divide: bool = False, stats: bool = False) -> Result:
+    """start_perft(...).result(): blocks until done."""
+    return start_perft(pos, depth, workers, hash_exp, divide, stats).result()
