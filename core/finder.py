@@ -1,9 +1,9 @@
 """The mismatch finder: descend two oracles' divides to the position where their move lists differ.
 
-    >>> report = find_mismatch(make_oracle("perftree:./my-perft.sh"), make_oracle("stockfish"),
-    ...                        START_FEN, [], 4)
-    >>> report.path, report.missing, report.extra
-    (['e2e4', 'f7f5', 'e4f5'], [], ['e8e7'])
+    >>> report = find_mismatch(make_oracle("perftree:tests/engines/ep_rank_pin.py"),
+    ...                        make_oracle("stockfish"), "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    >>> report.path, report.missing, report.extra, report.explanations["e4d3"]
+    (['d2d4'], [], ['e4d3'], 'en passant e4d3 exposes king a4 to queen h4 along rank 4')
 
 At each level both oracles divide the same position. Different move lists are the answer;
 otherwise the finder follows the differing move with the smallest subtree (the cheapest next
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .analysis import analyze, explain_move
 from .oracles import Oracle, validate
 from .position import Position
 
@@ -68,7 +69,7 @@ class Report:
     levels: list[Level] = field(default_factory=list)
     engine_calls: int = 0
     reference_calls: int = 0
-    unreachable: list[str] = field(default_factory=list)  # why the start position cannot arise in a game
+    unreachable: list[str] = field(default_factory=list)  # why start or `fen` cannot arise in a game
     note: str = ""
     cancelled: bool = False
 
@@ -125,7 +126,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             if progress is not None:
                 progress(level)
             report.missing, report.extra = missing, extra
-            report.explanations = {m: _explain(pos, m) for m in missing + extra}
+            report.unreachable = _unreachable(start, pos)
+            report.explanations = {m: explain_move(pos, m) for m in missing + extra}
             return report
         differing = level.differing
         if not differing:
@@ -155,17 +157,8 @@ def _inconsistent(report: Report) -> str:
             f"(a hash table collision, or state not restored after a move)")
 
 
-def _explain(pos: Position, uci: str) -> str:
-    try:
-        from .analysis import explain_move
-    except ImportError:            # the analysis module is not in this build yet
-        return ""
-    return explain_move(pos, uci)
-
-
-def _unreachable(pos: Position) -> list[str]:
-    try:
-        from .analysis import analyze
-    except ImportError:
-        return []
-    return list(analyze(pos).unreachable)
+def _unreachable(*positions: Position) -> list[str]:
+    reasons: list[str] = []
+    for pos in positions:
+        reasons += [r for r in analyze(pos).unreachable if r not in reasons]
+    return reasons

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from core.analysis import explain_move
 from core.errors import EngineError, MoveError
 from core.finder import find_mismatch
 from core.oracles import make_oracle
@@ -58,6 +59,10 @@ def test_en_passant_rank_pin_with_stockfish_as_reference():
     assert report.fen == "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1"
     assert report.engine_calls == report.reference_calls == 2
     _consistent(report, 2)
+    why = report.explanations["e4d3"]
+    assert why == explain_move(Position.from_fen(report.fen), "e4d3")
+    assert "king a4" in why and "queen h4" in why and "rank 4" in why
+    assert report.unreachable == []
 
 
 def test_pinned_piece_leaving_its_line(core):
@@ -66,6 +71,21 @@ def test_pinned_piece_leaving_its_line(core):
     assert report.path == ["d8e8"]
     assert sorted(report.extra) == ["e2c1", "e2c3", "e2d4", "e2f4", "e2g1", "e2g3"]
     assert report.missing == []
+
+
+def test_every_difference_is_explained(core):
+    for name, fen in (("pinned_leaves_line", "k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1"),
+                      ("no_underpromotion", "8/2P5/8/8/8/8/k7/7K b - - 0 1")):
+        report = find_mismatch(engine(name), core, fen, [], 2)
+        landing = Position.from_fen(report.fen)
+        assert set(report.explanations) == set(report.missing + report.extra)
+        assert all(why and why == explain_move(landing, m) for m, why in report.explanations.items())
+
+
+def test_position_that_cannot_arise_is_flagged(core):
+    report = find_mismatch(engine("correct"), core, "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", [], 2)
+    assert report.agree
+    assert len(report.unreachable) == 1 and "9 pawns" in report.unreachable[0]
 
 
 def test_castling_through_an_attacked_square(core):
