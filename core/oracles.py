@@ -85,13 +85,21 @@ class Oracle:
         return f"<{type(self).__name__} {self.name}>"
 
 
+POOL_DEPTH = 5          # from here on the worker pool's threads pay for their start-up
+
+
 class CoreOracle(Oracle):
-    """The jitted core (core.perft.divide)."""
+    """The jitted core: one thread for small divides, every core (no hash table, so nothing
+    can collide) for deep ones."""
     name = "core"
 
     def _divide(self, fen, moves, depth):
+        pos = Position.from_fen(fen).play(moves)
+        if depth >= POOL_DEPTH:
+            from .pool import perft as pool_perft
+            return pool_perft(pos, depth, divide=True).divide
         from .perft import divide
-        return divide(Position.from_fen(fen).play(moves), depth)
+        return divide(pos, depth)
 
 
 class PythonChessOracle(Oracle):

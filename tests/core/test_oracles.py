@@ -57,6 +57,11 @@ def test_core_python_chess_and_stockfish_agree(stockfish, core_oracle, fen, move
     assert stockfish.divide(fen, moves, depth) == reference
 
 
+def test_deep_core_divides_run_on_the_pool_and_agree(stockfish, core_oracle):
+    depth = oracles.POOL_DEPTH
+    assert core_oracle.divide(POSITION_3, ["e2e4"], depth) == stockfish.divide(POSITION_3, ["e2e4"], depth)
+
+
 def test_published_total_from_kiwipete(stockfish):
     # chessprogramming.org: perft(3) of "Kiwipete" is 97862
     assert stockfish.perft(KIWIPETE, [], 3) == 97862
