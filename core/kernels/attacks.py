@@ -8,20 +8,20 @@ from .tables import BISHOP_MAGIC, BISHOP_MASK, BISHOP_OFF, BISHOP_SHIFT, ROOK_MA
     ROOK_SHIFT
 
 if SLIDER_MODE == "pext":
-    @njit(cache=True)
+    @njit(cache=True, _nrt=False)
     def rook_attacks(T, sq, occ):
         return T[np.int64(T[ROOK_OFF + sq]) + np.int64(pext(occ, T[ROOK_MASK + sq]))]
 
-    @njit(cache=True)
+    @njit(cache=True, _nrt=False)
     def bishop_attacks(T, sq, occ):
         return T[np.int64(T[BISHOP_OFF + sq]) + np.int64(pext(occ, T[BISHOP_MASK + sq]))]
 else:
-    @njit(cache=True)
+    @njit(cache=True, _nrt=False)
     def rook_attacks(T, sq, occ):
         idx = ((occ & T[ROOK_MASK + sq]) * T[ROOK_MAGIC + sq]) >> T[ROOK_SHIFT + sq]
         return T[np.int64(T[ROOK_OFF + sq]) + np.int64(idx)]
 
-    @njit(cache=True)
+    @njit(cache=True, _nrt=False)
     def bishop_attacks(T, sq, occ):
         idx = ((occ & T[BISHOP_MASK + sq]) * T[BISHOP_MAGIC + sq]) >> T[BISHOP_SHIFT + sq]
         return T[np.int64(T[BISHOP_OFF + sq]) + np.int64(idx)]

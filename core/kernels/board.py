@@ -24,7 +24,7 @@ ZERO = np.uint64(0)
 FLAG_NORMAL, FLAG_PROMOTION, FLAG_EP, FLAG_CASTLE = 0, 1, 2, 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kind_on(P, N, D, O, bit):
     """Kind (0 pawn .. 4 queen, 5 king) of the piece on `bit`."""
     if P & bit:
@@ -38,18 +38,18 @@ def kind_on(P, N, D, O, bit):
     return 5
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap_rights(cr):
     return ((cr >> np.uint64(2)) | (cr << np.uint64(2))) & np.uint64(15)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ep_is_hashed(T, P, us, ep):
     """Polyglot hashes the en-passant file only if a pawn of the side to move stands beside the pushed pawn."""
     return ep != 0 and (T[PAWN_B + np.int64(ep)] & P & us) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def full_key(T, s):
     """The Polyglot key computed from scratch (the incremental one must equal it)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -70,7 +70,7 @@ def full_key(T, s):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def make(T, s, m):
     """The position after move m, mirrored so that the opponent is to move."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s

@@ -23,7 +23,7 @@ _K_EMPTY = np.uint64(0x60)   # f1 g1
 _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attacks_of(T, P, N, D, O, K, side, occ, up):
     """Every square attacked by the pieces in `side`, sliders seen through `occ`.
     `up`: the side's pawns capture towards rank 8."""
@@ -50,7 +50,7 @@ def attacks_of(T, P, N, D, O, K, side, occ, up):
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def blocker_ray(T, ksq, sniper, side, occ):
     """The ray king..sniper (sniper included) when exactly one piece stands between
     them and it belongs to `side`, else 0. With `side` ours the piece is pinned; with
@@ -62,7 +62,7 @@ def blocker_ray(T, ksq, sniper, side, occ):
     return ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def pin_rays(T, ksq, snipers, us, occ):
     """Union of the rays king..sniper (sniper included) holding exactly one of our pieces."""
     rays = ZERO
@@ -72,7 +72,7 @@ def pin_rays(T, ksq, snipers, us, occ):
     return rays
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def checkers_to(T, P, N, D, O, sq, occ):
     """Pawns (capturing down the board, i.e. the opponent's), knights and sliders
     attacking sq through occ, of both colours; mask with a side. Kings excluded:
@@ -81,7 +81,7 @@ def checkers_to(T, P, N, D, O, sq, occ):
             | (rook_attacks(T, sq, occ) & O) | (bishop_attacks(T, sq, occ) & D))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def legality_masks(T, s):
     """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -100,7 +100,7 @@ def legality_masks(T, s):
     return ksq, checkers, evasion, pin_o, pin_d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def king_safety(T, s):
     """legality_masks plus every square the opponent attacks with our king removed
     (the protected area the king may not enter)."""
@@ -110,7 +110,7 @@ def king_safety(T, s):
     return ksq, checkers, evasion, pin_o, pin_d, banned
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def is_attacked(T, P, N, D, O, K, them, sq, occ):
     """Does `them` attack sq, sliders seen through occ? Cheap tests first."""
     if (T[KNIGHT + sq] & N) & them or (T[PAWN_W + sq] & P) & them or (T[KING + sq] & K) & them:
@@ -120,7 +120,7 @@ def is_attacked(T, P, N, D, O, K, them, sq, occ):
     return (rook_attacks(T, sq, occ) & O & them) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def king_destinations(T, s, ksq, checkers):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side). Each candidate square is
     tested with the king lifted off the board: testing the few candidates beats building
@@ -148,7 +148,7 @@ def king_destinations(T, s, ksq, checkers):
     return safe, castles
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
     """Legal pawn destinations (en passant aside): single pushes, double pushes,
     captures towards the a-file (+7) and towards the h-file (+9)."""
@@ -165,7 +165,7 @@ def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
     return push1 & evasion, push2 & evasion, left & evasion, right & evasion
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ep_is_legal(T, s, frm, ksq, checkers, evasion):
     """Full test for en passant frm -> ep: it must answer any check, and lifting
     both pawns must not open a slider line to our king (the rank pin, or the
@@ -184,7 +184,7 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def count_moves(T, s):
     """Number of legal moves, by popcount of target sets (the leaf parent's work)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -230,7 +230,7 @@ def count_moves(T, s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _emit(buf, n, frm, targets):
     while targets:
         buf[n] = np.uint16(frm | (tzcnt(targets) << 6))
@@ -239,7 +239,7 @@ def _emit(buf, n, frm, targets):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _emit_pawns(buf, n, targets, delta):
     """Pawn moves to `targets` from `to - delta`, four moves for each promotion."""
     while targets:
@@ -256,7 +256,7 @@ def _emit_pawns(buf, n, targets, delta):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def generate_moves(T, s, buf, n):
     """Write the legal moves into buf from index n on; return the new end index."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s

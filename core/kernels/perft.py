@@ -24,7 +24,7 @@ def new_move_stack():
     return np.zeros(MAX_PLY * MAX_MOVES, np.uint16)
 
 
-@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64), cache=True)
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64), cache=True, _nrt=False)
 def _perft(T, s, depth, buf, ply):
     # depth >= 2 here; the leaf parents (depth 1) only count
     base = ply * MAX_MOVES
