@@ -1,13 +1,21 @@
-"""`perftscope perft` and `perftscope divide`."""
+"""`perftscope perft` and `perftscope divide`, both on the worker pool with an
+optional shared hash table. On a terminal a long run shows a live progress line
+on stderr (nodes, NPS over the last interval, hash hit rate); stdout only ever
+gets the answer."""
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
-from core.perft import STAT_NAMES, divide, perft, perft_stats
+from core.pool import STAT_NAMES, Result, default_workers, start_perft
+from core.pool import perft as pool_perft
 from core.position import Position
 
-from .common import add_position_args, position_from_args, print_json
+from .common import add_position_args, position_from_args, print_json, stderr_is_terminal
+
+PROGRESS_AFTER = 0.5          # seconds before a progress line appears
+PROGRESS_EVERY = 0.25
 
 
 def _hash_exp(text: str) -> int:
@@ -30,73 +38,130 @@ def _workers(text: str) -> int:
     return value
 
 
-def register(sub):
+def _add_pool_args(parser):
     # -h is the hash size (FastPerft's flag), so help is --help only
+    parser.add_argument("--help", action="help", help="show this help and exit")
+    add_position_args(parser)
+    parser.add_argument("-h", "--hash", type=_hash_exp, default=-1, metavar="EXP",
+                        help="shared hash table of 2^EXP entries, 16 bytes each "
+                             "(negative disables; default off)")
+    parser.add_argument("-w", "--workers", type=_workers, default=default_workers(), metavar="N",
+                        help="worker threads (default: %(default)s, this machine's cores)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def register(sub):
     p = sub.add_parser("perft", add_help=False, help="count leaf nodes",
                        description="Count the leaf nodes DEPTH plies below a position.")
-    p.add_argument("--help", action="help", help="show this help and exit")
-    add_position_args(p)
-    p.add_argument("-h", "--hash", type=_hash_exp, default=-1, metavar="EXP",
-                   help="hash table of 2^EXP entries (negative disables; default off)")
-    p.add_argument("-w", "--workers", type=_workers, default=1, metavar="N", help="worker threads")
+    _add_pool_args(p)
     p.add_argument("-s", "--stats", action="store_true",
-                   help="also count captures, en passant, castles, promotions, checks, mates")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+                   help="also count captures, en passant, castles, promotions, checks, mates "
+                        "(every leaf move is classified, so no hash table), and print the "
+                        "workers and hash counters")
     p.set_defaults(run=run_perft)
 
-    d = sub.add_parser("divide", help="perft of each legal move (Stockfish's format)",
+    d = sub.add_parser("divide", add_help=False, help="perft of each legal move (Stockfish's format)",
                        description="Print each legal move with the node count below it.")
-    add_position_args(d)
-    d.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    d.set_defaults(run=run_divide)
+    _add_pool_args(d)
+    d.set_defaults(run=run_divide, stats=False)
 
 
-def _warm_up(pos: Position, stats: bool = False):
+def _warm_up(pos: Position, stats: bool):
     # compile (or load from the cache) before the clock starts
-    perft(pos, 2)
+    pool_perft(pos, 2, workers=1, hash_exp=2, divide=True)
     if stats:
-        perft_stats(pos, 1)
+        pool_perft(pos, 1, workers=1, stats=True)
+
+
+def _progress_line(snap, last) -> str:
+    nodes, elapsed = snap.nodes, snap.elapsed
+    if last is not None and elapsed > last.elapsed:
+        nps = (nodes - last.nodes) / (elapsed - last.elapsed)
+    else:
+        nps = nodes / elapsed if elapsed > 0 else 0.0
+    line = f"nodes {nodes:,}  nps {nps / 1e6:,.1f}M"
+    if snap.hash is not None:
+        line += f"  hash hits {100 * snap.hash.hit_rate:.1f}%  fill {100 * snap.hash.fill:.0f}%"
+    if snap.items_total:
+        line += f"  items {snap.items_done}/{snap.items_total}"
+    return line + f"  {elapsed:.1f}s"
+
+
+def _wait(run) -> Result:
+    """The run's result; on a terminal, a progress line on stderr while it goes. Ctrl-C
+    cancels the workers before the interrupt goes on up."""
+    live = stderr_is_terminal()
+    shown = False
+    last = None
+    try:
+        while True:
+            try:
+                return run.result(timeout=PROGRESS_EVERY if live else None)
+            except TimeoutError:
+                snap = run.snapshot()
+                if snap.elapsed >= PROGRESS_AFTER:
+                    sys.stderr.write("\r" + _progress_line(snap, last) + "\x1b[K")
+                    sys.stderr.flush()
+                    shown = True
+                last = snap
+    except KeyboardInterrupt:
+        run.cancel()
+        run.result(timeout=5)
+        raise
+    finally:
+        if shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _run(args, divide: bool) -> Result:
+    pos = position_from_args(args)
+    _warm_up(pos, args.stats)
+    run = start_perft(pos, args.depth, workers=args.workers, hash_exp=args.hash, divide=divide,
+                      stats=args.stats)
+    return _wait(run)
+
+
+def _json_common(r: Result) -> dict:
+    return {"fen": r.fen, "depth": r.depth, "nodes": r.nodes, "seconds": round(r.seconds, 6),
+            "nps": round(r.nps), "workers": r.workers,
+            "hash": r.hash.as_dict() if r.hash is not None else None}
 
 
 def run_perft(args) -> int:
-    pos = position_from_args(args)
-    _warm_up(pos, args.stats)
-    start = time.perf_counter()
-    if args.stats:
-        nodes, stats = perft_stats(pos, args.depth)
-    else:
-        nodes, stats = perft(pos, args.depth), None
-    seconds = time.perf_counter() - start
-    nps = nodes / seconds if seconds > 0 else 0.0
+    r = _run(args, divide=False)
     if args.json:
-        out = {"fen": pos.fen(), "depth": args.depth, "nodes": nodes, "seconds": round(seconds, 6),
-               "nps": round(nps), "workers": 1}
-        if stats is not None:
-            out["stats"] = stats
+        out = _json_common(r)
+        if r.stats is not None:
+            out["stats"] = r.stats
         print_json(out)
         return 0
-    print(f"nodes    {nodes}")
-    print(f"seconds  {seconds:.3f}")
-    print(f"nps      {nps:,.0f}")
-    if stats is not None:
+    print(f"nodes    {r.nodes}")
+    print(f"seconds  {r.seconds:.3f}")
+    print(f"nps      {r.nps:,.0f}")
+    if args.stats:
+        print(f"workers  {r.workers}")
+        h = r.hash
+        if h is None:
+            print("hash     off")
+        else:
+            print(f"hash     {h.entries:,} entries, {100 * h.fill:.1f}% full, {h.probes:,} probes, "
+                  f"{h.hits:,} hits ({100 * h.hit_rate:.1f}%), {h.stores:,} stores, "
+                  f"{h.replacements:,} replacements")
         for name in STAT_NAMES:
-            print(f"{name:<17}{stats[name]}")
+            print(f"{name:<17}{r.stats[name]}")
     return 0
 
 
 def run_divide(args) -> int:
-    pos = position_from_args(args)
-    _warm_up(pos)
-    start = time.perf_counter()
-    rows = divide(pos, args.depth)
-    seconds = time.perf_counter() - start
-    total = sum(rows.values()) if args.depth > 0 else 1
+    r = _run(args, divide=True)
     if args.json:
-        print_json({"fen": pos.fen(), "depth": args.depth, "moves": rows, "nodes": total,
-                    "seconds": round(seconds, 6)})
+        out = _json_common(r)
+        out["moves"] = r.divide
+        print_json(out)
         return 0
-    for move, count in sorted(rows.items()):      # sorted, so two divides diff line by line
+    for move, count in sorted(r.divide.items()):      # sorted, so two divides diff line by line
         print(f"{move}: {count}")
     print()
-    print(f"Nodes searched: {total}")
+    print(f"Nodes searched: {r.nodes}")
     return 0

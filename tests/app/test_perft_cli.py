@@ -1,0 +1,131 @@
+"""perft and divide on the pool: -h and -w do what they say, --json and -s carry the
+workers and hash counters, a terminal gets a live progress line on stderr and
+stdout stays clean, Ctrl-C cancels."""
+import json
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import core.perft as single
+from app.cli import main
+from core.position import Position
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
+HASH_KEYS = {"entries", "probes", "hits", "stores", "replacements", "fill"}
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_perft_json_with_table_and_workers(capsys):
+    code, out, err = run(capsys, "perft", "-d", "5", "-f", KIWIPETE, "-h", "16", "-w", "2", "--json")
+    obj = json.loads(out)
+    assert code == 0 and err == ""                      # not a terminal: no progress line
+    assert obj["nodes"] == 193_690_690 and obj["workers"] == 2
+    h = obj["hash"]
+    assert set(h) == HASH_KEYS and h["entries"] == 1 << 16
+    assert 0 < h["hits"] < h["probes"] and h["stores"] > 0 and 0 < h["fill"] <= 1
+
+
+def test_perft_json_defaults_all_cores_and_no_table(capsys):
+    code, out, _ = run(capsys, "perft", "-d", "4", "-f", KIWIPETE, "--json")
+    obj = json.loads(out)
+    assert obj["nodes"] == 4_085_603
+    assert obj["workers"] == os.cpu_count() and obj["hash"] is None
+
+
+def test_divide_with_table_and_workers_is_stockfish_format(capsys):
+    code, out, _ = run(capsys, "divide", "-d", "4", "-f", KIWIPETE, "-h", "12", "-w", "2")
+    lines = out.splitlines()
+    assert code == 0 and lines[-2] == "" and lines[-1] == "Nodes searched: 4085603"
+    rows = {m: int(c) for m, c in (line.split(": ") for line in lines[:-2])}
+    assert rows == single.divide(Position.from_fen(KIWIPETE), 4)
+    code, out, _ = run(capsys, "divide", "-d", "4", "-f", KIWIPETE, "-h", "12", "-w", "2", "--json")
+    obj = json.loads(out)
+    assert obj["moves"] == rows and obj["workers"] == 2 and set(obj["hash"]) == HASH_KEYS
+
+
+def test_stats_text_names_workers_and_hash(capsys):
+    code, out, _ = run(capsys, "perft", "-d", "4", "-f", KIWIPETE, "-w", "2", "-s")
+    assert code == 0
+    assert "nodes    4085603" in out and "workers  2" in out and "hash     off" in out
+    assert "discovery_checks 42" in out and "checkmates       43" in out
+    code, out, _ = run(capsys, "perft", "-d", "4", "-f", KIWIPETE, "-w", "2", "-s", "--json")
+    obj = json.loads(out)
+    assert obj["stats"]["captures"] == 757_163 and obj["workers"] == 2 and obj["hash"] is None
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["-h", "40"], "2^40 entries is too large"),
+    (["-h", "31"], "GiB"),
+    (["-w", "x"], "workers must be a whole number"),
+])
+def test_bad_pool_arguments_are_one_line_and_exit_2(argv, words):
+    proc = subprocess.run([PERFTSCOPE, "perft", "-d", "3", *argv], capture_output=True, text=True)
+    assert proc.returncode == 2 and words in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def _read_until_exit(proc, fd, limit):
+    chunks = []
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        elif proc.poll() is not None:
+            break
+    return b"".join(chunks).decode()
+
+
+def test_progress_line_on_a_terminal_stays_off_stdout():
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([PERFTSCOPE, "perft", "-d", "7", "-h", "20", "-w", "2"],
+                            stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    try:
+        err = _read_until_exit(proc, master, 120)
+        out = proc.communicate(timeout=120)[0]
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    assert out.splitlines()[0] == "nodes    3195901860" and "\r" not in out
+    assert "\r" in err and "nodes " in err and "nps " in err and "hash hits " in err
+    assert err.endswith("\r\x1b[K")                    # the line is wiped at the end
+
+
+def test_ctrl_c_cancels_a_long_run():
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([PERFTSCOPE, "perft", "-d", "12", "-w", "2"],
+                            stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    try:
+        seen = ""
+        deadline = time.monotonic() + 60
+        while "nodes " not in seen and time.monotonic() < deadline:   # counting has begun
+            if select.select([master], [], [], 0.1)[0]:
+                seen += os.read(master, 4096).decode()
+        assert "nodes " in seen and proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        err = seen + _read_until_exit(proc, master, 10)
+        out = proc.communicate(timeout=10)[0]
+    finally:
+        os.close(master)
+    assert proc.returncode == 130 and "perftscope: interrupted" in err and out == ""
