@@ -33,7 +33,7 @@ SPECS = "core, python-chess, stockfish, uci:PATH or perftree:PATH"
 
 _UCI_MOVE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
 _UCI_COUNT = re.compile(r"^(\S+):\s*(\d+)$")                 # "e2e4: 20"
-_NODES = re.compile(r"^Nodes searched:\s*(\d+)$")
+_NODES = re.compile(r"^Nodes searched\s*:\s*(\d+)$")
 _SCRIPT_COUNT = re.compile(r"^(\S+?):?\s+(\d+)$")            # "e2e4 20" (a colon is tolerated)
 
 

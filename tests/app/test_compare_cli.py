@@ -2,7 +2,6 @@
 import json
 import os
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -11,15 +10,8 @@ from core import stockfish as stockfish_module
 from core.oracles import make_oracle
 from core.position import START_FEN
 
-ENGINES = Path(__file__).parents[1] / "engines"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
-
-
-@pytest.fixture(autouse=True)
-def _venv_python_first_on_path(monkeypatch):
-    # the test engines start with `#!/usr/bin/env python3` and need this venv's python-chess
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
 
 
 def run(capsys, *argv):
@@ -28,11 +20,12 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def spec(name):
-    return f"perftree:{ENGINES / name}.py"
+@pytest.fixture
+def spec(engine_path):
+    return lambda name: f"perftree:{engine_path(name)}"
 
 
-def test_mismatch_text_against_default_stockfish(capsys):
+def test_mismatch_text_against_default_stockfish(capsys, spec):
     code, out, err = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--engine", spec("ep_rank_pin"))
     assert code == 1 and err == ""
     assert "reference  stockfish" in out
@@ -47,7 +40,7 @@ def test_mismatch_text_against_default_stockfish(capsys):
     assert out.rstrip().endswith("engine calls 2 (reference calls 2)")
 
 
-def test_mismatch_json(capsys):
+def test_mismatch_json(capsys, spec):
     code, out, _ = run(capsys, "compare", "-d", "3", "-f", POSITION_3, "--engine", spec("ep_rank_pin"),
                        "--reference", "core", "--json")
     report = json.loads(out)
@@ -63,7 +56,7 @@ def test_mismatch_json(capsys):
     assert [r["move"] for r in last["rows"] if r["reference"] is None] == report["extra"]
 
 
-def test_under_promotion_missing_with_python_chess_reference(capsys):
+def test_under_promotion_missing_with_python_chess_reference(capsys, spec):
     code, out, _ = run(capsys, "compare", "-d", "2", "-f", "8/2P5/8/8/8/8/k7/7K b - - 0 1",
                        "--engine", spec("no_underpromotion"), "--reference", "python-chess")
     assert code == 1
@@ -103,9 +96,10 @@ def test_reference_falls_back_to_the_core_without_stockfish(capsys, monkeypatch,
     (["--engine", "uci:/nonexistent/engine"], "/nonexistent/engine does not exist"),
     (["--engine", "core", "--reference", "stockfish", "-m", "e2e4 e2e4"], "illegal move 'e2e4'"),
     (["--engine", "core", "-f", "8/8/8/8/8/8/8/8 w - - 0 1"], "has 0 kings"),
-    (["--engine", f"uci:{ENGINES / 'uci_garbage.py'}", "--reference", "core"], "the moon is made of cheese"),
+    (["--engine", "uci:GARBAGE", "--reference", "core"], "the moon is made of cheese"),
 ])
-def test_errors_exit_two_with_one_line(capsys, argv, complaint):
+def test_errors_exit_two_with_one_line(capsys, argv, complaint, engine_path):
+    argv = [a.replace("GARBAGE", engine_path("uci_garbage")) for a in argv]
     code, out, err = run(capsys, "compare", "-d", "2", *argv)
     assert code == 2
     assert complaint in err and err.startswith("perftscope: error: ") and err.count("\n") == 1

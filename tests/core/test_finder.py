@@ -1,9 +1,5 @@
 """The mismatch finder against small engines with one planted legality bug each: it must land
 on a position whose move lists differ by exactly the planted moves, with one engine call per level."""
-import os
-import sys
-from pathlib import Path
-
 import pytest
 
 from core.analysis import explain_move
@@ -12,19 +8,12 @@ from core.finder import find_mismatch
 from core.oracles import make_oracle
 from core.position import Position
 
-ENGINES = Path(__file__).parents[1] / "engines"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 
 
-@pytest.fixture(autouse=True)
-def _venv_python_first_on_path(monkeypatch):
-    # the test engines start with `#!/usr/bin/env python3` and need this venv's python-chess
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-
-
-def engine(name):
-    return make_oracle(f"perftree:{ENGINES / name}.py")
+def perftree(path):
+    return make_oracle(f"perftree:{path}")
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +31,9 @@ def _consistent(report, depth):
     assert report.fen == report.levels[-1].fen
 
 
-def test_en_passant_through_a_rank_pin(core):
+def test_en_passant_through_a_rank_pin(core, engine_path):
     # three root moves open an en passant that would expose a king along its rank
-    report = find_mismatch(engine("ep_rank_pin"), core, POSITION_3, [], 3)
+    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, POSITION_3, [], 3)
     _consistent(report, 3)
     planted = {"e2e4": "f4e3", "g2g4": "f4g3", "c7c5": "b5c6"}
     assert not report.agree and report.missing == []
@@ -52,9 +41,9 @@ def test_en_passant_through_a_rank_pin(core):
     assert len(report.levels) in (2, 3)
 
 
-def test_en_passant_rank_pin_with_stockfish_as_reference():
+def test_en_passant_rank_pin_with_stockfish_as_reference(engine_path):
     with make_oracle("stockfish") as sf:
-        report = find_mismatch(engine("ep_rank_pin"), sf, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+        report = find_mismatch(perftree(engine_path("ep_rank_pin")), sf, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
     assert report.path == ["d2d4"] and report.extra == ["e4d3"] and report.missing == []
     assert report.fen == "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1"
     assert report.engine_calls == report.reference_calls == 2
@@ -65,48 +54,48 @@ def test_en_passant_rank_pin_with_stockfish_as_reference():
     assert report.unreachable == []
 
 
-def test_pinned_piece_leaving_its_line(core):
-    report = find_mismatch(engine("pinned_leaves_line"), core, "k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1", [], 3)
+def test_pinned_piece_leaving_its_line(core, engine_path):
+    report = find_mismatch(perftree(engine_path("pinned_leaves_line")), core, "k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1", [], 3)
     _consistent(report, 3)
     assert report.path == ["d8e8"]
     assert sorted(report.extra) == ["e2c1", "e2c3", "e2d4", "e2f4", "e2g1", "e2g3"]
     assert report.missing == []
 
 
-def test_every_difference_is_explained(core):
+def test_every_difference_is_explained(core, engine_path):
     for name, fen in (("pinned_leaves_line", "k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1"),
                       ("no_underpromotion", "8/2P5/8/8/8/8/k7/7K b - - 0 1")):
-        report = find_mismatch(engine(name), core, fen, [], 2)
+        report = find_mismatch(perftree(engine_path(name)), core, fen, [], 2)
         landing = Position.from_fen(report.fen)
         assert set(report.explanations) == set(report.missing + report.extra)
         assert all(why and why == explain_move(landing, m) for m, why in report.explanations.items())
 
 
-def test_position_that_cannot_arise_is_flagged(core):
-    report = find_mismatch(engine("correct"), core, "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", [], 2)
+def test_position_that_cannot_arise_is_flagged(core, engine_path):
+    report = find_mismatch(perftree(engine_path("correct")), core, "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", [], 2)
     assert report.agree
     assert len(report.unreachable) == 1 and "9 pawns" in report.unreachable[0]
 
 
-def test_castling_through_an_attacked_square(core):
-    report = find_mismatch(engine("castle_through_attack"), core, "4k3/8/8/8/2b5/8/8/4K2R b K - 0 1", [], 3)
+def test_castling_through_an_attacked_square(core, engine_path):
+    report = find_mismatch(perftree(engine_path("castle_through_attack")), core, "4k3/8/8/8/2b5/8/8/4K2R b K - 0 1", [], 3)
     _consistent(report, 3)
     assert report.extra == ["e1g1"] and report.missing == []
     landing = Position.from_fen(report.fen)
     assert landing.white_to_move and "e1g1" not in landing.legal_moves()
 
 
-def test_missing_under_promotion_with_moves_before(core):
+def test_missing_under_promotion_with_moves_before(core, engine_path):
     # the caller's moves come first in the path
-    report = find_mismatch(engine("no_underpromotion"), core, "8/2P5/8/8/8/8/k7/7K w - - 0 1",
+    report = find_mismatch(perftree(engine_path("no_underpromotion")), core, "8/2P5/8/8/8/8/k7/7K w - - 0 1",
                            ["h1g1", "a2b2"], 3)
     assert report.path[:2] == ["h1g1", "a2b2"]
     assert report.missing == ["c7c8n"] and report.extra == []
     assert Position.from_fen(report.fen).white_to_move
 
 
-def test_correct_engine_agrees_in_one_call(core):
-    report = find_mismatch(engine("correct"), core, KIWIPETE, [], 2)
+def test_correct_engine_agrees_in_one_call(core, engine_path):
+    report = find_mismatch(perftree(engine_path("correct")), core, KIWIPETE, [], 2)
     assert report.agree and report.engine_calls == 1
     assert report.missing == report.extra == [] and report.note == ""
     assert report.levels[0].differing == [] and len(report.levels[0].rows) == 48
@@ -118,29 +107,29 @@ def test_agreement_with_stockfish_on_the_core():
     assert report.agree and report.engine_calls == 1 and report.fen == Position.from_fen(POSITION_3).push("e2e4").fen()
 
 
-def test_engine_whose_counts_depend_on_the_route_is_reported(core):
-    report = find_mismatch(engine("inconsistent"), core, KIWIPETE, [], 2)
+def test_engine_whose_counts_depend_on_the_route_is_reported(core, engine_path):
+    report = find_mismatch(perftree(engine_path("inconsistent")), core, KIWIPETE, [], 2)
     assert not report.agree and report.missing == report.extra == []
     assert len(report.levels) == 2 and report.levels[-1].differing == []
     assert "depends on how the position was reached" in report.note
     assert report.levels[0].chosen in report.note
 
 
-def test_depth_zero_agrees_without_calls(core):
-    report = find_mismatch(engine("ep_rank_pin"), core, POSITION_3, [], 0)
+def test_depth_zero_agrees_without_calls(core, engine_path):
+    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, POSITION_3, [], 0)
     assert report.agree and report.engine_calls == 0 and report.levels == []
 
 
-def test_progress_and_cancel(core):
+def test_progress_and_cancel(core, engine_path):
     seen = []
-    report = find_mismatch(engine("ep_rank_pin"), core, POSITION_3, [], 3,
+    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, POSITION_3, [], 3,
                            progress=seen.append, cancelled=lambda: len(seen) >= 1)
     assert report.cancelled and not report.agree
     assert seen == report.levels and len(seen) == 1 and report.engine_calls == 1
 
 
-def test_bad_requests_and_failing_engines(core):
+def test_bad_requests_and_failing_engines(core, engine_path):
     with pytest.raises(MoveError, match="e2e5"):
         find_mismatch(core, core, POSITION_3, ["e2e5"], 2)
     with pytest.raises(EngineError, match="uci_garbage"):
-        find_mismatch(make_oracle(f"uci:{ENGINES / 'uci_garbage.py'}"), core, POSITION_3, [], 2)
+        find_mismatch(make_oracle(f"uci:{engine_path('uci_garbage')}"), core, POSITION_3, [], 2)

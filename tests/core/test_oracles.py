@@ -1,10 +1,8 @@
 """Oracles: agreement between the core, python-chess and a real Stockfish, and every way an
 engine can fail (missing, killed, garbage, hung, duplicate lines, broken perftree output)."""
 import os
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -17,19 +15,6 @@ from core.position import START_FEN
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
-
-
-ENGINES = Path(__file__).parents[1] / "engines"
-
-
-@pytest.fixture(autouse=True)
-def _venv_python_first_on_path(monkeypatch):
-    # the test engines start with `#!/usr/bin/env python3` and need this venv's python-chess
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
-
-
-def engine_path(name):
-    return str(ENGINES / f"{name}.py")
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +52,7 @@ def test_published_total_from_kiwipete(stockfish):
     assert stockfish.perft(KIWIPETE, [], 3) == 97862
 
 
-def test_depth_zero_is_answered_without_asking():
+def test_depth_zero_is_answered_without_asking(engine_path):
     # the hanging engine would never answer: depth 0 must not reach it
     with oracles.UciOracle(engine_path("uci_hang"), timeout=30) as hang:
         start = time.monotonic()
@@ -76,7 +61,7 @@ def test_depth_zero_is_answered_without_asking():
         assert time.monotonic() - start < 5
 
 
-def test_bad_fen_and_illegal_moves_are_rejected_before_sending(stockfish):
+def test_bad_fen_and_illegal_moves_are_rejected_before_sending(stockfish, engine_path):
     pid = stockfish.pid
     with pytest.raises(FenError, match="side to move"):
         stockfish.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", [], 2)
@@ -127,7 +112,7 @@ def test_stockfish_killed_mid_run_gives_a_clear_error_then_recovers():
         assert sf.divide(START_FEN, ["e2e4"], 1)["e7e5"] == 1
 
 
-def test_garbage_output_names_engine_request_and_line():
+def test_garbage_output_names_engine_request_and_line(engine_path):
     with oracles.UciOracle(engine_path("uci_garbage")) as garbage:
         with pytest.raises(EngineError) as err:
             garbage.divide(START_FEN, ["e2e4"], 2)
@@ -137,7 +122,7 @@ def test_garbage_output_names_engine_request_and_line():
     assert "moves e2e4 / go perft 2" in message
 
 
-def test_hung_engine_times_out_and_is_stopped():
+def test_hung_engine_times_out_and_is_stopped(engine_path):
     with oracles.UciOracle(engine_path("uci_hang"), timeout=1.0) as hang:
         pid = hang.pid
         start = time.monotonic()
@@ -149,7 +134,7 @@ def test_hung_engine_times_out_and_is_stopped():
             os.kill(pid, 0)
 
 
-def test_duplicate_move_lines_are_a_broken_answer():
+def test_duplicate_move_lines_are_a_broken_answer(engine_path):
     with oracles.UciOracle(engine_path("uci_duplicates")) as dup:
         with pytest.raises(EngineError, match="a2a3 listed twice"):
             dup.divide(START_FEN, [], 2)
@@ -200,7 +185,7 @@ def _script(tmp_path, body):
     return make_oracle(f"perftree:{path}")
 
 
-def test_perftree_script_in_python_chess_agrees_with_core(core_oracle):
+def test_perftree_script_in_python_chess_agrees_with_core(core_oracle, engine_path):
     script = make_oracle(f"perftree:{engine_path('correct')}")
     for fen, moves, depth in ((KIWIPETE, [], 2), (POSITION_3, ["e2e4"], 2), (START_FEN, ["g1f3", "b8c6"], 2)):
         assert script.divide(fen, moves, depth) == core_oracle.divide(fen, moves, depth)

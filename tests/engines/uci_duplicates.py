@@ -1,14 +1,5 @@
 #!/usr/bin/env python3
-"""A UCI 'engine' whose perft answer lists one move twice (counts still add up)."""
-import sys
+"""A UCI 'engine' whose perft answer lists one move twice (the counts still add up)."""
+from fake_uci import serve
 
-for line in sys.stdin:
-    word = line.split()[0] if line.split() else ""
-    if word == "uci":
-        print("id name duplicates\nuciok", flush=True)
-    elif word == "isready":
-        print("readyok", flush=True)
-    elif word == "go":
-        print("info string thinking\na2a3: 1\nA2A3: 1\n\nNodes searched: 2\n", flush=True)
-    elif word == "quit":
-        break
+serve("duplicates", lambda: print("info string thinking\na2a3: 1\nA2A3: 1\n\nNodes searched: 2\n", flush=True))
