@@ -30,6 +30,10 @@ def register(sub):
                         "'both' runs each in its own process and compares")
     p.add_argument("--startup", action="store_true",
                    help="also time `perftscope divide -d 1` cold (empty compile cache) and warm")
+    p.add_argument("--profile", action="store_true",
+                   help="where perft's time goes for one position (-f, -d) instead of the bench")
+    p.add_argument("-f", "--fen", default=None, metavar="FEN", help="position for --profile (default: start)")
+    p.add_argument("-d", "--depth", type=int, default=6, metavar="DEPTH", help="depth for --profile (default 6)")
     p.set_defaults(run=run_bench)
 
 
@@ -89,7 +93,23 @@ def _sliders_subprocess(mode: str, repeat: int) -> dict:
     return json.loads(proc.stdout)
 
 
+def run_profile(args) -> int:
+    from core.errors import PerftscopeError
+    from core.position import START_FEN, Position
+    from core.profile import format_profile, profile_perft
+    if args.depth < 2 or args.depth > 12:
+        raise PerftscopeError(f"--profile needs a depth between 2 and 12, got {args.depth}")
+    result = profile_perft(Position.from_fen(args.fen or START_FEN), args.depth, max(1, args.repeat))
+    if args.json:
+        print_json(result)
+    else:
+        print(format_profile(result))
+    return 0
+
+
 def run_bench(args) -> int:
+    if args.profile:
+        return run_profile(args)
     if args.sliders == "both":
         return _compare_sliders(args)
     if args.sliders:

@@ -127,14 +127,26 @@ def king_destinations(T, s, ksq, checkers):
     the opponent's whole attack map."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
-    lifted = occ ^ (ONE << np.uint64(ksq))
     safe = ZERO
-    b = T[KING + ksq] & ~us
-    while b:
-        sq = tzcnt(b)
-        if not is_attacked(T, P, N, D, O, K, them, sq, lifted):
-            safe |= ONE << np.uint64(sq)
-        b &= b - ONE
+    candidates = T[KING + ksq] & ~us
+    if candidates:
+        # leapers in bulk, then slider lookups only for the squares still open
+        pawns = P & them
+        danger = ((pawns & ~FILE_A) >> np.uint64(9)) | ((pawns & ~FILE_H) >> np.uint64(7)) \
+            | T[KING + tzcnt(K & them)]
+        b = N & them
+        while b:
+            danger |= T[KNIGHT + tzcnt(b)]
+            b &= b - ONE
+        candidates &= ~danger
+        lifted = occ ^ (ONE << np.uint64(ksq))
+        diag = D & them
+        orth = O & them
+        while candidates:
+            sq = tzcnt(candidates)
+            if not (bishop_attacks(T, sq, lifted) & diag) and not (rook_attacks(T, sq, lifted) & orth):
+                safe |= ONE << np.uint64(sq)
+            candidates &= candidates - ONE
     # castling: the king is on e1 whenever rights remain; e1 itself is covered by `checkers`,
     # f1 / d1 by the king-move test just made
     castles = 0
