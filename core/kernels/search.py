@@ -39,7 +39,7 @@ STATS = types.Array(types.int64, 1, "C")
 
 
 @njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, HASH, types.int64,
-                   types.int64, COUNTERS, types.int64, FLAG), cache=True)
+                   types.int64, COUNTERS, types.int64, FLAG), cache=True, _nrt=False)
 def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
     # depth >= 2 here, as in core.kernels.perft._perft
     if atomic_load(stop, 0):
@@ -86,7 +86,7 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count(T, s, depth, buf, H, mask, min_depth, ctr, slot, stop):
     """perft of s, hashed and interruptible; 0 when stopped (check the flag)."""
     if depth <= 0:
@@ -99,13 +99,13 @@ def count(T, s, depth, buf, H, mask, min_depth, ctr, slot, stop):
     return _search(T, s, depth, buf, 0, H, mask, min_depth, ctr, slot, stop)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def item_state(items, i):
     r = items[i]
     return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, slot, stop):
     """Count items (rows of 11 uint64) until none are left or stop[0] is set.
     next_item[0] is the shared queue head; out[i] receives item i's count."""
