@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from . import kernels
-from .kernels.threats import WORDS, attack_map_loop, king_zone_loop, square_test_loop
+from .kernels.threats import attack_map_loop, king_zone_loop, square_test_loop
 from .position import Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -70,22 +70,20 @@ def run_threat_bench(queries: int = 1_000_000, repeat: int = 3) -> list[dict]:
     rows = []
     for name, fen, note in SCENARIOS:
         positions = scenario_positions(name, fen)
-        states = np.ascontiguousarray(np.stack([_row(p) for p in positions]))
-        assert states.shape[1] == WORDS
+        states = np.stack([_row(p) for p in positions])
+        flat = np.ascontiguousarray(states.reshape(-1))
         # kernel coordinates: the king's square as the side to move sees it
         squares = np.array([int(s[4] & s[5]).bit_length() - 1 for s in states], np.int64)
         n = len(positions)
         reps = max(1, queries // n)
         zone_reps = max(1, reps // 10)              # a king-zone pass costs more than ten square tests
-        # compile or load from the cache before the clock starts
-        square_test_loop(T, states, squares, 1)
-        king_zone_loop(T, states, 1)
-        attack_map_loop(T, states, 1)
-        hits = square_test_loop(T, states, squares, 1)
-        zone_attackers = int(king_zone_loop(T, states, 1))
-        square_s = _best_seconds(lambda: square_test_loop(T, states, squares, reps), repeat)
-        zone_s = _best_seconds(lambda: king_zone_loop(T, states, zone_reps), repeat)
-        map_s = _best_seconds(lambda: attack_map_loop(T, states, zone_reps), repeat)
+        # the first calls compile (or load from the cache) before any clock starts
+        hits = square_test_loop(T, flat, squares, 1)
+        zone_attackers = int(king_zone_loop(T, flat, n, 1))
+        attack_map_loop(T, flat, n, 1)
+        square_s = _best_seconds(lambda: square_test_loop(T, flat, squares, reps), repeat)
+        zone_s = _best_seconds(lambda: king_zone_loop(T, flat, n, zone_reps), repeat)
+        map_s = _best_seconds(lambda: attack_map_loop(T, flat, n, zone_reps), repeat)
         rows.append({
             "scenario": name, "fen": fen, "note": note, "positions": n,
             "king_attacked": hits, "zone_attackers": zone_attackers,
