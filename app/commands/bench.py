@@ -30,6 +30,9 @@ def register(sub):
                         "'both' runs each in its own process and compares")
     p.add_argument("--startup", action="store_true",
                    help="also time `perftscope divide -d 1` cold (empty compile cache) and warm")
+    p.add_argument("--threats", action="store_true",
+                   help="king-threat micro-benchmarks (ns per square test and per bulk king-zone pass) "
+                        "instead of the bench")
     p.add_argument("--profile", action="store_true",
                    help="where perft's time goes for one position (-f, -d) instead of the bench")
     p.add_argument("-f", "--fen", default=None, metavar="FEN", help="position for --profile (default: start)")
@@ -107,9 +110,21 @@ def run_profile(args) -> int:
     return 0
 
 
+def run_threats(args) -> int:
+    from core.threat_bench import format_threat_table, run_threat_bench
+    rows = run_threat_bench(repeat=max(1, args.repeat))
+    if args.json:
+        print_json({"threats": rows})
+    else:
+        print(format_threat_table(rows))
+    return 0
+
+
 def run_bench(args) -> int:
     if args.profile:
         return run_profile(args)
+    if args.threats:
+        return run_threats(args)
     if args.sliders == "both":
         return _compare_sliders(args)
     if args.sliders:

@@ -30,3 +30,11 @@ def test_profile_reports_tree_shape():
 def test_profile_cli_rejects_depth_one(capsys):
     assert main(["bench", "--profile", "-d", "1"]) == 2
     assert "--profile needs a depth between 2 and 12" in capsys.readouterr().err
+
+
+def test_bench_threats_cli_lists_the_four_scenarios(capsys):
+    import json
+    assert main(["bench", "--threats", "--json", "--repeat", "1"]) == 0
+    rows = json.loads(capsys.readouterr().out)["threats"]
+    assert [r["scenario"] for r in rows] == ["not-threatened", "threatened", "king-sweep", "many-queens"]
+    assert all(r["square_test_ns"] > 0 and r["king_zone_ns"] > 0 for r in rows)
