@@ -11,6 +11,8 @@ are the expensive ones to recompute.
 
 The table is a flat uint64 array of 2 * entries words whose first word sits on
 a 64-byte boundary (see `new_table`)."""
+import mmap
+
 import numpy as np
 from numba import njit
 
@@ -21,6 +23,7 @@ ENTRY_WORDS = 2
 BUCKET_ENTRIES = 4
 BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES
 MIN_EXP = 2                                           # one bucket
+HUGE_PAGE = 2 << 20
 
 # what `store` did
 STORED_EMPTY, STORED_REPLACED, STORED_REFRESHED = 0, 1, 2
@@ -34,8 +37,21 @@ def aligned_zeros(words: int, align: int = 64) -> np.ndarray:
 
 
 def new_table(exp: int) -> np.ndarray:
-    """An empty table of 2^exp entries (exp >= MIN_EXP)."""
-    return aligned_zeros(ENTRY_WORDS << exp)
+    """An empty table of 2^exp entries (exp >= MIN_EXP).
+
+    A big table is its own anonymous mapping (page-aligned, zero, given back to the
+    system when the array goes), with huge pages asked for: first-touch page faults
+    of a 256 MB np.zeros cost over a second here, several times the mapping's."""
+    nbytes = 8 * ENTRY_WORDS << exp
+    if nbytes < HUGE_PAGE:
+        return aligned_zeros(ENTRY_WORDS << exp)
+    m = mmap.mmap(-1, nbytes)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            m.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:
+            pass                    # only advice: a kernel without THP still works
+    return np.frombuffer(m, np.uint64)
 
 
 def bucket_mask(table: np.ndarray) -> int:
