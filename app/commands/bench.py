@@ -33,6 +33,9 @@ def register(sub):
     p.add_argument("--threats", action="store_true",
                    help="king-threat micro-benchmarks (ns per square test and per bulk king-zone pass) "
                         "instead of the bench")
+    p.add_argument("--pool", action="store_true",
+                   help="the worker pool and hash table instead: 1 vs 2 workers, start position "
+                        "depth -d (default 7) with a 2^24 table, beside Stockfish")
     p.add_argument("--profile", action="store_true",
                    help="where perft's time goes for one position (-f, -d) instead of the bench")
     p.add_argument("-f", "--fen", default=None, metavar="FEN", help="position for --profile (default: start)")
@@ -110,6 +113,19 @@ def run_profile(args) -> int:
     return 0
 
 
+def run_pool(args) -> int:
+    from core.pool_bench import format_pool_report, run_pool_bench
+    from core.position import START_FEN
+    depth = args.depth if args.depth != 6 else 7       # -d's default is --profile's
+    result = run_pool_bench(args.fen or START_FEN, depth, repeat=max(1, args.repeat),
+                            stockfish=not args.no_stockfish)
+    if args.json:
+        print_json({"pool": result})
+    else:
+        print(format_pool_report(result))
+    return 0
+
+
 def run_threats(args) -> int:
     from core.threat_bench import format_threat_table, run_threat_bench
     rows = run_threat_bench(repeat=max(1, args.repeat))
@@ -123,6 +139,8 @@ def run_threats(args) -> int:
 def run_bench(args) -> int:
     if args.profile:
         return run_profile(args)
+    if args.pool:
+        return run_pool(args)
     if args.threats:
         return run_threats(args)
     if args.sliders == "both":
