@@ -41,11 +41,11 @@ class Bridge(QObject):
         self.timer.timeout.connect(self.tick)
         self.timer.start()
 
-    def submit(self, fn, on_done, on_error=None, *args) -> Job:
+    def submit(self, fn, on_done, on_error=None, *args, job: Job | None = None) -> Job:
         """Run fn(*args) on a worker thread; on_done(value) or on_error(message) later
         runs on the GUI thread. User errors arrive as their one-line message; anything
         else as its type and message (the traceback goes to stderr)."""
-        job = Job()
+        job = job or Job()
 
         def work():
             try:
@@ -61,6 +61,10 @@ class Bridge(QObject):
 
         self._pool.submit(work)
         return job
+
+    def post(self, job: Job, callback, value):
+        """From a worker thread: have callback(value) run on the GUI thread (progress)."""
+        self._inbox.put((job, callback, value))
 
     def add_hook(self, fn):
         """fn() runs on every tick (read live counters, refresh graphs)."""

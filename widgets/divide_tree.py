@@ -66,15 +66,18 @@ class DivideModel(QAbstractItemModel):
         self._path: tuple | None = None
 
     # --- what is shown -------------------------------------------------------------
-    def set_root(self, fen: str, depth: int, moves=()):
-        """Start over: divide `fen` (after `moves`) at `depth`; rows arrive in the background."""
+    def set_root(self, fen: str, depth: int, moves=(), fetch: bool = True):
+        """Start over: divide `fen` (after `moves`) at `depth`; rows arrive in the background.
+        fetch=False: someone else (the finder) will call insert_divides for the root."""
         self.beginResetModel()
         self._generation += 1
         self.fen = fen
         self.root = Node(None, None, tuple(moves), depth)
+        self.root.state = "loading"
         self._path = None
         self.endResetModel()
-        self._load(self.root)
+        if fetch:
+            self._load(self.root)
 
     def node(self, index: QModelIndex) -> Node:
         return index.internalPointer() if index.isValid() else self.root
@@ -246,6 +249,9 @@ class DivideModel(QAbstractItemModel):
             self.endInsertRows()
         self._changed(node)
         self.loaded.emit(parent)
+
+    def mark_failed(self, node: Node, message: str):
+        self._failed(self._generation, node, message)
 
     def _failed(self, gen, node: Node, message: str):
         if gen != self._generation:

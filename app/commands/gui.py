@@ -1,13 +1,34 @@
-"""`perftscope gui`: the desktop workbench."""
+"""`perftscope gui`: the desktop workbench.
+
+With --screenshot the window opens, runs the divide if asked, waits for it with the
+event loop running, saves a PNG of the whole window and exits: that is how the README's
+pictures are made.
+"""
 from __future__ import annotations
 
 import os
 import sys
 
+from core.errors import EngineError, PerftscopeError
+
+from .common import depth_arg
+
+SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
+REFERENCE_KINDS = ("python-chess", "stockfish", "uci", "perftree")
+
 
 def register(sub):
     g = sub.add_parser("gui", help="open the desktop workbench")
     g.add_argument("--fen", default=None, help="position to open")
+    g.add_argument("--divide", type=depth_arg, default=None, metavar="DEPTH",
+                   help="divide the position against the reference at this depth on opening")
+    g.add_argument("--find", type=depth_arg, default=None, metavar="DEPTH",
+                   help="run Find first mismatch at this depth on opening")
+    g.add_argument("--reference", default=None, metavar="SPEC",
+                   help="reference engine: python-chess, stockfish, uci:PATH or perftree:PATH "
+                        "(default: the last one used)")
+    g.add_argument("--screenshot", default=None, metavar="PATH",
+                   help="save a PNG of the window (after the divide, if asked) and exit")
     g.set_defaults(run=run_gui)
 
 
@@ -18,15 +39,55 @@ def has_display() -> bool:
         os.environ.get("QT_QPA_PLATFORM", "") in ("offscreen", "minimal", "vnc")
 
 
+def check_reference(spec: str):
+    kind, colon, path = spec.partition(":")
+    if kind not in REFERENCE_KINDS or (kind in ("uci", "perftree")) != bool(colon and path):
+        raise EngineError(f"--reference {spec!r}: expected python-chess, stockfish, uci:PATH or perftree:PATH")
+
+
 def run_gui(args) -> int:
+    from core.position import START_FEN, Position
+    fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
+    if args.reference:
+        check_reference(args.reference)
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               "or under a virtual one with `xvfb-run -a perftscope gui`", file=sys.stderr)
         return 2
-    from PySide6.QtWidgets import QApplication, QLabel
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui import MainWindow, apply_style
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    label = QLabel("perftscope: the workbench window is being built")
-    label.resize(480, 120)
-    label.show()
+    app.setApplicationName("perftscope")
+    apply_style(app)
+    window = MainWindow(fen, reference=args.reference)
+    window.show()
+    if args.find is not None:
+        window.find_mismatch(args.find)
+    elif args.divide is not None:
+        window.divide(args.divide)
+    if args.screenshot:
+        return screenshot(app, window, args.screenshot)
     return app.exec()
+
+
+def screenshot(app, window, path: str) -> int:
+    """Let the window settle (and the divide or finder finish), grab it, save it, close it."""
+    import time
+
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    deadline = time.monotonic() + SCREENSHOT_WAIT_S
+    while window.busy() and time.monotonic() < deadline:
+        QTimer.singleShot(50, loop.quit)   # the event loop runs: workers' results get delivered
+        loop.exec()
+    QTimer.singleShot(300, loop.quit)      # one last layout and paint
+    loop.exec()
+    ok = window.grab().save(path)
+    window.close()
+    if not ok:
+        raise PerftscopeError(f"cannot write the screenshot to {path} (is the folder there and writable?)")
+    print(path)
+    return 0

@@ -1,0 +1,81 @@
+"""Perft runs for the run panel: core.pool does the counting on its own threads; the
+bridge's timer reads the run's live counters, feeds the graphs and the progress bar,
+and collects the result. Nothing here blocks the GUI thread.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from core.errors import PerftscopeError
+
+
+class RunController(QObject):
+    message = Signal(str)
+    error = Signal(str)
+    finished = Signal(object)          # core.pool.Result
+
+    def __init__(self, bridge, panel, graphs, position, parent=None):
+        super().__init__(parent)
+        self.bridge, self.panel, self.graphs = bridge, panel, graphs
+        self.position = position       # callable: the Position to count
+        self.run = None
+        self._last = (0.0, 0, 0, 0)    # elapsed, nodes, probes, hits at the previous tick
+        panel.startRequested.connect(self.start)
+        panel.stopRequested.connect(self.stop)
+
+    @property
+    def running(self) -> bool:
+        return self.run is not None
+
+    def start(self, depth: int, workers: int, hash_exp: int):
+        from core.pool import start_perft
+        if self.run is not None:
+            return
+        try:
+            self.run = start_perft(self.position(), depth, workers, hash_exp)
+        except PerftscopeError as e:
+            self.panel.show_error(str(e))
+            self.error.emit(str(e))
+            return
+        self._last = (0.0, 0, 0, 0)
+        self.graphs.clear()
+        self.panel.set_running(True)
+        self.message.emit(f"perft {depth} on {workers} worker{'s' * (workers > 1)}…")
+        self.bridge.add_hook(self._tick)
+
+    def stop(self):
+        if self.run is not None:
+            self.run.cancel()
+
+    def _tick(self):
+        snap = self.run.snapshot()
+        t0, n0, p0, h0 = self._last
+        probes = sum(w.probes for w in snap.workers)
+        hits = sum(w.hits for w in snap.workers)
+        dt = snap.elapsed - t0
+        if dt > 0 and snap.elapsed > 0:
+            # rates over the last tick, not since the start: the graph shows what changes
+            nps = (snap.nodes - n0) / dt
+            hit_rate = (hits - h0) / (probes - p0) if probes > p0 else 0.0
+            fill = snap.hash.fill if snap.hash is not None else 0.0
+            self.graphs.add_sample(snap.elapsed, nps, hit_rate, [w.nodes for w in snap.workers], fill)
+            self._last = (snap.elapsed, snap.nodes, probes, hits)
+        fraction = snap.items_done / snap.items_total if snap.items_total else 0.0
+        self.panel.show_progress(fraction, snap.nodes, snap.elapsed)
+        self.graphs.refresh()
+        if self.run.done():
+            self._finish()
+
+    def _finish(self):
+        self.bridge.remove_hook(self._tick)
+        run, self.run = self.run, None
+        try:
+            result = run.result()
+        except PerftscopeError as e:
+            self.panel.show_error(str(e))
+            self.error.emit(str(e))
+            return
+        self.panel.show_result(result.nodes or 0, result.seconds, cancelled=result.cancelled)
+        self.message.emit("perft stopped" if result.cancelled else
+                          f"perft {result.depth}: {result.nodes:,} nodes in {result.seconds:.2f} s")
+        self.finished.emit(result)

@@ -1,0 +1,133 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtGui import QImage
+
+from app.cli import main
+from app.gui import MainWindow
+from core.position import START_FEN, Position
+from widgets.overlays import Arrow
+
+ENGINES = Path(__file__).parents[1] / "engines"
+POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch, tmp_path):
+    # planted-bug engines run `#!/usr/bin/env python3` and need this venv's python-chess;
+    # QSettings must not read or write the user's real settings
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
+    QSettings.setDefaultFormat(QSettings.IniFormat)
+    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path))
+
+
+@pytest.fixture
+def window(qtbot):
+    def make(fen=START_FEN, reference="python-chess"):
+        w = MainWindow(fen, reference=reference)
+        qtbot.addWidget(w)
+        w.show()
+        return w
+    return make
+
+
+def status(w):
+    return w.message.text()
+
+
+def test_find_first_mismatch_lands_on_the_position_where_the_lists_differ(qtbot, window):
+    # the planted engine lets a pawn take en passant through a rank pin
+    w = window(POSITION_3, f"perftree:{ENGINES / 'ep_rank_pin.py'}")
+    w.find_mismatch(3)
+    qtbot.waitUntil(lambda: w.finder is None, timeout=60000)
+    report = w.report
+    assert report is not None and report.missing and not report.extra
+    node = w.model.node(w.tree.view.currentIndex())
+    # the selected row is the move only the reference plays, below the finder's path
+    assert node.moves == tuple(report.path) + (report.missing[0],)
+    assert node.kind == "missing" and node.ours is None
+    bad = report.missing[0]
+    assert bad[2:4] in ("e3", "g3") and bad[:2] == "f4"          # an en-passant capture
+    assert bad not in Position.from_fen(POSITION_3).play(report.path).legal_moves()
+    # the board shows the position where the lists differ, with the move marked on it
+    assert w.board.position == Position.from_fen(POSITION_3).play(report.path)
+    marks = [s for layer in w.board.view.layers if layer.key == "mismatch" for s in layer.shapes]
+    assert any(isinstance(s, Arrow) for s in marks)
+    assert "first mismatch" in status(w) and bad in status(w)
+    # every level the finder walked is in the tree, expanded
+    for i in range(len(report.path)):
+        assert w.tree.view.isExpanded(w.model.find(report.path[:i + 1]))
+
+
+def test_selecting_a_row_shows_its_position_with_overlays(qtbot, window):
+    fen = "4k3/3n4/8/8/8/8/4B3/4K3 w - - 0 1"
+    w = window(fen)
+    w.divide(2)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
+    assert "agree" in status(w)
+    w.tree.view.setCurrentIndex(w.model.find(["e2b5"]))
+    assert w.board.position == Position.from_fen(fen).push("e2b5")
+    pins = [layer for layer in w.board.view.layers if layer.key == "pins"]
+    assert pins and pins[0].arrows() == {(33, 60)}          # b5 through d7 to e8
+    w.legend.set_enabled("pins", False)
+    assert not [layer for layer in w.board.view.layers if layer.key == "pins"]
+
+
+def test_engine_errors_show_in_the_window_and_it_keeps_working(qtbot, window):
+    w = window(reference="uci:/nonexistent/engine")
+    w.divide(2)
+    qtbot.waitUntil(lambda: "nonexistent" in status(w), timeout=10000)
+    assert w.model.root.state == "failed"
+    w.selector.set_spec("python-chess")
+    w.divide(2)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=10000)
+    assert w.model.totals() == (400, 400)
+
+
+def test_bad_fen_in_the_window_is_a_message_not_a_crash(qtbot, window):
+    w = window()
+    assert not w.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1")
+    assert "FEN field 1" in status(w)
+    assert w.board.position == Position.from_fen(START_FEN)
+
+
+def test_library_click_loads_the_position(qtbot, window):
+    w = window()
+    group = w.library.tree.topLevelItem(0)
+    item = group.child(1)
+    w.library.tree.itemClicked.emit(item, 0)
+    assert w.board.position.fen() == w.library._entry(item).full_fen
+    assert "Loaded" in status(w)
+
+
+def test_screenshot_saves_the_whole_window_after_the_divide(qtbot, tmp_path, capsys):
+    path = tmp_path / "window.png"
+    code = main(["gui", "--fen", POSITION_3, "--divide", "2", "--reference", "python-chess",
+                 "--screenshot", str(path)])
+    assert code == 0
+    image = QImage(str(path))
+    assert image.width() >= 1200 and image.height() >= 700
+    assert capsys.readouterr().out.strip() == str(path)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "kings"),
+    (["--reference", "lc0"], "--reference 'lc0'"),
+])
+def test_bad_arguments_exit_2_with_one_line(args, message, capsys, tmp_path):
+    shot = tmp_path / "never.png"
+    assert main(["gui", *args, "--screenshot", str(shot)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert not shot.exists()
+
+
+def test_no_display_explains_how_to_run_it(monkeypatch, capsys):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    assert main(["gui"]) == 2
+    err = capsys.readouterr().err
+    assert "no display" in err and "xvfb-run" in err and err.count("\n") == 1

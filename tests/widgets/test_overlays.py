@@ -1,0 +1,87 @@
+from PySide6.QtGui import QColor
+
+from core.analysis import analyze
+from core.position import Position, parse_square
+from widgets.board import BoardView
+from widgets.overlays import Arrow, Badge, Glow, OverlayLegend, Ring, layers_from_analysis
+
+
+def sq(name):
+    return parse_square(name)
+
+
+def layers_for(fen):
+    return layers_from_analysis(analyze(Position.from_fen(fen)))
+
+
+def test_pin_layer_draws_pinner_through_pinned_piece_to_the_king():
+    # the bishop on b5 pins the knight on d7 to the king on e8
+    layers = layers_for("4k3/3n4/8/1B6/8/8/8/4K3 b - - 0 1")
+    pins = layers["pins"]
+    assert pins.arrows() == {(sq("b5"), sq("e8"))}
+    assert pins.squares(Ring) == {sq("d7")}
+    assert pins.notes == ["d7 pinned by b5"]
+    assert layers["checkers"].shapes == []
+
+
+def test_illegal_en_passant_is_drawn_and_its_reason_written():
+    # c5xd6 would leave both pawns off rank 5: the rook on h5 would see the king on a5
+    layers = layers_for("3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2")
+    ep = layers["ep"]
+    assert ep.arrows() == {(sq("c5"), sq("d6"))}
+    badge = next(s for s in ep.shapes if isinstance(s, Badge))
+    assert badge.text == "✗" and badge.square == sq("d6")          # a mark, not colour alone
+    assert len(ep.notes) == 1 and ep.notes[0].startswith("c5d6 illegal: ")
+    assert "h5" in ep.notes[0] or "rank" in ep.notes[0]
+
+
+def test_legal_en_passant_is_marked_ok():
+    # c4xd3 takes the pawn that gives check: legal
+    ep = layers_for("8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3")["ep"]
+    assert ep.arrows() == {(sq("c4"), sq("d3"))}
+    assert [s.text for s in ep.shapes if isinstance(s, Badge)] == ["ok"]
+    assert ep.notes[0].startswith("c4d3 legal: ")
+
+
+def test_check_has_an_arrow_to_the_king_and_a_glow_on_it():
+    assert layers_for("4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1")["checkers"].shapes == []
+    checkers = layers_for("4k3/8/8/8/8/8/8/4RK2 b - - 0 1")["checkers"]
+    assert checkers.arrows() == {(sq("e1"), sq("e8"))}
+    assert checkers.squares(Glow) == {sq("e8")}
+
+
+def test_king_zone_counts_attackers_per_square():
+    zone = layers_for("4k3/8/8/8/8/8/8/4RK2 b - - 0 1")["king_zone"]
+    counts = {s.square: s.text for s in zone.shapes if isinstance(s, Badge)}
+    # the rook on e1 attacks e7 (and e8, the king's own square) on the black king's side
+    assert counts[sq("e7")] == "1"
+    assert sq("d8") not in counts
+
+
+def test_glow_and_arrow_are_painted_on_the_board(qtbot):
+    view = BoardView()
+    qtbot.addWidget(view)
+    view.resize(400, 400)
+    pos = Position.from_fen("4k3/8/8/8/8/8/8/4RK2 b - - 0 1")
+    view.set_position(pos)
+
+    layers = layers_from_analysis(analyze(pos))
+    bare = _pixel(view, sq("e4"))
+    view.set_layers([layers["checkers"]])
+    arrowed = _pixel(view, sq("e4"))
+    assert bare != arrowed                       # the check arrow crosses e4
+    assert arrowed.red() > arrowed.blue()
+
+
+def _pixel(view, square):
+    image = view.grab().toImage()
+    return QColor(image.pixel(view.square_rect(square).center().toPoint()))
+
+
+def test_legend_turns_layers_on_and_off(qtbot):
+    legend = OverlayLegend()
+    qtbot.addWidget(legend)
+    assert "pins" in legend.enabled()
+    with qtbot.waitSignal(legend.toggled):
+        legend.set_enabled("pins", False)
+    assert "pins" not in legend.enabled()
