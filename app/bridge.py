@@ -6,9 +6,11 @@ refresh), so the views are refreshed from a single place and the GUI thread neve
 """
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import traceback
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, QTimer
@@ -16,6 +18,23 @@ from PySide6.QtCore import QObject, QTimer
 from core.errors import PerftscopeError
 
 TICK_MS = 100          # one refresh for every view: fast enough to read, cheap to draw
+WORKER_PREFIX = "perft-worker"     # core.pool names its counting threads so
+WORKER_NICE = 10
+
+
+def yield_to_gui(seen: weakref.WeakSet):
+    """Lower the scheduling priority of core.pool's counting threads (Linux threads have
+    their own nice value). They still take every idle cycle, but when cores are short the
+    GUI thread runs first: a repaint is not stretched to hundreds of ms on a busy machine."""
+    if not hasattr(os, "setpriority"):
+        return
+    for t in threading.enumerate():
+        if t.name.startswith(WORKER_PREFIX) and t.native_id and t not in seen:
+            seen.add(t)
+            try:
+                os.setpriority(os.PRIO_PROCESS, t.native_id, WORKER_NICE)
+            except OSError:
+                pass            # the thread has just ended
 
 
 class Job:
@@ -36,6 +55,7 @@ class Bridge(QObject):
         self._inbox: queue.SimpleQueue = queue.SimpleQueue()
         self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="perftscope")
         self._hooks: list = []
+        self._reniced = weakref.WeakSet()       # threads already lowered
         self.timer = QTimer(self)
         self.timer.setInterval(TICK_MS)
         self.timer.timeout.connect(self.tick)
@@ -75,6 +95,7 @@ class Bridge(QObject):
             self._hooks.remove(fn)
 
     def tick(self):
+        yield_to_gui(self._reniced)
         while True:
             try:
                 job, callback, value = self._inbox.get_nowait()
@@ -88,6 +109,41 @@ class Bridge(QObject):
     def shutdown(self):
         self.timer.stop()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class PoolOracle:
+    """Our divide on core.pool's nogil workers. core.perft.divide holds the GIL for the
+    whole call, which would freeze the window for a deep divide; the pool's worker threads
+    release it, so the thread waiting here costs the GUI nothing."""
+    name = "core"
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers
+        self._runs: set = set()
+
+    def divide(self, fen: str, moves=(), depth: int = 1) -> dict[str, int]:
+        from core.oracles import validate
+        from core.pool import start_perft
+        from core.position import Position
+        root, moves = validate(fen, moves)
+        if depth <= 0:
+            return {}
+        run = start_perft(Position.from_fen(root).play(moves), depth, self.workers, divide=True)
+        self._runs.add(run)
+        try:
+            result = run.result()
+        finally:
+            self._runs.discard(run)
+        if result.cancelled:
+            raise PerftscopeError("divide stopped")
+        return result.divide
+
+    def cancel(self):
+        for run in list(self._runs):
+            run.cancel()
+
+    def close(self):
+        self.cancel()
 
 
 class DivideService:
@@ -110,7 +166,7 @@ class DivideService:
         from core.oracles import make_oracle
         with self._lock:
             if spec not in self._oracles:
-                self._oracles[spec] = make_oracle(spec)
+                self._oracles[spec] = PoolOracle() if spec == "core" else make_oracle(spec)
             return self._oracles[spec]
 
     def divides(self, fen: str, moves, depth: int) -> tuple[dict, dict]:

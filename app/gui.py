@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         self.tree.positionSelected.connect(self._row_selected)
         self.model.failed.connect(lambda message: self.show_error(f"divide failed: {message}"))
         self.model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
+        self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentIndex(1))
         self.runs.message.connect(self.show_message)
         self.runs.error.connect(self.show_error)
 

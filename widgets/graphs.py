@@ -11,7 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGridLayout, QWidget
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#333")
+pg.setConfigOptions(antialias=False, background="w", foreground="#333")
 
 CURVE = "#1f5fa8"
 HIT = "#15781B"
@@ -39,6 +39,17 @@ class Series:
         self.size = 0
 
 
+def nice_ceiling(value: float) -> float:
+    """The next 1, 2 or 5 times a power of ten above value (axes move in steps, not per sample)."""
+    if value <= 0:
+        return 1.0
+    power = 10.0 ** np.floor(np.log10(value))
+    for step in (1, 2, 5, 10):
+        if step * power >= value:
+            return float(step * power)
+    return float(10 * power)
+
+
 class LiveGraphs(QWidget):
     """Four plots fed by `add_sample`; `refresh` redraws them (call it from one timer)."""
 
@@ -48,6 +59,7 @@ class LiveGraphs(QWidget):
         self.worker_nodes = np.zeros(0)
         self.fill = 0.0
         self._dirty = False
+        self._limits: dict = {}      # plot name -> (x max, y max) last given to the axes
 
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -68,6 +80,8 @@ class LiveGraphs(QWidget):
         self.fill_bar = pg.BarGraphItem(x=[0], height=[0], width=0.6, brush=FILL_BAR)
         self.fill_plot.addItem(self.fill_bar)
         self.fill_plot.setXRange(-1, 1)
+        for plot in (self.nps_plot, self.hit_plot, self.worker_plot, self.fill_plot):
+            plot.disableAutoRange()
         grid.addWidget(self.nps_plot, 0, 0)
         grid.addWidget(self.hit_plot, 0, 1)
         grid.addWidget(self.worker_plot, 1, 0)
@@ -78,7 +92,7 @@ class LiveGraphs(QWidget):
         w = pg.PlotWidget(title=title)
         w.setLabel("bottom", xlabel, units=xunits or None)
         w.setLabel("left", ylabel, units=yunits or None)
-        w.showGrid(x=True, y=True, alpha=0.25)
+        # no grid: its lines cost three quarters of every repaint (13 of 17 ms CPU)
         w.setMouseEnabled(x=True, y=False)
         w.setMinimumHeight(150)
         return w
@@ -88,6 +102,7 @@ class LiveGraphs(QWidget):
             s.clear()
         self.worker_nodes = np.zeros(0)
         self.fill = 0.0
+        self._limits.clear()
         self._dirty = True
         self.refresh()
 
@@ -109,7 +124,24 @@ class LiveGraphs(QWidget):
         self.hit_curve.setData(t, self.hit_rate.values())
         n = self.worker_nodes.shape[0]
         self.worker_bars.setOpts(x=np.arange(n), height=self.worker_nodes, width=0.6)
-        if n:
-            self.worker_plot.setXRange(-0.6, n - 0.4, padding=0)
-            self.worker_plot.getAxis("bottom").setTicks([[(i, str(i + 1)) for i in range(n)]])
         self.fill_bar.setOpts(x=[0], height=[self.fill], width=0.6)
+        # Axes change only when the data outgrows them: regenerating tick labels on every
+        # refresh was most of the cost of a repaint.
+        t_max = nice_ceiling(t[-1]) if t.size else 1.0
+        self._set_limits("nps", self.nps_plot, t_max, nice_ceiling(self.nps.values().max(initial=0) * 1.1))
+        self._set_limits("hit", self.hit_plot, t_max, 100.0)
+        if n and self._limits.get("workers", (None,))[0] != n:
+            self.worker_plot.getAxis("bottom").setTicks([[(i, str(i + 1)) for i in range(n)]])
+        self._set_limits("workers", self.worker_plot, n, nice_ceiling(self.worker_nodes.max(initial=0) * 1.1))
+
+    def _set_limits(self, name: str, plot: pg.PlotWidget, x_max: float, y_max: float):
+        old_x, old_y = self._limits.get(name, (None, 0.0))
+        y_max = max(y_max, old_y)                   # never shrink during a run
+        if (x_max, y_max) == (old_x, old_y):
+            return
+        self._limits[name] = (x_max, y_max)
+        if name == "workers":
+            plot.setXRange(-0.6, max(x_max, 1) - 0.4, padding=0)
+        else:
+            plot.setXRange(0, x_max, padding=0)
+        plot.setYRange(0, y_max, padding=0.02)
