@@ -290,6 +290,11 @@ class MainWindow(QMainWindow):
         self.show_error(f"first mismatch after {where}: {'; '.join(k for k in kinds if k)}"
                         + (f" — {odd}: {why}" if why else ""))
 
+    def start_perft(self, depth: int):
+        """Start a run with the run panel's settings, as its Start button does."""
+        self.run_panel.depth.setValue(depth)
+        self.run_panel.start_button.click()
+
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""
         return self.finder is not None or self.runs.running or self.model.root.state == "loading"

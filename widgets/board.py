@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QMenu, QSizePolic
 from core.errors import FenError
 from core.position import START_FEN, Position, parse_square, square_name
 
-from .overlays import Arrow, Badge, Glow, Ring, Tint, paint_layers
+from .overlays import Arrow, Badge, Glow, Outline, Ring, Tint, paint_layers
 
 LIGHT, DARK = QColor("#ffce9e"), QColor("#d18b47")      # python-chess SVG board
 LAST_LIGHT, LAST_DARK = QColor("#cdd16a"), QColor("#aaa23b")
@@ -129,7 +129,7 @@ class BoardView(QWidget):
             if piece and not (self._drag is not None and sq == self.selected):
                 piece_renderer(piece).render(p, self.square_rect(sq))
         self._paint_targets(p)
-        paint_layers(p, [_only(layer, Ring, Arrow, Badge) for layer in self.layers], self.square_rect)
+        paint_layers(p, [_only(layer, Outline, Ring, Arrow, Badge) for layer in self.layers], self.square_rect)
         if self._drag is not None and self.selected is not None:
             s = self._square_size()
             piece = self.position.board[self.selected]

@@ -20,7 +20,8 @@ RED = "#882020"
 BLUE = "#003088"
 YELLOW = "#e68f00"
 GREEN = "#15781B"
-ATTACK_TINT = QColor(220, 40, 40, 70)
+ATTACK_TINT = QColor(220, 30, 30, 55)
+ZONE = "#8a4500"
 
 
 # --- shapes: plain data, so tests can read a layer without painting it ----------------
@@ -46,6 +47,13 @@ class Glow:
 
 @dataclass(frozen=True)
 class Ring:
+    square: int
+    color: str
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A thin frame inside a square: the extent of a region (a king zone)."""
     square: int
     color: str
 
@@ -123,8 +131,9 @@ def layers_from_analysis(analysis) -> dict[str, Layer]:
     for side, zone in analysis.king_zone.items():
         counts = _zone_counts(zone)
         for sq, n in counts.items():
-            lay.shapes.append(Tint(sq, QColor(179, 89, 0, min(60 + 45 * n, 200) if n else 35)))
+            lay.shapes.append(Outline(sq, ZONE))
             if n:
+                lay.shapes.append(Tint(sq, QColor(179, 89, 0, min(60 + 45 * n, 200))))
                 lay.shapes.append(Badge(sq, str(n), "#7a1f00"))
         attacked = sum(1 for n in counts.values() if n)
         lay.notes.append(f"{side} king zone: {attacked} of {len(counts)} squares attacked")
@@ -158,7 +167,7 @@ def paint_layers(p: QPainter, layers, square_rect) -> None:
     """Draw layers in a fixed order (tints under glows under arrows under text).
     `square_rect(sq) -> QRectF` maps squares to the board's geometry."""
     shapes = [s for layer in layers for s in layer.shapes]
-    for kind in (Tint, Glow, Ring, Arrow, Badge):
+    for kind in (Tint, Glow, Outline, Ring, Arrow, Badge):
         for s in shapes:
             if isinstance(s, kind):
                 _PAINTERS[kind](p, s, square_rect)
@@ -176,6 +185,14 @@ def _paint_glow(p, s, rect):
         c.setAlpha(alpha)
         g.setColorAt(stop, QColor(c))
     p.fillRect(r, QBrush(g))
+
+
+def _paint_outline(p, s, rect):
+    r = rect(s.square)
+    width = max(1.5, r.width() * 0.035)
+    p.setPen(QPen(QColor(s.color), width, Qt.DashLine))
+    p.setBrush(Qt.NoBrush)
+    p.drawRect(r.adjusted(width, width, -width, -width))
 
 
 def _paint_ring(p, s, rect):
@@ -231,8 +248,8 @@ def _paint_badge(p, s, rect):
     p.drawText(box, Qt.AlignCenter, s.text)
 
 
-_PAINTERS = {Tint: _paint_tint, Glow: _paint_glow, Ring: _paint_ring, Arrow: _paint_arrow,
-             Badge: _paint_badge}
+_PAINTERS = {Tint: _paint_tint, Glow: _paint_glow, Outline: _paint_outline, Ring: _paint_ring,
+             Arrow: _paint_arrow, Badge: _paint_badge}
 
 
 # --- legend --------------------------------------------------------------------------

@@ -24,6 +24,11 @@ def register(sub):
                    help="divide the position against the reference at this depth on opening")
     g.add_argument("--find", type=depth_arg, default=None, metavar="DEPTH",
                    help="run Find first mismatch at this depth on opening")
+    g.add_argument("--perft", type=depth_arg, default=None, metavar="DEPTH",
+                   help="start a perft run at this depth on opening (shows the live graphs)")
+    g.add_argument("--overlays", default=None, metavar="NAMES",
+                   help="overlay layers to show: 'all', 'none' or a comma list of "
+                        "checkers,pins,discovered,attacked,king_zone,ep")
     g.add_argument("--reference", default=None, metavar="SPEC",
                    help="reference engine: python-chess, stockfish, uci:PATH or perftree:PATH "
                         "(default: the last one used)")
@@ -39,6 +44,23 @@ def has_display() -> bool:
         os.environ.get("QT_QPA_PLATFORM", "") in ("offscreen", "minimal", "vnc")
 
 
+def overlay_names(text: str | None) -> set | None:
+    if text is None:
+        return None
+    from widgets.overlays import LAYERS
+    keys = [key for key, *_ in LAYERS]
+    names = {n.strip() for n in text.split(",") if n.strip()}
+    if names == {"all"}:
+        return set(keys)
+    if names == {"none"}:
+        return set()
+    unknown = names - set(keys)
+    if unknown:
+        raise PerftscopeError(f"--overlays: unknown layer {sorted(unknown)[0]!r} "
+                              f"(expected all, none or some of {', '.join(keys)})")
+    return names
+
+
 def check_reference(spec: str):
     kind, colon, path = spec.partition(":")
     if kind not in REFERENCE_KINDS or (kind in ("uci", "perftree")) != bool(colon and path):
@@ -50,6 +72,7 @@ def run_gui(args) -> int:
     fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
     if args.reference:
         check_reference(args.reference)
+    overlays = overlay_names(args.overlays)
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               "or under a virtual one with `xvfb-run -a perftscope gui`", file=sys.stderr)
@@ -57,12 +80,18 @@ def run_gui(args) -> int:
     from PySide6.QtWidgets import QApplication
 
     from app.gui import MainWindow, apply_style
+    from widgets.overlays import LAYERS
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("perftscope")
     apply_style(app)
     window = MainWindow(fen, reference=args.reference)
     window.show()
+    if overlays is not None:
+        for key, *_ in LAYERS:
+            window.legend.set_enabled(key, key in overlays)
+    if args.perft is not None:
+        window.start_perft(args.perft)
     if args.find is not None:
         window.find_mismatch(args.find)
     elif args.divide is not None:

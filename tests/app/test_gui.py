@@ -106,7 +106,7 @@ def test_library_click_loads_the_position(qtbot, window):
 def test_screenshot_saves_the_whole_window_after_the_divide(qtbot, tmp_path, capsys):
     path = tmp_path / "window.png"
     code = main(["gui", "--fen", POSITION_3, "--divide", "2", "--reference", "python-chess",
-                 "--screenshot", str(path)])
+                 "--overlays", "all", "--screenshot", str(path)])
     assert code == 0
     image = QImage(str(path))
     assert image.width() >= 1200 and image.height() >= 700
@@ -116,6 +116,7 @@ def test_screenshot_saves_the_whole_window_after_the_divide(qtbot, tmp_path, cap
 @pytest.mark.parametrize("args, message", [
     (["--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "kings"),
     (["--reference", "lc0"], "--reference 'lc0'"),
+    (["--overlays", "pins,threats"], "unknown layer 'threats'"),
 ])
 def test_bad_arguments_exit_2_with_one_line(args, message, capsys, tmp_path):
     shot = tmp_path / "never.png"

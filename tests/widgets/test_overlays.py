@@ -3,7 +3,7 @@ from PySide6.QtGui import QColor
 from core.analysis import analyze
 from core.position import Position, parse_square
 from widgets.board import BoardView
-from widgets.overlays import Arrow, Badge, Glow, OverlayLegend, Ring, layers_from_analysis
+from widgets.overlays import Arrow, Badge, Glow, OverlayLegend, Outline, Ring, layers_from_analysis
 
 
 def sq(name):
@@ -56,6 +56,8 @@ def test_king_zone_counts_attackers_per_square():
     # the rook on e1 attacks e7 (and e8, the king's own square) on the black king's side
     assert counts[sq("e7")] == "1"
     assert sq("d8") not in counts
+    # both zones are framed, attacked or not
+    assert {sq("d8"), sq("e7"), sq("f7"), sq("e2"), sq("g2")} <= zone.squares(Outline)
 
 
 def test_glow_and_arrow_are_painted_on_the_board(qtbot):
