@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .analysis import analyze, explain_move
-from .oracles import Oracle, validate
+from .oracles import Oracle, OracleCancelled, validate
 from .position import Position
 
 
@@ -101,7 +101,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
     """Descend from `fen` + `moves` until the two move lists differ (or everything agrees).
 
     `progress(level)` is called after each level; when `cancelled()` turns true the finder stops
-    before the next engine call and returns what it has with `report.cancelled` set.
+    before the next engine call and returns what it has with `report.cancelled` set. To stop
+    inside a long divide, also call cancel() on the oracles: that ends the same way.
     FenError/MoveError for a bad request, EngineError when either oracle fails."""
     root_fen, path = validate(fen, moves)
     start = Position.from_fen(root_fen).play(path)
@@ -113,10 +114,14 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
         if cancelled is not None and cancelled():
             report.cancelled = True
             return report
-        ours = engine.divide(root_fen, report.path, remaining)
-        report.engine_calls += 1
-        theirs = reference.divide(root_fen, report.path, remaining)
-        report.reference_calls += 1
+        try:
+            ours = engine.divide(root_fen, report.path, remaining)
+            report.engine_calls += 1
+            theirs = reference.divide(root_fen, report.path, remaining)
+            report.reference_calls += 1
+        except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
+            report.cancelled = True
+            return report
         level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
         report.levels.append(level)
         report.fen = level.fen

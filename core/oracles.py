@@ -11,6 +11,8 @@ core.position before anything is sent, so an engine only ever sees legal request
 answered here (an empty divide, one node) because engines disagree about what it means.
 
 Every oracle is safe to call from several threads: one lock per oracle, one engine process each.
+`cancel()` and `close()` never wait: a request running in another thread ends at once with
+OracleCancelled, so a GUI thread can stop a deep divide without blocking.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -47,12 +50,18 @@ def validate(fen: str, moves) -> tuple[str, list[str]]:
     return root.fen(), moves
 
 
+class OracleCancelled(EngineError):
+    """A request stopped by cancel() or close() from another thread."""
+
+
 class Oracle:
-    """A source of divides. Subclasses implement `_divide` on validated input."""
+    """A source of divides. Subclasses implement `_divide` on validated input and `_abort` to
+    stop it from another thread."""
     name = "oracle"
 
     def __init__(self):
         self._lock = threading.Lock()
+        self._cancelled = threading.Event()
 
     def divide(self, fen: str, moves=(), depth: int = 1) -> dict[str, int]:
         """{uci_move: leaf count depth - 1 plies below it} after playing `moves` from `fen`."""
@@ -62,6 +71,7 @@ class Oracle:
         if depth == 0:
             return {}
         with self._lock:
+            self._cancelled.clear()
             return self._divide(root, moves, depth)
 
     def perft(self, fen: str, moves=(), depth: int = 1) -> int:
@@ -72,7 +82,29 @@ class Oracle:
     def _divide(self, fen: str, moves: list[str], depth: int) -> dict[str, int]:
         raise NotImplementedError
 
+    def cancel(self):
+        """Stop the request running in another thread, if any; it raises OracleCancelled."""
+        if self._lock.locked():
+            self._cancelled.set()
+            self._abort()
+
+    def _abort(self):
+        pass
+
+    def _stopped(self, sent: str) -> OracleCancelled:
+        return OracleCancelled(f"{self.name}: cancelled while answering {sent}")
+
     def close(self):
+        """Free the engine; a request still running is cancelled rather than waited for."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._release()
+            finally:
+                self._lock.release()
+        else:
+            self.cancel()     # the request's own error path releases the engine
+
+    def _release(self):
         pass
 
     def __enter__(self):
@@ -93,13 +125,28 @@ class CoreOracle(Oracle):
     can collide) for deep ones."""
     name = "core"
 
+    def __init__(self):
+        super().__init__()
+        self._run = None
+
     def _divide(self, fen, moves, depth):
         pos = Position.from_fen(fen).play(moves)
-        if depth >= POOL_DEPTH:
-            from .pool import perft as pool_perft
-            return pool_perft(pos, depth, divide=True).divide
-        from .perft import divide
-        return divide(pos, depth)
+        if depth < POOL_DEPTH:
+            from .perft import divide
+            return divide(pos, depth)
+        from .pool import start_perft
+        self._run = start_perft(pos, depth, divide=True)
+        if self._cancelled.is_set():       # cancel() came before the run existed
+            self._run.cancel()
+        result = self._run.result()
+        if result.cancelled:
+            raise self._stopped(f"divide {depth} of {pos.fen()}")
+        return result.divide
+
+    def _abort(self):
+        run = self._run
+        if run is not None:
+            run.cancel()
 
 
 class PythonChessOracle(Oracle):
@@ -114,20 +161,24 @@ class PythonChessOracle(Oracle):
         out = {}
         for move in board.legal_moves:
             board.push(move)
-            out[move.uci()] = _chess_perft(board, depth - 1)
+            out[move.uci()] = _chess_perft(board, depth - 1, self._cancelled)
             board.pop()
+        if self._cancelled.is_set():
+            raise self._stopped(f"divide {depth} of {board.fen()}")
         return out
 
 
-def _chess_perft(board, depth: int) -> int:
+def _chess_perft(board, depth: int, cancelled: threading.Event) -> int:
     if depth == 0:
         return 1
     if depth == 1:
         return board.legal_moves.count()
     total = 0
     for move in board.legal_moves:
+        if cancelled.is_set():
+            return 0
         board.push(move)
-        total += _chess_perft(board, depth - 1)
+        total += _chess_perft(board, depth - 1, cancelled)
         board.pop()
     return total
 
@@ -149,6 +200,19 @@ def _check_rows(name: str, sent: str, rows: list[tuple[str, int, str]], total: i
         raise EngineError(f"{name}: the moves add up to {sum(out.values())} but the engine reports "
                           f"{total} in the answer to {sent!r}: {total_line!r}")
     return out
+
+
+def _spawn(args, **pipes) -> subprocess.Popen:
+    # its own process group, so stopping it also stops whatever a wrapper script started
+    return subprocess.Popen(args, text=True, start_new_session=True, **pipes)
+
+
+def _kill(proc):
+    """Kill a process started by _spawn together with its children."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
 
 
 def _describe_exit(proc) -> str:
@@ -193,8 +257,8 @@ class UciOracle(Oracle):
     # --- process ------------------------------------------------------------------------
     def _start(self):
         try:
-            self._proc = subprocess.Popen([self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE, text=True, bufsize=1)
+            self._proc = _spawn([self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, bufsize=1)
         except OSError as e:
             raise EngineError(f"{self.name}: cannot start {self.path}: {e.strerror or e}") from None
         self._lines = queue.Queue()
@@ -216,7 +280,7 @@ class UciOracle(Oracle):
                 proc.stdin.flush()
                 proc.wait(timeout=1)
             except (OSError, subprocess.TimeoutExpired, ValueError):
-                proc.kill()
+                _kill(proc)
                 proc.wait()
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
@@ -226,18 +290,22 @@ class UciOracle(Oracle):
 
     def _kill(self):
         if self._proc is not None and self._proc.poll() is None:
-            self._proc.kill()
+            _kill(self._proc)
             self._proc.wait()
         self._stop()
 
-    def close(self):
-        with self._lock:
-            self._stop()
+    def _release(self):
+        self._stop()
+
+    def _abort(self):
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            _kill(proc)         # the running request reads end-of-output and reports the cancel
 
     def __del__(self):
         proc = getattr(self, "_proc", None)
         if proc is not None and proc.poll() is None:
-            proc.kill()
+            _kill(proc)
 
     # --- talking ------------------------------------------------------------------------
     def _send(self, command: str):
@@ -253,10 +321,12 @@ class UciOracle(Oracle):
         try:
             proc.wait(timeout=2)
         except subprocess.TimeoutExpired:      # closed its output but lingers: finish it
-            proc.kill()
+            _kill(proc)
             proc.wait()
         detail = f"; its last error output: {' | '.join(x.strip() for x in self._stderr)!r}" if self._stderr else ""
         self._stop()
+        if self._cancelled.is_set():
+            return self._stopped(repr(sent))
         return EngineError(f"{self.name} {_describe_exit(proc)} while answering {sent!r}{detail}")
 
     def _next_line(self, deadline: float, seconds: float, sent: str) -> str:
@@ -328,22 +398,39 @@ class PerftreeOracle(Oracle):
         self.name = f"perftree:{path}"
         self.path = _executable(path, self.name)
         self.timeout = float(timeout)
+        self._proc = None
 
     def _divide(self, fen, moves, depth):
         args = [self.path, str(depth), fen] + ([" ".join(moves)] if moves else [])
         sent = " ".join([os.path.basename(self.path), str(depth), f'"{fen}"'] +
                         ([f'"{" ".join(moves)}"'] if moves else []))
         try:
-            done = subprocess.run(args, capture_output=True, text=True, timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            raise EngineError(f"{self.name}: no answer within {self.timeout:g} s to {sent}; "
-                              f"the script was stopped") from None
+            self._proc = _spawn(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
         except OSError as e:
             raise EngineError(f"{self.name}: cannot run {self.path}: {e.strerror or e}") from None
-        if done.returncode != 0:
-            last = done.stderr.strip().splitlines()[-1:] or done.stdout.strip().splitlines()[-1:] or [""]
-            raise EngineError(f"{self.name} exited with code {done.returncode} on {sent}: {last[0]!r}")
-        return _parse_perftree(self.name, sent, done.stdout)
+        try:
+            if self._cancelled.is_set():   # cancel() came before the script existed
+                _kill(self._proc)
+            out, err = self._proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill(self._proc)
+            self._proc.communicate()
+            raise EngineError(f"{self.name}: no answer within {self.timeout:g} s to {sent}; "
+                              f"the script was stopped") from None
+        finally:
+            code, self._proc = self._proc.returncode, None
+        if self._cancelled.is_set():
+            raise self._stopped(sent)
+        if code != 0:
+            last = err.strip().splitlines()[-1:] or out.strip().splitlines()[-1:] or [""]
+            raise EngineError(f"{self.name} exited with code {code} on {sent}: {last[0]!r}")
+        return _parse_perftree(self.name, sent, out)
+
+    def _abort(self):
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            _kill(proc)
 
 
 def _parse_perftree(name: str, sent: str, text: str) -> dict[str, int]:

@@ -1,5 +1,7 @@
 """The mismatch finder against small engines with one planted legality bug each: it must land
 on a position whose move lists differ by exactly the planted moves, with one engine call per level."""
+import threading
+
 import pytest
 
 from core.analysis import explain_move
@@ -126,6 +128,16 @@ def test_progress_and_cancel(core, engine_path):
                            progress=seen.append, cancelled=lambda: len(seen) >= 1)
     assert report.cancelled and not report.agree
     assert seen == report.levels and len(seen) == 1 and report.engine_calls == 1
+
+
+def test_cancelling_an_oracle_mid_divide_ends_the_descent(core):
+    slow = make_oracle("python-chess")
+    stopper = threading.Timer(0.5, slow.cancel)
+    stopper.start()
+    report = find_mismatch(slow, core, KIWIPETE, [], 5)       # python-chess would take many minutes
+    stopper.join()
+    assert report.cancelled and not report.agree
+    assert report.engine_calls == report.reference_calls == 0 and report.levels == []
 
 
 def test_bad_requests_and_failing_engines(core, engine_path):

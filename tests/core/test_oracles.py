@@ -226,3 +226,50 @@ def test_perftree_script_timeout(tmp_path):
     with pytest.raises(EngineError, match="no answer within 0.5 s"):
         slow.divide(START_FEN, [], 1)
     assert time.monotonic() - start < 5
+
+
+# --- stopping a request from another thread ------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["stockfish", "core", "python-chess", "perftree"])
+def test_cancel_stops_a_running_divide_at_once(engine_path, kind):
+    spec = f"perftree:{engine_path('correct')}" if kind == "perftree" else kind
+    oracle = make_oracle(spec)
+    failure = []
+
+    def deep():        # hours of work for any of them
+        try:
+            oracle.divide(KIWIPETE, [], 9)
+        except oracles.OracleCancelled as e:
+            failure.append(str(e))
+
+    worker = threading.Thread(target=deep)
+    worker.start()
+    time.sleep(0.5)
+    start = time.monotonic()
+    oracle.cancel()
+    worker.join(timeout=10)
+    assert not worker.is_alive() and time.monotonic() - start < 5
+    assert len(failure) == 1 and failure[0].startswith(f"{spec}: cancelled while answering")
+    assert oracle.divide(START_FEN, ["e2e4"], 1)["e7e5"] == 1      # and it still works
+    oracle.close()
+
+
+def test_close_does_not_wait_for_a_running_request():
+    sf = make_oracle("stockfish")
+    failure = []
+
+    def deep():
+        try:
+            sf.divide(START_FEN, [], 9)
+        except EngineError as e:
+            failure.append(e)
+
+    worker = threading.Thread(target=deep)
+    worker.start()
+    time.sleep(0.3)
+    start = time.monotonic()
+    sf.close()
+    assert time.monotonic() - start < 1
+    worker.join(timeout=10)
+    assert not worker.is_alive() and isinstance(failure[0], oracles.OracleCancelled)
+    assert not sf.running
