@@ -1,0 +1,450 @@
+"""Deep perft on a Dask cluster: split, merge transpositions, count on workers, journal.
+
+    result = run_perft(START_FEN, "", depth=8, split=4, local=2, journal="d8.sqlite")
+    result.nodes, result.tasks, result.merge_ratio
+
+The tree is expanded `split` plies with the core, one ply at a time; after each
+ply identical positions (compared field by field, see core.kernels.expand) are
+kept once with their multiplicity. The unique positions are packed into tasks of
+about equal estimated cost; each task runs on a Dask worker with the jitted core
+(and, with hash_exp >= 0, that worker process's own hash table) and returns one
+count per position. The answer is the sum of multiplicity x count.
+
+Every finished task is written to the journal (SQLite) as it arrives, keyed on the
+run (root FEN, moves, depth, split, task count) and on the task (id and a digest
+of its positions), so a run started again with the same journal only computes the
+tasks that are missing, and a journal made for another run is refused. A worker
+lost mid-task is Dask's business: it reschedules the task elsewhere. A run with
+tasks still missing at the end raises ClusterError saying how many; a partial sum
+is never returned.
+
+Workers need only this package: on another machine,
+    pip install perftscope && dask worker tcp://SCHEDULER:8786
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import socket
+import sqlite3
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from . import kernels
+from .errors import PerftscopeError
+from .kernels import expand as _x
+from .kernels import hashtable as _h
+from .kernels import perft as _k
+from .kernels import search as _s
+from .position import Position
+
+DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any cluster size
+MAX_SPLIT = 8
+MAX_ROWS = 30_000_000      # children of one ply held at once (88 bytes each)
+RETRIES = 2                # a task that raised is tried again this often
+WORKER_WAIT = 60.0         # seconds to wait for a first worker on an external scheduler
+JOURNAL_FORMAT = 1
+
+
+class ClusterError(PerftscopeError):
+    """A cluster run that cannot start, cannot reach its scheduler, or did not finish."""
+
+
+# --- the split -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Split:
+    """Unique positions `plies` below the root. owner[i] is the index of the root move
+    above row i when split for divide (each root move keeps its own copies), else 0."""
+    plies: int
+    rows: np.ndarray           # (n, 11) uint64 kernel states
+    mult: np.ndarray           # (n,) uint64: paths from the root to the position
+    owner: np.ndarray          # (n,) int64
+    total: int                 # positions at the split depth counted with repetition
+
+    @property
+    def unique(self) -> int:
+        return self.rows.shape[0]
+
+    @property
+    def merge_ratio(self) -> float:
+        return self.unique / self.total if self.total else 1.0
+
+
+def split_positions(pos: Position, plies: int, divide: bool = False) -> Split:
+    """Expand pos `plies` plies, merging transpositions after every ply."""
+    T = kernels.table()
+    rows = np.array([pos.state()], np.uint64)
+    _x.forget_dead_ep(T, rows)
+    mult = np.ones(1, np.uint64)
+    owner = np.zeros(1, np.int64)
+    for ply in range(plies):
+        counts = _x.child_counts(T, rows)
+        offsets = np.zeros(rows.shape[0] + 1, np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        n = int(offsets[-1])
+        if n > MAX_ROWS:
+            raise ClusterError(f"split {plies} is too deep for this position: ply {ply + 1} has "
+                               f"{n:,} positions before merging (at most {MAX_ROWS:,}); use a smaller --split")
+        children = np.zeros((n, _x.WIDTH), np.uint64)
+        parent = np.zeros(n, np.int64)
+        move_index = np.zeros(n, np.int64)
+        _x.expand(T, rows, offsets, children, parent, move_index)
+        _x.forget_dead_ep(T, children)
+        child_owner = move_index if (divide and ply == 0) else owner[parent]
+        child_mult = mult[parent]
+        if divide:
+            order = np.lexsort((children[:, _x.KEY_COL], child_owner))
+        else:
+            order = np.argsort(children[:, _x.KEY_COL])
+        keep = np.zeros(n, np.int64)
+        kept_mult = np.zeros(n, np.uint64)
+        k = _x.merge(children, child_mult, child_owner, order, keep, kept_mult)
+        rows, mult, owner = children[keep[:k]], kept_mult[:k], child_owner[keep[:k]]
+    return Split(plies=plies, rows=np.ascontiguousarray(rows), mult=mult, owner=owner,
+                 total=int(mult.sum(dtype=np.uint64)))
+
+
+# --- tasks -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Task:
+    id: int
+    rows: np.ndarray
+    mult: np.ndarray
+    owner: np.ndarray
+    cost: int
+    digest: str
+
+
+def make_tasks(split: Split, depth: int, tasks: int) -> list[Task]:
+    """Pack split's positions into at most `tasks` tasks of about equal estimated cost
+    (perft 2 of each position, a fair proxy for the subtree's size)."""
+    T = kernels.table()
+    rem = depth - split.plies
+    bins = max(1, min(tasks, split.unique))
+    costs = _x.estimate(T, split.rows, rem)
+    order = np.argsort(-costs, kind="stable")
+    where = _x.balance(costs, order, bins)
+    out = []
+    for b in range(bins):
+        idx = np.flatnonzero(where == b)
+        rows = np.ascontiguousarray(split.rows[idx])
+        mult, owner = split.mult[idx], split.owner[idx]
+        h = hashlib.sha256()
+        for part in (np.int64(rem).tobytes(), rows.tobytes(), mult.tobytes(), owner.tobytes()):
+            h.update(part)
+        out.append(Task(id=b, rows=rows, mult=mult, owner=owner, cost=int(costs[idx].sum()),
+                        digest=h.hexdigest()[:24]))
+    return out
+
+
+# --- what a worker runs ----------------------------------------------------------------
+
+_TABLES: dict[int, np.ndarray] = {}
+
+
+def _worker_table(hash_exp: int) -> np.ndarray:
+    # one table per worker process, kept across tasks: an entry stays true in any task
+    if hash_exp not in _TABLES:
+        _TABLES.clear()
+        _TABLES[hash_exp] = _h.new_table(max(hash_exp, _h.MIN_EXP))
+    return _TABLES[hash_exp]
+
+
+def count_task(rows: np.ndarray, depth: int, hash_exp: int = -1):
+    """perft `depth` of every row, on this process's core. Returns (counts, seconds, who)."""
+    start = time.perf_counter()
+    T = kernels.table()
+    rows = np.ascontiguousarray(rows, np.uint64)
+    out = np.zeros(rows.shape[0], np.uint64)
+    if hash_exp >= 0:
+        H, min_depth = _worker_table(hash_exp), _s.DEFAULT_MIN_DEPTH
+    else:
+        H, min_depth = np.zeros(_h.BUCKET_WORDS, np.uint64), _s.NO_TABLE
+    ctr = np.zeros(_s.SLOT, np.int64)
+    stop = np.zeros(1, np.int64)
+    _s.run_worker(T, rows, depth, out, np.zeros(1, np.int64), _k.new_move_stack(), H,
+                  _h.bucket_mask(H), min_depth, ctr, 0, stop)
+    return out, time.perf_counter() - start, f"{socket.gethostname()}:{os.getpid()}"
+
+
+# --- the journal -----------------------------------------------------------------------
+
+class Journal:
+    """Finished tasks of one run, in SQLite (":memory:" when the run keeps none)."""
+
+    def __init__(self, path: str | os.PathLike | None, run: dict):
+        self.path = str(path) if path is not None else ":memory:"
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL" if path else "PRAGMA journal_mode=MEMORY")
+            self.db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self.db.execute("CREATE TABLE IF NOT EXISTS sessions (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                            " started REAL NOT NULL)")
+            self.db.execute("CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, digest TEXT NOT NULL,"
+                            " counts BLOB NOT NULL, nodes TEXT NOT NULL, seconds REAL, worker TEXT,"
+                            " session INTEGER NOT NULL)")
+            want = json.dumps(run, sort_keys=True)
+            row = self.db.execute("SELECT value FROM meta WHERE name = 'run'").fetchone()
+            if row is None:
+                self.db.execute("INSERT INTO meta VALUES ('run', ?)", (want,))
+            elif row[0] != want:
+                raise ClusterError(f"journal {self.path} was made for another run ({_describe(json.loads(row[0]))}), "
+                                   f"not this one ({_describe(run)}); give a new journal file")
+            self.session = self.db.execute("INSERT INTO sessions (started) VALUES (?)",
+                                           (time.time(),)).lastrowid
+        except sqlite3.DatabaseError as e:
+            raise ClusterError(f"journal {self.path} cannot be used: {e}") from None
+
+    def finished(self, tasks: list[Task]) -> dict[int, np.ndarray]:
+        """{task id: counts} for the tasks already done; refuses a task whose positions differ."""
+        by_id = {t.id: t for t in tasks}
+        done = {}
+        for tid, digest, blob in self.db.execute("SELECT id, digest, counts FROM tasks"):
+            t = by_id.get(tid)
+            if t is None or t.digest != digest:
+                raise ClusterError(f"journal {self.path} holds task {tid} for other positions "
+                                   "(written by another version?); give a new journal file")
+            done[tid] = np.frombuffer(blob, np.uint64).copy()
+        return done
+
+    def record(self, task: Task, counts: np.ndarray, nodes: int, seconds: float, worker: str):
+        self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (task.id, task.digest, np.ascontiguousarray(counts, np.uint64).tobytes(),
+                         str(nodes), seconds, worker, self.session))
+
+    def sessions_of(self) -> dict[int, int]:
+        """{task id: session that computed it} (sessions count from 1)."""
+        return dict(self.db.execute("SELECT id, session FROM tasks"))
+
+    def close(self):
+        self.db.close()
+
+
+def _describe(run: dict) -> str:
+    moves = f" moves {run['moves']!r}" if run.get("moves") else ""
+    kind = "divide" if run.get("divide") else "perft"
+    return (f"{kind} depth {run.get('depth')} split {run.get('split')} tasks {run.get('tasks')} "
+            f"of {run.get('fen')!r}{moves}")
+
+
+# --- a run -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Progress:
+    tasks_done: int
+    tasks_total: int
+    nodes: int
+    elapsed: float
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class ClusterResult:
+    fen: str
+    moves: str
+    depth: int
+    split: int
+    nodes: int
+    divide: dict[str, int] | None
+    tasks: int
+    tasks_run: int             # computed in this session
+    tasks_from_journal: int
+    unique_positions: int
+    total_positions: int
+    workers: int
+    seconds: float
+    dashboard: str | None = None
+    session: int = 1
+    task_seconds: float = 0.0  # summed over the tasks run in this session
+
+    @property
+    def merge_ratio(self) -> float:
+        return self.unique_positions / self.total_positions if self.total_positions else 1.0
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict:
+        out = {"fen": self.fen, "depth": self.depth, "nodes": self.nodes,
+               "seconds": round(self.seconds, 6), "nps": round(self.nps), "split": self.split,
+               "tasks": self.tasks, "tasks_run": self.tasks_run,
+               "tasks_from_journal": self.tasks_from_journal,
+               "unique_positions": self.unique_positions, "total_positions": self.total_positions,
+               "merge_ratio": round(self.merge_ratio, 6), "workers": self.workers}
+        if self.moves:
+            out["moves"] = self.moves
+        if self.divide is not None:
+            out["moves_divide"] = self.divide
+        return out
+
+
+def dashboard_link(client) -> str | None:
+    """The Dask dashboard's address, when the dashboard can run (it needs bokeh)."""
+    if importlib.util.find_spec("bokeh") is None:
+        return None
+    try:
+        return client.dashboard_link
+    except Exception:      # noqa: BLE001  (a scheduler without a dashboard)
+        return None
+
+
+def _check(depth, split, tasks, divide, local, address):
+    if depth < 0:
+        raise ClusterError(f"depth must be >= 0, got {depth}")
+    if not 0 <= split <= min(depth, MAX_SPLIT):
+        raise ClusterError(f"--split must be between 0 and {min(depth, MAX_SPLIT)} for depth {depth}, "
+                           f"got {split}")
+    if divide and split < 1:
+        raise ClusterError("divide on a cluster needs --split of at least 1")
+    if tasks < 1:
+        raise ClusterError(f"tasks must be at least 1, got {tasks}")
+    if local is not None and address is not None:
+        raise ClusterError("give either --local N or --cluster ADDRESS, not both")
+    if local is not None and not 1 <= local <= 256:
+        raise ClusterError(f"--local needs between 1 and 256 workers, got {local}")
+
+
+def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = False,
+              address: str | None = None, local: int | None = None, client=None,
+              journal: str | os.PathLike | None = None, tasks: int = DEFAULT_TASKS,
+              hash_exp: int = -1, progress: Callable[[Progress], None] | None = None,
+              on_start: Callable[[ClusterResult], None] | None = None) -> ClusterResult:
+    """perft (or divide) of fen + moves on a Dask cluster: `client` if given, else the
+    scheduler at `address`, else a LocalCluster of `local` worker processes (default:
+    one per core). `progress` is called after every finished task; `on_start` once the
+    work is split and the cluster is up (its result has nodes=0)."""
+    _check(depth, split, tasks, divide, local, address)
+    pos = Position.from_fen(fen).play(moves)
+    started = time.perf_counter()
+    sp = split_positions(pos, split, divide)
+    todo_all = make_tasks(sp, depth, tasks)
+    run_id = {"format": JOURNAL_FORMAT, "fen": fen, "moves": " ".join(moves.split()), "depth": depth,
+              "split": split, "divide": divide, "tasks": tasks}
+    jr = Journal(journal, run_id)
+    try:
+        done = jr.finished(todo_all)
+        return _run_on_cluster(pos, run_id, sp, todo_all, done, jr, depth, divide, address, local,
+                               client, hash_exp, progress, on_start, started)
+    finally:
+        jr.close()
+
+
+def _open_client(address, local):
+    from distributed import Client, LocalCluster
+
+    if address is not None:
+        try:
+            c = Client(address, timeout=10)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        try:
+            c.wait_for_workers(1, timeout=WORKER_WAIT)
+        except (TimeoutError, OSError):
+            c.close()
+            raise ClusterError(f"no worker joined the scheduler at {address} within {WORKER_WAIT:.0f} s; "
+                               f"start one with: dask worker {address}") from None
+        return c, None
+    n = local or (os.cpu_count() or 1)
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
+    return Client(cluster), cluster
+
+
+def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address, local, client,
+                    hash_exp, progress, on_start, started) -> ClusterResult:
+    from distributed import as_completed
+
+    own = None
+    cluster = None
+    if client is None:
+        own, cluster = _open_client(address, local)
+        client = own
+    try:
+        workers = len(client.scheduler_info().get("workers", {}))
+        counts = dict(done)
+        nodes_done = sum(_nodes(t, counts[t.id]) for t in all_tasks if t.id in counts)
+        base = dict(fen=run_id["fen"], moves=run_id["moves"], depth=depth, split=sp.plies,
+                    tasks=len(all_tasks), tasks_from_journal=len(done), unique_positions=sp.unique,
+                    total_positions=sp.total, workers=workers, dashboard=dashboard_link(client),
+                    session=jr.session)
+        if on_start is not None:
+            on_start(ClusterResult(nodes=0, divide=None, tasks_run=0, seconds=0.0, **base))
+        todo = sorted((t for t in all_tasks if t.id not in done), key=lambda t: -t.cost)
+        rem = depth - sp.plies
+        tag = uuid.uuid4().hex[:8]
+        futures = {}
+        for t in todo:
+            f = client.submit(count_task, t.rows, rem, hash_exp, key=f"perftscope-{tag}-{t.id}",
+                              retries=RETRIES, priority=t.cost, pure=False)
+            futures[f] = t
+        failed: dict[int, str] = {}
+        run_start = time.perf_counter()
+        new_nodes = 0
+        task_seconds = 0.0
+        ran = 0
+        for f in as_completed(futures):
+            t = futures.pop(f)
+            if f.status != "finished":
+                failed[t.id] = _why(f)
+                continue
+            c, secs, who = f.result()
+            n = _nodes(t, c)
+            jr.record(t, c, n, secs, who)
+            counts[t.id] = c
+            nodes_done += n
+            new_nodes += n
+            task_seconds += secs
+            ran += 1
+            if progress is not None:
+                progress(Progress(len(counts), len(all_tasks), nodes_done,
+                                  time.perf_counter() - run_start))
+        missing = [t.id for t in all_tasks if t.id not in counts]
+        if missing:
+            reasons = "; ".join(f"task {i}: {failed[i]}" for i in missing[:3] if i in failed)
+            keep = (f"run again with --journal {jr.path} to compute only those" if jr.path != ":memory:"
+                    else "run with --journal FILE to keep finished tasks across runs")
+            raise ClusterError(f"{len(all_tasks) - len(missing)} of {len(all_tasks)} tasks done, "
+                               f"{len(missing)} missing ({reasons or 'cancelled'}); no total; {keep}")
+        total, rows = _sum(pos, sp, all_tasks, counts, divide)
+        seconds = time.perf_counter() - started
+        return ClusterResult(nodes=total, divide=rows, tasks_run=ran, seconds=seconds,
+                             task_seconds=task_seconds, **base)
+    finally:
+        if own is not None:
+            own.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _nodes(task: Task, counts: np.ndarray) -> int:
+    return int((counts.astype(np.uint64) * task.mult).sum(dtype=np.uint64))
+
+
+def _why(future) -> str:
+    try:
+        e = future.exception(timeout=1)
+    except Exception as err:  # noqa: BLE001  (a cancelled future has no exception to give)
+        return type(err).__name__
+    return f"{type(e).__name__}: {e}" if e is not None else future.status
+
+
+def _sum(pos, sp, all_tasks, counts, divide):
+    if not divide:
+        return sum(_nodes(t, counts[t.id]) for t in all_tasks), None
+    moves = pos.legal_moves()
+    per_root = np.zeros(len(moves), np.uint64)
+    for t in all_tasks:
+        np.add.at(per_root, t.owner, counts[t.id].astype(np.uint64) * t.mult)
+    rows = {uci: int(c) for uci, c in zip(moves, per_root)}
+    return int(per_root.sum(dtype=np.uint64)), rows
