@@ -251,8 +251,9 @@ class Progress:
 
 @dataclass(frozen=True)
 class ClusterResult:
-    fen: str
-    moves: str
+    root_fen: str
+    moves: str                 # played from root_fen first
+    fen: str                   # the position counted
     depth: int
     split: int
     nodes: int
@@ -267,6 +268,7 @@ class ClusterResult:
     dashboard: str | None = None
     session: int = 1
     task_seconds: float = 0.0  # summed over the tasks run in this session
+    compute_seconds: float = 0.0   # first task submitted to last result (seconds also counts the set-up)
 
     @property
     def merge_ratio(self) -> float:
@@ -275,19 +277,6 @@ class ClusterResult:
     @property
     def nps(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
-
-    def as_dict(self) -> dict:
-        out = {"fen": self.fen, "depth": self.depth, "nodes": self.nodes,
-               "seconds": round(self.seconds, 6), "nps": round(self.nps), "split": self.split,
-               "tasks": self.tasks, "tasks_run": self.tasks_run,
-               "tasks_from_journal": self.tasks_from_journal,
-               "unique_positions": self.unique_positions, "total_positions": self.total_positions,
-               "merge_ratio": round(self.merge_ratio, 6), "workers": self.workers}
-        if self.moves:
-            out["moves"] = self.moves
-        if self.divide is not None:
-            out["moves_divide"] = self.divide
-        return out
 
 
 def dashboard_link(client) -> str | None:
@@ -345,6 +334,7 @@ def _open_client(address, local):
     from distributed import Client, LocalCluster
 
     if address is not None:
+        _refused(address)
         try:
             c = Client(address, timeout=10)
         except (OSError, TimeoutError, ValueError) as e:
@@ -361,6 +351,17 @@ def _open_client(address, local):
     return Client(cluster), cluster
 
 
+def _refused(address: str):
+    # a refused connection is known at once; Client would retry it until its timeout
+    host, _, port = address.split("://")[-1].rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterError(f"scheduler address {address!r} is not HOST:PORT (e.g. tcp://host:8786)")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as e:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e.strerror or e}") from None
+
+
 def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address, local, client,
                     hash_exp, progress, on_start, started) -> ClusterResult:
     from distributed import as_completed
@@ -374,7 +375,7 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         workers = len(client.scheduler_info().get("workers", {}))
         counts = dict(done)
         nodes_done = sum(_nodes(t, counts[t.id]) for t in all_tasks if t.id in counts)
-        base = dict(fen=run_id["fen"], moves=run_id["moves"], depth=depth, split=sp.plies,
+        base = dict(root_fen=run_id["fen"], moves=run_id["moves"], fen=pos.fen(), depth=depth, split=sp.plies,
                     tasks=len(all_tasks), tasks_from_journal=len(done), unique_positions=sp.unique,
                     total_positions=sp.total, workers=workers, dashboard=dashboard_link(client),
                     session=jr.session)
@@ -383,13 +384,13 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         todo = sorted((t for t in all_tasks if t.id not in done), key=lambda t: -t.cost)
         rem = depth - sp.plies
         tag = uuid.uuid4().hex[:8]
+        run_start = time.perf_counter()
         futures = {}
         for t in todo:
             f = client.submit(count_task, t.rows, rem, hash_exp, key=f"perftscope-{tag}-{t.id}",
                               retries=RETRIES, priority=t.cost, pure=False)
             futures[f] = t
         failed: dict[int, str] = {}
-        run_start = time.perf_counter()
         new_nodes = 0
         task_seconds = 0.0
         ran = 0
@@ -419,7 +420,8 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         total, rows = _sum(pos, sp, all_tasks, counts, divide)
         seconds = time.perf_counter() - started
         return ClusterResult(nodes=total, divide=rows, tasks_run=ran, seconds=seconds,
-                             task_seconds=task_seconds, **base)
+                             task_seconds=task_seconds, compute_seconds=time.perf_counter() - run_start,
+                             **base)
     finally:
         if own is not None:
             own.close()

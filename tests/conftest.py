@@ -14,3 +14,16 @@ def engine_path(monkeypatch):
     the engines start with `#!/usr/bin/env python3` and need this venv's python-chess."""
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     return lambda name: str(Path(__file__).parent / "engines" / f"{name}.py")
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """One local Dask cluster of 2 nanny-managed worker processes for every cluster test
+    (starting one costs seconds); tests that kill a worker wait for its restart."""
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    yield client
+    client.close()
+    cluster.close()

@@ -12,6 +12,7 @@ from core.pool import STAT_NAMES, Result, default_workers, start_perft
 from core.pool import perft as pool_perft
 from core.position import Position
 
+from .cluster_args import add_cluster_args, run_cluster, wants_cluster
 from .common import add_position_args, position_from_args, print_json, stderr_is_terminal
 
 PROGRESS_AFTER = 0.5          # seconds before a progress line appears
@@ -48,6 +49,7 @@ def _add_pool_args(parser):
     parser.add_argument("-w", "--workers", type=_workers, default=default_workers(), metavar="N",
                         help="worker threads (default: %(default)s, this machine's cores)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    add_cluster_args(parser)
 
 
 def register(sub):
@@ -129,6 +131,8 @@ def _json_common(r: Result) -> dict:
 
 
 def run_perft(args) -> int:
+    if wants_cluster(args):
+        return run_cluster(args, divide=False)
     r = _run(args, divide=False)
     if args.json:
         out = _json_common(r)
@@ -154,6 +158,8 @@ def run_perft(args) -> int:
 
 
 def run_divide(args) -> int:
+    if wants_cluster(args):
+        return run_cluster(args, divide=True)
     r = _run(args, divide=True)
     if args.json:
         out = _json_common(r)

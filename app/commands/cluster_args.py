@@ -1,0 +1,143 @@
+"""The cluster options of `perftscope perft` and `perftscope divide`:
+
+    perftscope perft -d 9 --split 4 --local 2 --journal d9.sqlite
+    perftscope divide -d 8 --split 3 --cluster tcp://host:8786
+
+--split K sends the run through core.cluster instead of the in-process pool. The
+answer goes to stdout as usual; the set-up, the Dask dashboard's address and the
+progress (tasks done, nodes, NPS) go to stderr."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from core.cluster import DEFAULT_TASKS, MAX_SPLIT, ClusterResult, Progress, run_perft
+
+from .common import fail, print_json, stderr_is_terminal
+
+LOG_EVERY = 5.0          # seconds between progress lines when stderr is not a terminal
+LIVE_EVERY = 0.25
+
+
+def _count(name: str, low: int, high: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be between {low} and {high}, got {value}")
+        return value
+    return parse
+
+
+def add_cluster_args(parser: argparse.ArgumentParser):
+    g = parser.add_argument_group("cluster (Dask)")
+    g.add_argument("--split", type=_count("split", 0, MAX_SPLIT), metavar="K",
+                   help="expand K plies here, merge transpositions, count the rest on a Dask cluster")
+    where = g.add_mutually_exclusive_group()
+    where.add_argument("--cluster", metavar="ADDRESS",
+                       help="an existing Dask scheduler, e.g. tcp://host:8786 (start workers there with "
+                            "`dask worker tcp://host:8786` after `pip install perftscope`)")
+    where.add_argument("--local", type=_count("local workers", 1, 256), metavar="N",
+                       help="a local cluster of N worker processes (the default, with N = -w)")
+    g.add_argument("--journal", metavar="FILE",
+                   help="SQLite file keeping each finished task; run again with it to resume")
+    g.add_argument("--tasks", type=_count("tasks", 1, 1_000_000), metavar="N",
+                   help=f"tasks to pack the positions into (default {DEFAULT_TASKS})")
+
+
+def wants_cluster(args) -> bool:
+    """True when --split was given; refuses cluster options without it."""
+    if args.split is None:
+        extra = [flag for flag, value in (("--cluster", args.cluster), ("--local", args.local),
+                                          ("--journal", args.journal), ("--tasks", args.tasks))
+                 if value is not None]
+        if extra:
+            fail(f"{', '.join(extra)} {'needs' if len(extra) == 1 else 'need'} --split K")
+        return False
+    if getattr(args, "stats", False):
+        fail("--stats cannot run on a cluster: leave out --split or --stats")
+    return True
+
+
+class _Reporter:
+    """Progress lines on stderr: one live line on a terminal, else one every LOG_EVERY s."""
+
+    def __init__(self):
+        self.live = stderr_is_terminal()
+        self.last_print = 0.0
+        self.last: Progress | None = None
+        self.shown = False
+
+    def start(self, r: ClusterResult):
+        where = f", dashboard {r.dashboard}" if r.dashboard else ""
+        done = f" ({r.tasks_from_journal} from the journal)" if r.tasks_from_journal else ""
+        print(f"cluster: {r.workers} workers{where}", file=sys.stderr)
+        print(f"split {r.split}: {r.unique_positions:,} unique of {r.total_positions:,} positions "
+              f"(merge ratio {r.merge_ratio:.4f}), {r.tasks} tasks{done}", file=sys.stderr, flush=True)
+
+    def __call__(self, p: Progress):
+        self.last = p
+        now = time.monotonic()
+        final = p.tasks_done == p.tasks_total
+        if not final and now - self.last_print < (LIVE_EVERY if self.live else LOG_EVERY):
+            return
+        self.last_print = now
+        line = f"tasks {p.tasks_done}/{p.tasks_total}  nodes {p.nodes:,}  nps {p.nps / 1e6:,.1f}M  {p.elapsed:.1f}s"
+        if self.live:
+            sys.stderr.write("\r" + line + "\x1b[K")
+            self.shown = True
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def close(self):
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def run_cluster(args, divide: bool) -> int:
+    report = _Reporter()
+    local = args.local
+    if args.cluster is None and local is None:
+        local = args.workers
+    try:
+        r = run_perft(args.fen, args.moves, args.depth, args.split, divide=divide, address=args.cluster,
+                      local=local, journal=args.journal, tasks=args.tasks or DEFAULT_TASKS,
+                      hash_exp=args.hash, progress=report, on_start=report.start)
+    except KeyboardInterrupt:
+        report.close()
+        p = report.last
+        kept = f"; the journal {args.journal} keeps them" if args.journal else ""
+        if p is not None:
+            print(f"perftscope: {p.tasks_done} of {p.tasks_total} tasks done when interrupted{kept}",
+                  file=sys.stderr)
+        raise
+    report.close()
+    if args.json:
+        out = {"fen": r.fen, "depth": r.depth, "nodes": r.nodes, "seconds": round(r.seconds, 6),
+               "nps": round(r.nps), "workers": r.workers, "split": r.split, "tasks": r.tasks,
+               "tasks_run": r.tasks_run, "tasks_from_journal": r.tasks_from_journal,
+               "unique_positions": r.unique_positions, "total_positions": r.total_positions,
+               "merge_ratio": round(r.merge_ratio, 6)}
+        if divide:
+            out["moves"] = r.divide
+        print_json(out)
+        return 0
+    if divide:
+        for move, count in sorted(r.divide.items()):
+            print(f"{move}: {count}")
+        print()
+        print(f"Nodes searched: {r.nodes}")
+        print(f"tasks {r.tasks}/{r.tasks} done", file=sys.stderr)
+        return 0
+    print(f"nodes    {r.nodes}")
+    print(f"seconds  {r.seconds:.3f}")
+    print(f"nps      {r.nps:,.0f}")
+    print(f"tasks    {r.tasks}/{r.tasks} ({r.tasks_from_journal} from the journal)")
+    print(f"workers  {r.workers}")
+    print(f"split    {r.split}: {r.unique_positions} unique of {r.total_positions} (merge ratio {r.merge_ratio:.4f})")
+    return 0

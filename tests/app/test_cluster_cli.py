@@ -1,0 +1,97 @@
+"""`perftscope perft/divide --split K`: JSON fields, divide's format, clear errors,
+and a client killed mid-run that resumes from its journal without recomputing the
+tasks it had finished."""
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+import core.perft as single
+from app.cli import main
+from core.position import START_FEN, Position
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def _address(client):
+    return client.scheduler.address
+
+
+def test_perft_json_reports_the_split(dask_client, capsys):
+    assert main(["perft", "-d", "5", "--split", "3", "--cluster", _address(dask_client), "--tasks", "8",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["nodes"] == 4_865_609
+    assert (out["split"], out["tasks"], out["workers"]) == (3, 8, 2)
+    assert (out["unique_positions"], out["total_positions"]) == (5362, 8902)
+    assert out["merge_ratio"] == round(5362 / 8902, 6)
+
+
+def test_divide_prints_stockfish_format_and_progress_on_stderr(dask_client, capsys):
+    assert main(["divide", "-d", "4", "-f", KIWIPETE, "--split", "2", "--cluster", _address(dask_client),
+                 "--tasks", "6"]) == 0
+    cap = capsys.readouterr()
+    lines = cap.out.splitlines()
+    want = single.divide(Position.from_fen(KIWIPETE), 4)
+    assert lines[:-2] == [f"{m}: {c}" for m, c in sorted(want.items())]
+    assert lines[-1] == f"Nodes searched: {sum(want.values())}"
+    assert "cluster: 2 workers" in cap.err
+    assert "tasks 6/6" in cap.err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["perft", "-d", "3", "--journal", "j.sqlite"], "--journal needs --split K"),
+    (["perft", "-d", "3", "--split", "2", "--stats"], "--stats cannot run on a cluster"),
+    (["perft", "-d", "3", "--split", "5"], "--split must be between 0 and 3"),
+    (["divide", "-d", "3", "--split", "0"], "divide on a cluster needs --split"),
+    (["perft", "-d", "3", "--split", "1", "--cluster", "nowhere"], "is not HOST:PORT"),
+])
+def test_bad_cluster_arguments_exit_2_with_one_line(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+
+
+def _journal_rows(path):
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:     # never creates it
+        return {tid: (session, blob) for tid, session, blob in
+                db.execute("SELECT id, session, counts FROM tasks")}
+
+
+def test_a_killed_client_resumes_from_its_journal_without_redoing_tasks(dask_client, tmp_path, capsys):
+    dask_client.wait_for_workers(2, timeout=60)
+    journal = tmp_path / "d7.sqlite"
+    argv = ["perft", "-d", "7", "--split", "3", "--cluster", _address(dask_client), "--tasks", "128",
+            "--journal", str(journal)]
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if len(_journal_rows(journal)) >= 3:
+                    break
+            except sqlite3.OperationalError:     # not created yet
+                pass
+            time.sleep(0.02)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    before = _journal_rows(journal)
+    assert 3 <= len(before) < 128
+    assert {session for session, _ in before.values()} == {1}
+
+    assert main(argv + ["--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["nodes"] == 3_195_901_860
+    assert (out["tasks_from_journal"], out["tasks_run"]) == (len(before), 128 - len(before))
+    after = _journal_rows(journal)
+    assert len(after) == 128
+    assert {tid: after[tid] for tid in before} == before          # untouched, still session 1
+    assert {after[tid][0] for tid in after.keys() - before.keys()} == {2}
