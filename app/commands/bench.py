@@ -39,7 +39,8 @@ def register(sub):
     p.add_argument("--profile", action="store_true",
                    help="where perft's time goes for one position (-f, -d) instead of the bench")
     p.add_argument("-f", "--fen", default=None, metavar="FEN", help="position for --profile (default: start)")
-    p.add_argument("-d", "--depth", type=int, default=6, metavar="DEPTH", help="depth for --profile (default 6)")
+    p.add_argument("-d", "--depth", type=int, default=None, metavar="DEPTH",
+                   help="depth for --profile (default 6) or --pool (default 7)")
     p.set_defaults(run=run_bench)
 
 
@@ -103,6 +104,8 @@ def run_profile(args) -> int:
     from core.errors import PerftscopeError
     from core.position import START_FEN, Position
     from core.profile import format_profile, profile_perft
+    if args.depth is None:
+        args.depth = 6
     if args.depth < 2 or args.depth > 12:
         raise PerftscopeError(f"--profile needs a depth between 2 and 12, got {args.depth}")
     result = profile_perft(Position.from_fen(args.fen or START_FEN), args.depth, max(1, args.repeat))
@@ -114,9 +117,12 @@ def run_profile(args) -> int:
 
 
 def run_pool(args) -> int:
+    from core.errors import PerftscopeError
     from core.pool_bench import format_pool_report, run_pool_bench
     from core.position import START_FEN
-    depth = args.depth if args.depth != 6 else 7       # -d's default is --profile's
+    depth = 7 if args.depth is None else args.depth
+    if not 1 <= depth <= 12:
+        raise PerftscopeError(f"--pool needs a depth between 1 and 12, got {depth}")
     result = run_pool_bench(args.fen or START_FEN, depth, repeat=max(1, args.repeat),
                             stockfish=not args.no_stockfish)
     if args.json:

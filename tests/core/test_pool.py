@@ -32,6 +32,7 @@ def test_start_position_depth_7_with_table_and_two_workers():
     assert r.hash.entries == 1 << 20
     assert 0 < r.hash.hits < r.hash.probes
     assert 0 < r.hash.fill <= 1
+    assert len(r.worker_cpu) == 2 and all(cpu > 0 for cpu in r.worker_cpu)
 
 
 @pytest.mark.parametrize("fen, depth, nodes", [
