@@ -166,31 +166,38 @@ def test_a_finished_run_shows_nodes_time_and_rate(qtbot, window):
     assert "197,281" in w.run_panel.status.text() and "nps" in w.run_panel.status.text()
 
 
-def max_timer_gap(qtbot, seconds: float) -> float:
-    """The longest wait between two firings of a 5 ms timer over `seconds`."""
+def runqueue_wait() -> float:
+    """Seconds this thread has spent runnable but waiting for a CPU (Linux schedstat)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except OSError:
+        return 0.0
+
+
+def max_timer_stall(qtbot, seconds: float) -> float:
+    """The longest wait between two firings of a 5 ms timer over `seconds`, less the time
+    the scheduler kept the GUI thread off a busy CPU in that wait: other processes on a
+    shared machine are not the event loop being blocked, a long paint or a held GIL is."""
     import time
 
     from PySide6.QtCore import QTimer
     beats = []
     timer = QTimer()
     timer.setInterval(5)
-    timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+    timer.timeout.connect(lambda: beats.append((time.perf_counter(), runqueue_wait())))
     timer.start()
     qtbot.wait(int(seconds * 1000))
     timer.stop()
     assert len(beats) > 20
-    return max(b - a for a, b in zip(beats, beats[1:]))
+    return max((t1 - t0) - (q1 - q0) for (t0, q0), (t1, q1) in zip(beats, beats[1:]))
 
 
 def test_the_event_loop_answers_within_50_ms_during_a_long_run(qtbot, window):
     w = window()
     w.tabs.setCurrentIndex(1)                    # the live graphs are on screen and repainting
-    # what this machine's scheduler does to an idle loop (other processes share the cores)
-    idle = max_timer_gap(qtbot, 1.0)
     start_long_run(qtbot, w)
-    during = max_timer_gap(qtbot, 1.5)
+    stall = max_timer_stall(qtbot, 2.0)
     w.runs.stop()
     qtbot.waitUntil(lambda: not w.runs.running, timeout=5000)
-    # 50 ms on a quiet machine; on a loaded one, 50 ms more than the idle loop already waits
-    allowed = 0.050 + max(0.0, idle - 0.010)
-    assert during < allowed, f"the GUI thread stalled {during * 1000:.0f} ms (idle: {idle * 1000:.0f} ms)"
+    assert stall < 0.050, f"the GUI thread was blocked {stall * 1000:.0f} ms during the run"
