@@ -37,7 +37,7 @@ SPECS = "core, python-chess, stockfish, uci:PATH or perftree:PATH"
 _UCI_MOVE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
 _UCI_COUNT = re.compile(r"^(\S+):\s*(\d+)$")                 # "e2e4: 20"
 _NODES = re.compile(r"^Nodes searched\s*:\s*(\d+)$")
-_SCRIPT_COUNT = re.compile(r"^(\S+?):?\s+(\d+)$")            # "e2e4 20" (a colon is tolerated)
+_SCRIPT_COUNT = re.compile(r"^(\S+?):?\s+(\d+)(\s.*)?$")     # "e2e4 20"; like perftree, more words are ignored
 
 
 def validate(fen: str, moves) -> tuple[str, list[str]]:
@@ -288,7 +288,7 @@ class UciOracle(Oracle):
             except OSError:
                 pass
 
-    def _kill(self):
+    def _kill_engine(self):
         if self._proc is not None and self._proc.poll() is None:
             _kill(self._proc)
             self._proc.wait()
@@ -323,7 +323,8 @@ class UciOracle(Oracle):
         except subprocess.TimeoutExpired:      # closed its output but lingers: finish it
             _kill(proc)
             proc.wait()
-        detail = f"; its last error output: {' | '.join(x.strip() for x in self._stderr)!r}" if self._stderr else ""
+        stderr = " | ".join(x.strip() for x in self._stderr)
+        detail = f"; its last error output: {stderr!r}" if stderr else ""
         self._stop()
         if self._cancelled.is_set():
             return self._stopped(repr(sent))
@@ -333,7 +334,7 @@ class UciOracle(Oracle):
         try:
             line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            self._kill()
+            self._kill_engine()
             raise EngineError(f"{self.name}: no answer within {seconds:g} s to {sent!r}; "
                               f"the engine was stopped") from None
         if line is None:
@@ -370,7 +371,7 @@ class UciOracle(Oracle):
                 break
             match = _UCI_COUNT.match(line)
             if not match:
-                self._kill()
+                self._kill_engine()
                 raise EngineError(f"{self.name}: cannot understand {line!r} in the answer to {sent!r} "
                                   f"(expected 'move: count' or 'Nodes searched: N'); the engine was stopped")
             rows.append((match.group(1), int(match.group(2)), line))
@@ -439,13 +440,14 @@ def _parse_perftree(name: str, sent: str, text: str) -> dict[str, int]:
     for i, raw in enumerate(lines):
         line = raw.strip()
         if not line:
-            total_lines = [x.strip() for x in lines[i + 1:] if x.strip()]
-            if not total_lines:
+            # like perftree: the next line is the total, whatever follows it is not read
+            total = next((x.strip() for x in lines[i + 1:] if x.strip()), None)
+            if total is None:
                 raise EngineError(f"{name}: no total after the blank line in the answer to {sent}")
-            if len(total_lines) > 1 or not total_lines[0].isdigit():
-                raise EngineError(f"{name}: cannot understand {total_lines[-1] if len(total_lines) > 1 else total_lines[0]!r} "
-                                  f"in the answer to {sent} (expected only the total after the blank line)")
-            return _check_rows(name, sent, rows, int(total_lines[0]), total_lines[0])
+            if not total.isdigit():
+                raise EngineError(f"{name}: cannot understand {total!r} in the answer to {sent} "
+                                  f"(expected the total after the blank line)")
+            return _check_rows(name, sent, rows, int(total), total)
         match = _SCRIPT_COUNT.match(line)
         if not match:
             raise EngineError(f"{name}: cannot understand {line!r} in the answer to {sent} "

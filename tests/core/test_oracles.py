@@ -199,8 +199,9 @@ def test_perftree_arguments_exactly_like_perftree(tmp_path):
     assert args.divide(START_FEN, [], 1) == {"a2a3": 1}
     with pytest.raises(EngineError, match="exited with code 3 .*'got 3 arguments'"):
         args.divide(START_FEN, ["e2e4"], 1)
+    # upper-case promotions, extra words and lines after the total are read as perftree reads them
     moves = _script(tmp_path, '[ $# -eq 3 ] && [ "$3" = "e2e4 e7e5" ] || exit 3\n'
-                              'echo "a7b8Q 1"; echo "g1f3 2"; echo; echo 3\n')
+                              'echo "a7b8Q 1"; echo "g1f3 2 (0.1 s)"; echo; echo 3; echo "took 1 ms"\n')
     assert moves.divide(START_FEN, ["e2e4", "e7e5"], 2) == {"a7b8q": 1, "g1f3": 2}
 
 
