@@ -170,8 +170,10 @@ class PerftRun:
 
     # --- control, from any thread -------------------------------------------
     def cancel(self):
-        """Ask every worker to stop; they see it within one interior node."""
-        self._stop[0] = 1
+        """Ask every worker to stop; they see it within one interior node. A run that
+        has already finished keeps its result."""
+        if not self._done.is_set():
+            self._stop[0] = 1
 
     def done(self) -> bool:
         return self._done.is_set()
@@ -199,7 +201,7 @@ class PerftRun:
         return Snapshot(elapsed=end - self._started, nodes=int(c[:, _s.NODES].sum()), workers=per,
                         hash=hstats, items_done=int(c[:, _s.ITEMS].sum()),
                         items_total=self._items_total, done=done,
-                        cancelled=done and bool(self._stop[0]))
+                        cancelled=done and self._result is not None and self._result.cancelled)
 
     # --- the run ----------------------------------------------------------
     def _hash_stats(self, c, exact: bool) -> HashStats | None:
@@ -221,6 +223,7 @@ class PerftRun:
             self._error = e
         finally:
             self._finished = time.perf_counter()
+            self._table = None          # its figures are in the Result: give the memory back now
             self._done.set()
 
     def _run(self) -> Result:

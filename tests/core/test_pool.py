@@ -92,6 +92,8 @@ def test_live_counters_increase_during_a_run_and_match_at_the_end():
     assert final.nodes == r.nodes == 119_060_324          # no table: every leaf counted once
     assert final.items_done == final.items_total > 1
     assert sum(w.nodes for w in final.workers) == final.nodes
+    run.cancel()                                         # too late: the answer stands
+    assert run.result() is r and not run.snapshot().cancelled
     moving = [n for n in seen if 0 < n < r.nodes]
     assert len(moving) >= 2 and moving == sorted(moving) and moving[0] < moving[-1]
 
