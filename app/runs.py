@@ -53,7 +53,8 @@ class RunController(QObject):
         probes = sum(w.probes for w in snap.workers)
         hits = sum(w.hits for w in snap.workers)
         dt = snap.elapsed - t0
-        if dt > 0 and snap.elapsed > 0:
+        # the last reading after the workers stopped has no new work in it: not a sample
+        if dt > 0 and snap.elapsed > 0 and not snap.done:
             # rates over the last tick, not since the start: the graph shows what changes
             nps = (snap.nodes - n0) / dt
             hit_rate = (hits - h0) / (probes - p0) if probes > p0 else 0.0
@@ -68,6 +69,7 @@ class RunController(QObject):
 
     def _finish(self):
         self.bridge.remove_hook(self._tick)
+        self.graphs.fit()
         run, self.run = self.run, None
         try:
             result = run.result()

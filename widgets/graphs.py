@@ -66,7 +66,7 @@ class LiveGraphs(QWidget):
         self.nps_plot = self._plot("Nodes per second", "time", "s", "rate", "nodes/s")
         self.hit_plot = self._plot("Hash hit rate", "time", "s", "hits", "%")
         self.hit_plot.setYRange(0, 100)
-        self.worker_plot = self._plot("Nodes per worker", "worker", "", "nodes", "")
+        self.worker_plot = self._plot("Nodes per worker", "worker", "", "count", "nodes")
         self.fill_plot = self._plot("Hash table fill", "", "", "fill", "%")
         self.fill_plot.setYRange(0, 100)
         self.fill_plot.getAxis("bottom").setTicks([[(0, "table")]])
@@ -133,6 +133,13 @@ class LiveGraphs(QWidget):
         if n and self._limits.get("workers", (None,))[0] != n:
             self.worker_plot.getAxis("bottom").setTicks([[(i, str(i + 1)) for i in range(n)]])
         self._set_limits("workers", self.worker_plot, n, nice_ceiling(self.worker_nodes.max(initial=0) * 1.1))
+
+    def fit(self):
+        """At the end of a run: the time axes end where the run ended."""
+        t = self.t.values()
+        if t.size:
+            for plot in (self.nps_plot, self.hit_plot):
+                plot.setXRange(0, t[-1], padding=0.01)
 
     def _set_limits(self, name: str, plot: pg.PlotWidget, x_max: float, y_max: float):
         old_x, old_y = self._limits.get(name, (None, 0.0))

@@ -64,6 +64,8 @@ class RunPanel(QWidget):
         self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.status.setWordWrap(True)
 
+        for w in (self.depth, self.workers, self.hash_size):
+            w.setMaximumWidth(180)
         form = QFormLayout()
         form.addRow("Depth", self.depth)
         form.addRow("Workers", self.workers)
