@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from core.finder import Level, Report, find_mismatch
-from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, stockfish_available
+from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, stockfish_available, validate
 
 from .common import add_position_args, print_json
 
@@ -36,6 +36,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    validate(args.fen, args.moves)         # a bad FEN or move fails before any engine starts
     reference_spec = args.reference or ("stockfish" if stockfish_available() else "core")
     engine = make_oracle(args.engine, timeout=args.timeout)
     try:
@@ -86,7 +87,7 @@ def _print_verdict(report: Report):
     print(f"fen        {report.fen}")
     if report.agree:
         nodes = sum(r.engine for r in report.levels[0].rows) if report.levels else 1
-        print(f"agree      {nodes} nodes at depth {report.depth}")
+        print(f"agree      {nodes} node{'s' if nodes != 1 else ''} at depth {report.depth}")
     elif report.note:
         print(f"mismatch   {report.note}")
     else:
