@@ -127,25 +127,22 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
         report.fen = level.fen
         missing = [m for m in theirs if m not in ours]
         extra = [m for m in ours if m not in theirs]
+        differing = level.differing
+        if differing and not (missing or extra):
+            level.chosen = min(differing, key=_subtree_size).move
+        if progress is not None:
+            progress(level)
         if missing or extra:
-            if progress is not None:
-                progress(level)
             report.missing, report.extra = missing, extra
             report.unreachable = _unreachable(start, pos)
             report.explanations = {m: explain_move(pos, m) for m in missing + extra}
             return report
-        differing = level.differing
         if not differing:
-            if progress is not None:
-                progress(level)
             if len(report.levels) > 1:
                 report.note = _inconsistent(report)
             else:
                 report.agree = True
             return report
-        level.chosen = min(differing, key=_subtree_size).move
-        if progress is not None:
-            progress(level)
         report.path.append(level.chosen)
         pos = pos.push(level.chosen)
         remaining -= 1
