@@ -68,6 +68,9 @@ class Bridge(QObject):
         job = job or Job()
 
         def work():
+            if job.cancelled:
+                job.done.set()
+                return
             try:
                 value = fn(*args)
                 self._inbox.put((job, on_done, value))
@@ -111,41 +114,6 @@ class Bridge(QObject):
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-class PoolOracle:
-    """Our divide on core.pool's nogil workers. core.perft.divide holds the GIL for the
-    whole call, which would freeze the window for a deep divide; the pool's worker threads
-    release it, so the thread waiting here costs the GUI nothing."""
-    name = "core"
-
-    def __init__(self, workers: int | None = None):
-        self.workers = workers
-        self._runs: set = set()
-
-    def divide(self, fen: str, moves=(), depth: int = 1) -> dict[str, int]:
-        from core.oracles import validate
-        from core.pool import start_perft
-        from core.position import Position
-        root, moves = validate(fen, moves)
-        if depth <= 0:
-            return {}
-        run = start_perft(Position.from_fen(root).play(moves), depth, self.workers, divide=True)
-        self._runs.add(run)
-        try:
-            result = run.result()
-        finally:
-            self._runs.discard(run)
-        if result.cancelled:
-            raise PerftscopeError("divide stopped")
-        return result.divide
-
-    def cancel(self):
-        for run in list(self._runs):
-            run.cancel()
-
-    def close(self):
-        self.cancel()
-
-
 class DivideService:
     """Our divide and a reference's, computed on the bridge's threads. Oracles are made on
     first use (starting an engine can fail: that arrives as an error message like any other)
@@ -155,6 +123,7 @@ class DivideService:
         self.bridge = bridge
         self.ours_spec, self.reference_spec = ours, reference
         self._oracles: dict[str, object] = {}
+        self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
     def set_reference(self, spec: str):
@@ -166,7 +135,7 @@ class DivideService:
         from core.oracles import make_oracle
         with self._lock:
             if spec not in self._oracles:
-                self._oracles[spec] = PoolOracle() if spec == "core" else make_oracle(spec)
+                self._oracles[spec] = make_oracle(spec)
             return self._oracles[spec]
 
     def divides(self, fen: str, moves, depth: int) -> tuple[dict, dict]:
@@ -176,7 +145,24 @@ class DivideService:
         return ours, ref
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
-        return self.bridge.submit(self.divides, on_done, on_error, fen, tuple(moves), depth)
+        job = self.bridge.submit(self.divides, on_done, on_error, fen, tuple(moves), depth)
+        self._jobs.add(job)
+        return job
+
+    def track(self, job: Job) -> Job:
+        """Let cancel() stop another job that uses these oracles (the finder)."""
+        self._jobs.add(job)
+        return job
+
+    def cancel(self):
+        """Stop every divide asked for so far: queued ones never start, running ones end
+        with OracleCancelled (not delivered: their jobs are cancelled)."""
+        for job in list(self._jobs):
+            job.cancel()
+        with self._lock:
+            oracles = list(self._oracles.values())
+        for oracle in oracles:
+            oracle.cancel()
 
     def _drop_unused(self):
         with self._lock:

@@ -133,7 +133,11 @@ class MainWindow(QMainWindow):
         self.tree.divideRequested.connect(self.divide)
         self.tree.findRequested.connect(self.find_mismatch)
         self.tree.positionSelected.connect(self._row_selected)
-        self.model.failed.connect(lambda message: self.show_error(f"divide failed: {message}"))
+        self.tree.stopRequested.connect(self.stop_divides)
+        self.bridge.add_hook(lambda: self.tree.stop_button.setEnabled(
+            self.finder is not None or self.model.loading()))
+        self.model.failed.connect(lambda message: self.show_message("divide stopped") if message == "stopped"
+                                  else self.show_error(f"divide failed: {message}"))
         self.model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
         self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentIndex(1))
         self.runs.message.connect(self.show_message)
@@ -242,7 +246,7 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.tree)
         self.tree.find_button.setEnabled(False)
         self.show_message(f"Looking for the first mismatch at depth {depth} against {self._reference_name()}…")
-        self.finder, self.finder_path = Job(), []
+        self.finder, self.finder_path = self.divides.track(Job()), []
         job, divides = self.finder, self.divides
 
         def work():
@@ -294,6 +298,15 @@ class MainWindow(QMainWindow):
         """Start a run with the run panel's settings, as its Start button does."""
         self.run_panel.depth.setValue(depth)
         self.run_panel.start_button.click()
+
+    def stop_divides(self):
+        """Stop the finder and every divide still running; the tree keeps what it has."""
+        if self.finder is not None:
+            self.finder.cancel()
+            self.finder, self.finder_path = None, []
+            self.tree.find_button.setEnabled(True)
+        self.divides.cancel()
+        self.model.stop_loading("stopped")
 
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""

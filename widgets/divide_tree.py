@@ -174,7 +174,8 @@ class DivideModel(QAbstractItemModel):
             return "—" if node.ours is None else f"{node.ours:,}"
         if col == 2:
             return "—" if node.ref is None else f"{node.ref:,}"
-        status = {"loading": "  computing…", "failed": "  failed"}.get(node.state, "")
+        status = {"loading": "  computing…", "failed": "  stopped" if node.error == "stopped" else "  failed"
+                  }.get(node.state, "")
         # a mismatch is never colour alone: a written badge says which kind
         if node.kind == "missing":
             return "✗ missing" + status
@@ -250,6 +251,30 @@ class DivideModel(QAbstractItemModel):
         self._changed(node)
         self.loaded.emit(parent)
 
+    def loading(self) -> bool:
+        """Some row is waiting for its divides."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.state == "loading":
+                return True
+            stack.extend(node.children)
+        return False
+
+    def stop_loading(self, message: str = "stopped"):
+        """Rows still waiting end as failed with `message` (Divide starts over)."""
+        stack, stopped = [self.root], False
+        while stack:
+            node = stack.pop()
+            if node.state == "loading":
+                node.state, node.error = "failed", message
+                self._changed(node)
+                stopped = True
+            stack.extend(node.children)
+        self._path = None
+        if stopped:
+            self.failed.emit(message)
+
     def mark_failed(self, node: Node, message: str):
         self._failed(self._generation, node, message)
 
@@ -279,6 +304,7 @@ class DivideTreePanel(QWidget):
     (the reference selector) placed above the tree."""
     divideRequested = Signal(int)                 # depth
     findRequested = Signal(int)                   # depth
+    stopRequested = Signal()
     positionSelected = Signal(object)             # moves from the root to the selected row
 
     def __init__(self, model: DivideModel, reference: QWidget | None = None, parent=None):
@@ -291,6 +317,9 @@ class DivideTreePanel(QWidget):
         self.divide_button = QPushButton("Divide")
         self.find_button = QPushButton("Find first mismatch")
         self.find_button.setToolTip("Descend both divides to the first position where the move lists differ")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setToolTip("Stop the divides and the search still running")
+        self.stop_button.setEnabled(False)
         self.summary = QLabel("Divide the board position against a reference.")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.RichText)
@@ -310,6 +339,7 @@ class DivideTreePanel(QWidget):
         row.addWidget(self.depth)
         row.addWidget(self.divide_button)
         row.addWidget(self.find_button)
+        row.addWidget(self.stop_button)
         row.addStretch(1)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
@@ -321,8 +351,10 @@ class DivideTreePanel(QWidget):
 
         self.divide_button.clicked.connect(lambda: self.divideRequested.emit(self.depth.value()))
         self.find_button.clicked.connect(lambda: self.findRequested.emit(self.depth.value()))
+        self.stop_button.clicked.connect(self.stopRequested)
         self.view.selectionModel().currentRowChanged.connect(self._selected)
         model.modelReset.connect(self._summarise)
+        model.failed.connect(lambda _message: self._summarise())
         model.loaded.connect(lambda index: self._summarise() if not index.isValid() else None)
         if model.fen is not None:
             self._summarise()
@@ -333,6 +365,9 @@ class DivideTreePanel(QWidget):
 
     def _summarise(self):
         ours, ref = self.model.totals()
+        if self.model.root.state == "failed":
+            self.summary.setText(f"<span style='color:#8a1010'>✗ {self.model.root.error}</span>")
+            return
         if ours is None:
             self.summary.setText(f"Dividing at depth {self.model.root.depth}…" if self.model.fen else "")
             return

@@ -13,6 +13,7 @@ from widgets.overlays import Arrow
 
 ENGINES = Path(__file__).parents[1] / "engines"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
 @pytest.fixture(autouse=True)
@@ -85,6 +86,24 @@ def test_engine_errors_show_in_the_window_and_it_keeps_working(qtbot, window):
     w.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=10000)
     assert w.model.totals() == (400, 400)
+
+
+@pytest.mark.parametrize("action", ["divide", "find_mismatch"])
+def test_stop_ends_a_slow_divide_or_search_and_the_tree_keeps_working(qtbot, window, action):
+    # python-chess needs minutes for divide 5 of Kiwipete
+    w = window(KIWIPETE, "python-chess")
+    getattr(w, action)(5)
+    qtbot.waitUntil(w.tree.stop_button.isEnabled, timeout=5000)
+    qtbot.wait(300)                              # let the engines get going
+    w.tree.stop_button.click()
+    assert w.model.root.state == "failed" and w.finder is None
+    assert "stopped" in status(w) and "stopped" in w.tree.summary.text()
+    # the engines really stop: every job of the service ends soon after
+    qtbot.waitUntil(lambda: all(job.done.is_set() for job in list(w.divides._jobs)), timeout=5000)
+    w.divide(2)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
+    assert w.model.totals() == (2039, 2039)
+    qtbot.waitUntil(lambda: not w.tree.stop_button.isEnabled(), timeout=2000)
 
 
 def test_bad_fen_in_the_window_is_a_message_not_a_crash(qtbot, window):
