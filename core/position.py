@@ -190,8 +190,11 @@ class Position:
     def push(self, uci: str) -> "Position":
         """The position after one legal UCI move."""
         m = self.kernel_move(uci)
-        mover = self.board[parse_square(uci[:2])]
-        capture = bool(self.board[parse_square(uci[2:4])]) or (m >> 12) & 3 == 2
+        frm, to = m & 63, (m >> 6) & 63
+        if not self.white_to_move:
+            frm, to = frm ^ 56, to ^ 56
+        mover = self.board[frm]
+        capture = bool(self.board[to]) or (m >> 12) & 3 == 2
         halfmove = 0 if mover in "Pp" or capture else self.halfmove + 1
         fullmove = self.fullmove + (0 if self.white_to_move else 1)
         child = make(kernels.table(), self.state(), np.uint16(m))

@@ -73,6 +73,11 @@ def test_move_errors_name_the_move_and_position():
         pos.play("e2e4 e7e6 e4e6")
 
 
+def test_moves_are_case_insensitive():
+    assert Position.from_fen(START_FEN).play("E2E4 e7e5 G1F3").fen() == \
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+
+
 def test_legal_moves_match_python_chess_on_random_positions():
     for board in random_boards(11, 150):
         pos = Position.from_fen(board.fen())
