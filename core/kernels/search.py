@@ -22,7 +22,7 @@ from .bits import atomic_add, atomic_load, prefetch
 from .board import make
 from .hashtable import MAX_COUNT, STORED_EMPTY, STORED_REPLACED, bucket_of, probe, store
 from .movegen import count_moves, generate_moves
-from .perft import MAX_MOVES, MOVES, STATE, TABLE, _leaf_stats
+from .perft import MAX_MOVES, MOVES, STATE, TABLE, _leaf_stats, _perft
 
 # counter slot layout
 NODES, PROBES, HITS, STORES, REPLACEMENTS, FILLS, ITEMS = range(7)
@@ -36,6 +36,30 @@ HASH = types.Array(types.uint64, 1, "C")
 COUNTERS = types.Array(types.int64, 1, "C")
 FLAG = types.Array(types.int64, 1, "C")
 STATS = types.Array(types.int64, 1, "C")
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def remember(H, mask, key, depth, total, ctr, slot, stop):
+    """Store a finished subtree's count, and count what the store did."""
+    # a stopped subtree's count is partial: never remember it
+    if total > MAX_COUNT or atomic_load(stop, 0):
+        return
+    how = store(H, mask, key, depth, total)
+    ctr[slot + STORES] += 1
+    if how == STORED_REPLACED:
+        ctr[slot + REPLACEMENTS] += 1
+    elif how == STORED_EMPTY:
+        ctr[slot + FILLS] += 1
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def take_item(next_item, n, stop):
+    """Index of the next work item from the shared queue head, or -1 when the items
+    are gone or the run is stopped."""
+    if atomic_load(stop, 0):
+        return -1
+    i = atomic_add(next_item, 0, 1)
+    return i if i < n else -1
 
 
 @njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, HASH, types.int64,
@@ -52,14 +76,17 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
             ctr[slot + HITS] += 1
             ctr[slot + NODES] += hit
             return np.uint64(hit)
+    if depth == 2:
+        # the leaf parents' bulk count is the plain perft's own
+        total = _perft(T, s, 2, buf, ply)
+        ctr[slot + NODES] += np.int64(total)
+        if hashed:
+            remember(H, mask, s[9], depth, total, ctr, slot, stop)
+        return total
     base = ply * MAX_MOVES
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)
-    if depth == 2:
-        for i in range(base, end):
-            total += count_moves(T, make(T, s, buf[i]))
-        ctr[slot + NODES] += np.int64(total)
-    elif depth - 1 >= min_depth and end > base:
+    if depth - 1 >= min_depth and end > base:
         # start the first child's bucket on its way while it is being generated;
         # each later child's bucket is requested one sibling ahead
         child = make(T, s, buf[base])
@@ -75,14 +102,8 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
         for i in range(base, end):
             total += _search(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, H, mask, min_depth,
                              ctr, slot, stop)
-    # a stopped subtree's count is partial: never remember it
-    if hashed and total <= MAX_COUNT and not atomic_load(stop, 0):
-        how = store(H, mask, s[9], depth, total)
-        ctr[slot + STORES] += 1
-        if how == STORED_REPLACED:
-            ctr[slot + REPLACEMENTS] += 1
-        elif how == STORED_EMPTY:
-            ctr[slot + FILLS] += 1
+    if hashed:
+        remember(H, mask, s[9], depth, total, ctr, slot, stop)
     return total
 
 
@@ -109,13 +130,11 @@ def item_state(items, i):
 def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, slot, stop):
     """Count items (rows of 11 uint64) until none are left or stop[0] is set.
     next_item[0] is the shared queue head; out[i] receives item i's count."""
-    n = items.shape[0]
-    while not atomic_load(stop, 0):
-        i = atomic_add(next_item, 0, 1)
-        if i >= n:
-            break
+    i = take_item(next_item, items.shape[0], stop)
+    while i >= 0:
         out[i] = count(T, item_state(items, i), depth, buf, H, mask, min_depth, ctr, slot, stop)
         ctr[slot + ITEMS] += 1
+        i = take_item(next_item, items.shape[0], stop)
 
 
 @njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS, COUNTERS, types.int64,
@@ -140,17 +159,15 @@ def _search_stats(T, s, depth, buf, ply, stats, ctr, slot, stop):
 @njit(nogil=True, cache=True)
 def run_stats_worker(T, items, depth, out, next_item, buf, stats, ctr, slot, stop):
     """run_worker's twin for perft with statistics (stats: this worker's own 8 counters)."""
-    n = items.shape[0]
-    while not atomic_load(stop, 0):
-        i = atomic_add(next_item, 0, 1)
-        if i >= n:
-            break
+    i = take_item(next_item, items.shape[0], stop)
+    while i >= 0:
         if depth <= 0:
             ctr[slot + NODES] += 1
             out[i] = np.uint64(1)
         else:
             out[i] = _search_stats(T, item_state(items, i), depth, buf, 0, stats, ctr, slot, stop)
         ctr[slot + ITEMS] += 1
+        i = take_item(next_item, items.shape[0], stop)
 
 
 @njit(types.int64(TABLE, STATE, types.int64, MOVES, types.int64, types.Array(types.uint64, 2, "C"),
