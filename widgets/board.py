@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QMenu, QSizePolic
                                QVBoxLayout, QWidget)
 
 from core.errors import FenError
-from core.position import START_FEN, Position, parse_square, square_name
+from core.position import START_FEN, Position, parse_square
 
 from .overlays import Arrow, Badge, Glow, Outline, Ring, Tint, paint_layers
 

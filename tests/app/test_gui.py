@@ -1,7 +1,3 @@
-import os
-import sys
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
@@ -11,16 +7,13 @@ from app.gui import MainWindow
 from core.position import START_FEN, Position
 from widgets.overlays import Arrow
 
-ENGINES = Path(__file__).parents[1] / "engines"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
 @pytest.fixture(autouse=True)
-def _isolated(monkeypatch, tmp_path):
-    # planted-bug engines run `#!/usr/bin/env python3` and need this venv's python-chess;
+def _isolated(tmp_path):
     # QSettings must not read or write the user's real settings
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
     QSettings.setDefaultFormat(QSettings.IniFormat)
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path))
 
@@ -39,9 +32,9 @@ def status(w):
     return w.message.text()
 
 
-def test_find_first_mismatch_lands_on_the_position_where_the_lists_differ(qtbot, window):
+def test_find_first_mismatch_lands_on_the_position_where_the_lists_differ(qtbot, window, engine_path):
     # the planted engine lets a pawn take en passant through a rank pin
-    w = window(POSITION_3, f"perftree:{ENGINES / 'ep_rank_pin.py'}")
+    w = window(POSITION_3, f"perftree:{engine_path('ep_rank_pin')}")
     w.find_mismatch(3)
     qtbot.waitUntil(lambda: w.finder is None, timeout=60000)
     report = w.report

@@ -1,21 +1,10 @@
-import os
-import sys
-from pathlib import Path
-
 import pytest
 
 from app.bridge import Bridge, DivideService
 from core.position import START_FEN
 from widgets.divide_tree import DivideModel, DivideTreePanel
 
-ENGINES = Path(__file__).parents[1] / "engines"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
-
-
-@pytest.fixture(autouse=True)
-def _venv_python_first_on_path(monkeypatch):
-    # the planted-bug engines start with `#!/usr/bin/env python3` and need python-chess
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
 
 
 @pytest.fixture
@@ -58,10 +47,10 @@ def test_expanding_a_row_fills_it_from_the_background(qtbot, service):
     assert "agree" in panel.summary.text()
 
 
-def test_moves_only_one_side_plays_are_marked_in_text_not_only_colour(qtbot, service):
+def test_moves_only_one_side_plays_are_marked_in_text_not_only_colour(qtbot, service, engine_path):
     # the planted engine lets a pawn take en passant through a rank pin: after e2e4 in
     # position 3, f4xe3 is listed only by the reference
-    service.set_reference(f"perftree:{ENGINES / 'ep_rank_pin.py'}")
+    service.set_reference(f"perftree:{engine_path('ep_rank_pin')}")
     model = loaded_model(qtbot, service, POSITION_3, 2, ["e2e4"])
     missing = model.find(["f4e3"])
     node = model.node(missing)

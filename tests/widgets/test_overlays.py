@@ -3,7 +3,7 @@ from PySide6.QtGui import QColor
 from core.analysis import analyze
 from core.position import Position, parse_square
 from widgets.board import BoardView
-from widgets.overlays import Arrow, Badge, Glow, OverlayLegend, Outline, Ring, layers_from_analysis
+from widgets.overlays import Badge, Glow, OverlayLegend, Outline, Ring, layers_from_analysis
 
 
 def sq(name):
