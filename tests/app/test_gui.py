@@ -11,6 +11,19 @@ POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _compiled():
+    """Compile the kernels the window runs before any test times it: on a fresh machine the
+    first pool run and analysis compile for tens of seconds, which no GUI test is about."""
+    from core.analysis import analyze
+    from core.pool import perft
+    pos = Position.from_fen(START_FEN)
+    perft(pos, 3, workers=1)
+    perft(pos, 3, workers=1, hash_exp=16)
+    perft(pos, 3, workers=1, divide=True)
+    analyze(pos)
+
+
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path):
     # QSettings must not read or write the user's real settings
@@ -153,7 +166,7 @@ def start_long_run(qtbot, w, workers=2):
     w.run_panel.workers.setValue(workers)
     w.run_panel.hash_size.setCurrentIndex(0)
     w.run_panel.start_button.click()
-    qtbot.waitUntil(lambda: w.graphs.t.size >= 3, timeout=30000)
+    qtbot.waitUntil(lambda: w.graphs.t.size >= 3 and w.graphs.nps.values().max() > 0, timeout=30000)
 
 
 def test_stop_cancels_a_run_and_the_graphs_kept_its_counters(qtbot, window):
