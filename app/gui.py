@@ -17,12 +17,14 @@ from widgets.board import BoardPanel
 from widgets.divide_tree import DivideModel, DivideTreePanel
 from widgets.graphs import LiveGraphs
 from widgets.library import LibraryPanel
-from widgets.overlays import Arrow, Badge, Layer, OverlayLegend, layers_from_analysis
+from widgets.overlays import LAYERS, Arrow, Badge, Layer, OverlayLegend, layers_from_analysis
 from widgets.reference import ReferenceSelector
 from widgets.run_panel import RunPanel
 
 from .bridge import Bridge, DivideService, Job
 from .runs import RunController
+
+OVERLAYS_KEY = "board/overlays"
 
 STYLE = """
 QGroupBox { font-weight: bold; border: 1px solid #c8c8c8; border-radius: 4px; margin-top: 8px; }
@@ -72,6 +74,11 @@ class MainWindow(QMainWindow):
         self.finder: Job | None = None          # the running finder, if any
         self.finder_path: list[str] = []        # moves it has descended so far
         self.report = None                      # the last finder report
+        remembered = self.settings.value(OVERLAYS_KEY)          # "checkers,pins", "" for none
+        if isinstance(remembered, str):
+            on = set(remembered.split(","))
+            for key, *_ in LAYERS:
+                self.legend.set_enabled(key, key in on)
         self._layout()
         self._menus()
         self._connect()
@@ -128,6 +135,8 @@ class MainWindow(QMainWindow):
     def _connect(self):
         self.board.positionChanged.connect(self._position_changed)
         self.legend.toggled.connect(self._show_layers)
+        self.legend.toggled.connect(
+            lambda: self.settings.setValue(OVERLAYS_KEY, ",".join(sorted(self.legend.enabled()))))
         self.library.positionChosen.connect(self._library_chosen)
         self.selector.changed.connect(self.divides.set_reference)
         self.tree.divideRequested.connect(self.divide)
@@ -189,7 +198,17 @@ class MainWindow(QMainWindow):
         self.board.view.set_layers(shown)
 
     # --- divide tree ---------------------------------------------------------------------
+    def _abandon(self):
+        """A new divide or search replaces the old one: its engines stop instead of
+        computing answers nobody will see."""
+        if self.finder is not None:
+            self.finder.cancel()
+            self.finder, self.finder_path = None, []
+            self.tree.find_button.setEnabled(True)
+        self.divides.cancel()
+
     def divide(self, depth: int):
+        self._abandon()
         self.tree.depth.setValue(depth)
         self.divides.set_reference(self.selector.spec())
         self.model.set_root(self.board.position.fen(), depth)
@@ -237,8 +256,7 @@ class MainWindow(QMainWindow):
         """Run core.finder in the background; each level it divides is inserted in the tree
         as it arrives, and the row where the move lists differ ends up selected."""
         from core.finder import find_mismatch
-        if self.finder is not None:
-            return
+        self._abandon()
         self.tree.depth.setValue(depth)
         self.divides.set_reference(self.selector.spec())
         fen = self.board.position.fen()
@@ -301,11 +319,7 @@ class MainWindow(QMainWindow):
 
     def stop_divides(self):
         """Stop the finder and every divide still running; the tree keeps what it has."""
-        if self.finder is not None:
-            self.finder.cancel()
-            self.finder, self.finder_path = None, []
-            self.tree.find_button.setEnabled(True)
-        self.divides.cancel()
+        self._abandon()
         self.model.stop_loading("stopped")
 
     def busy(self) -> bool:

@@ -83,6 +83,28 @@ def test_selecting_a_row_shows_its_position_with_overlays(qtbot, window):
     assert not [layer for layer in w.board.view.layers if layer.key == "pins"]
 
 
+def test_overlay_choices_are_remembered_between_sessions(qtbot, window):
+    w = window()
+    w.legend.set_enabled("pins", False)
+    w.legend.set_enabled("king_zone", True)
+    again = window()
+    assert "pins" not in again.legend.enabled() and "king_zone" in again.legend.enabled()
+    for key in list(again.legend.enabled()):
+        again.legend.set_enabled(key, False)
+    assert window().legend.enabled() == set()
+
+
+def test_a_new_divide_stops_the_one_still_running(qtbot, window):
+    w = window(KIWIPETE, "python-chess")
+    w.divide(5)                                   # minutes for python-chess
+    qtbot.wait(300)
+    first = list(w.divides._jobs)
+    w.divide(2)
+    qtbot.waitUntil(lambda: all(job.done.is_set() for job in first), timeout=5000)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
+    assert w.model.totals() == (2039, 2039)
+
+
 def test_engine_errors_show_in_the_window_and_it_keeps_working(qtbot, window):
     w = window(reference="uci:/nonexistent/engine")
     w.divide(2)
