@@ -27,7 +27,6 @@ from .perft import MAX_MOVES, MOVES, STATE, TABLE, _leaf_stats, _perft
 # counter slot layout
 NODES, PROBES, HITS, STORES, REPLACEMENTS, FILLS, ITEMS = range(7)
 SLOT = 8
-COUNTER_NAMES = ("nodes", "probes", "hits", "stores", "replacements", "fills", "items")
 
 DEFAULT_MIN_DEPTH = 2
 NO_TABLE = 1 << 30                 # a min_depth no run reaches
@@ -87,8 +86,8 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)
     if depth - 1 >= min_depth and end > base:
-        # start the first child's bucket on its way while it is being generated;
-        # each later child's bucket is requested one sibling ahead
+        # each child's bucket is requested one sibling ahead, so that its cache miss
+        # overlaps the counting of the sibling before it
         child = make(T, s, buf[base])
         for i in range(base, end):
             if i + 1 < end:
