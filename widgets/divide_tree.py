@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QSpinBox, QTreeView, QVBoxLayout, QWidget)
 
 COLUMNS = ("Move", "Ours", "Reference", "Difference")
+MAX_DEPTH = 10
 MISSING_BG, EXTRA_BG, DIFF_BG = QColor("#fde2e2"), QColor("#fff1d6"), QColor("#fff8c4")
 MISMATCH_FG = QColor("#8a1010")
 
@@ -311,7 +312,7 @@ class DivideTreePanel(QWidget):
         super().__init__(parent)
         self.model = model
         self.depth = QSpinBox()
-        self.depth.setRange(1, 10)
+        self.depth.setRange(1, MAX_DEPTH)
         self.depth.setValue(3)
         self.depth.setPrefix("depth ")
         self.divide_button = QPushButton("Divide")

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QPro
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 ENTRY_BYTES = 16          # one hash entry: key ^ data beside data
+MAX_DEPTH = 12
 
 
 def format_count(n: float) -> str:
@@ -41,7 +42,7 @@ class RunPanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.depth = QSpinBox()
-        self.depth.setRange(1, 12)
+        self.depth.setRange(1, MAX_DEPTH)
         self.depth.setValue(5)
         self.workers = QSpinBox()
         self.workers.setRange(1, max(1, os.cpu_count() or 1) * 2)

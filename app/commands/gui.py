@@ -73,6 +73,12 @@ def run_gui(args) -> int:
     if args.reference:
         check_reference(args.reference)
     overlays = overlay_names(args.overlays)
+    from widgets import divide_tree, run_panel
+    for flag, depth, most in (("--divide", args.divide, divide_tree.MAX_DEPTH),
+                              ("--find", args.find, divide_tree.MAX_DEPTH),
+                              ("--perft", args.perft, run_panel.MAX_DEPTH)):
+        if depth is not None and not 1 <= depth <= most:
+            raise PerftscopeError(f"{flag}: depth must be between 1 and {most} in the window, got {depth}")
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               "or under a virtual one with `xvfb-run -a perftscope gui`", file=sys.stderr)
