@@ -265,7 +265,8 @@ class ClusterResult:
     total_positions: int
     workers: int
     seconds: float
-    dashboard: str | None = None
+    dashboard: str | None = None   # None without bokeh (pip install 'perftscope[dashboard]')
+    scheduler: str | None = None
     session: int = 1
     task_seconds: float = 0.0  # summed over the tasks run in this session
     compute_seconds: float = 0.0   # first task submitted to last result (seconds also counts the set-up)
@@ -378,7 +379,7 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         base = dict(root_fen=run_id["fen"], moves=run_id["moves"], fen=pos.fen(), depth=depth, split=sp.plies,
                     tasks=len(all_tasks), tasks_from_journal=len(done), unique_positions=sp.unique,
                     total_positions=sp.total, workers=workers, dashboard=dashboard_link(client),
-                    session=jr.session)
+                    scheduler=client.scheduler.address, session=jr.session)
         if on_start is not None:
             on_start(ClusterResult(nodes=0, divide=None, tasks_run=0, seconds=0.0, **base))
         todo = sorted((t for t in all_tasks if t.id not in done), key=lambda t: -t.cost)

@@ -74,7 +74,7 @@ class _Reporter:
     def start(self, r: ClusterResult):
         where = f", dashboard {r.dashboard}" if r.dashboard else ""
         done = f" ({r.tasks_from_journal} from the journal)" if r.tasks_from_journal else ""
-        print(f"cluster: {r.workers} workers{where}", file=sys.stderr)
+        print(f"cluster: {r.workers} workers, scheduler {r.scheduler}{where}", file=sys.stderr)
         print(f"split {r.split}: {r.unique_positions:,} unique of {r.total_positions:,} positions "
               f"(merge ratio {r.merge_ratio:.4f}), {r.tasks} tasks{done}", file=sys.stderr, flush=True)
 
