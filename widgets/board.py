@@ -272,6 +272,9 @@ class BoardPanel(QWidget):
             b.clicked.connect(slot)
             nav.addWidget(b)
             self.buttons[name] = b
+        self.turn_label = QLabel()
+        self.turn_label.setStyleSheet("font-weight:bold; padding:0 6px;")
+        nav.addWidget(self.turn_label)
         nav.addWidget(self.moves_label, 1)
 
         box = QVBoxLayout(self)
@@ -352,6 +355,8 @@ class BoardPanel(QWidget):
         self.buttons["forward"].setEnabled(self.index < len(self.moves))
         self.buttons["last"].setEnabled(self.index < len(self.moves))
         self.moves_label.setText(self._moves_html())
+        white = self.position.white_to_move
+        self.turn_label.setText(("○ White" if white else "● Black") + " to move")
         self.positionChanged.emit(self.position)
 
     def _moves_html(self) -> str:

@@ -56,7 +56,6 @@ class DivideModel(QAbstractItemModel):
     (ours, reference) divides off the GUI thread and calls back on it."""
     loaded = Signal(QModelIndex)         # a row's children arrived (invalid index: the root)
     failed = Signal(str)
-    pathLoaded = Signal(QModelIndex)     # load_path finished: the deepest row reached
 
     def __init__(self, fetch, parent=None):
         super().__init__(parent)
@@ -64,7 +63,6 @@ class DivideModel(QAbstractItemModel):
         self.fen = None
         self.root = Node(None, None, (), 0)
         self._generation = 0
-        self._path: tuple | None = None
 
     # --- what is shown -------------------------------------------------------------
     def set_root(self, fen: str, depth: int, moves=(), fetch: bool = True):
@@ -75,7 +73,6 @@ class DivideModel(QAbstractItemModel):
         self.fen = fen
         self.root = Node(None, None, tuple(moves), depth)
         self.root.state = "loading"
-        self._path = None
         self.endResetModel()
         if fetch:
             self._load(self.root)
@@ -205,36 +202,10 @@ class DivideModel(QAbstractItemModel):
                    lambda result: self._arrived(gen, node, result),
                    lambda message: self._failed(gen, node, message))
 
-    def load_path(self, moves):
-        """Load every row along `moves` (fetching the levels not loaded yet, one after the
-        other); pathLoaded(index of the deepest row reached) when done."""
-        self._path = tuple(moves)
-        self._advance_path()
-
-    def _advance_path(self):
-        if self._path is None:
-            return
-        node = self.root
-        for i in range(len(self._path) + 1):
-            if node.state == "loading":
-                return                          # _arrived calls back here
-            if node.state == "idle" and (node is self.root or node.expandable):
-                self._load(node)
-                return
-            if i == len(self._path) or node.state != "loaded":
-                break
-            child = next((c for c in node.children if c.move == self._path[i]), None)
-            if child is None:
-                break
-            node = child
-        self._path = None
-        self.pathLoaded.emit(self.index_of(node))
-
     def _arrived(self, gen, node: Node, result):
         if gen != self._generation:
             return
         self.insert_divides(node, *result)
-        self._advance_path()
 
     def insert_divides(self, node: Node, ours: dict, ref: dict):
         """Show both divides of node's position as its rows (from a fetch or a finder report)."""
@@ -272,7 +243,6 @@ class DivideModel(QAbstractItemModel):
                 self._changed(node)
                 stopped = True
             stack.extend(node.children)
-        self._path = None
         if stopped:
             self.failed.emit(message)
 
@@ -285,7 +255,6 @@ class DivideModel(QAbstractItemModel):
         node.state, node.error = "failed", message
         self._changed(node)
         self.failed.emit(message)
-        self._advance_path()
 
     def _changed(self, node: Node):
         if node.parent is None:

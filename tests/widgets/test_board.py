@@ -25,6 +25,7 @@ def test_click_then_click_plays_a_legal_move(qtbot):
     qtbot.mouseClick(panel.view, Qt.LeftButton, pos=centre(panel, "f3"))
     assert panel.moves == ["g1f3"]
     assert panel.position.board[parse_square("f3")] == "N"
+    assert "Black to move" in panel.turn_label.text()
     assert panel.view.last_move == "g1f3"
 
 
