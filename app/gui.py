@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QApplication, QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter,
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from core.errors import PerftscopeError
-from core.position import START_FEN, Position
+from core.position import START_FEN, Position, parse_square
 from widgets.board import BoardPanel
 from widgets.divide_tree import DivideModel, DivideTreePanel
 from widgets.graphs import LiveGraphs
@@ -176,7 +176,6 @@ class MainWindow(QMainWindow):
             self.show_message(f"Loaded {title}")
 
     def _copy_fen(self):
-        from PySide6.QtWidgets import QApplication
         QApplication.clipboard().setText(self.board.position.fen())
 
     def _position_changed(self, pos: Position):
@@ -276,7 +275,10 @@ class MainWindow(QMainWindow):
 
     def _level(self, level):
         """One level of the finder: the divides of the position reached so far."""
-        node = self.model.node(self.model.find(self.finder_path) or QModelIndex())
+        index = self.model.find(self.finder_path)
+        if index is None:
+            return
+        node = self.model.node(index)
         ours = {r.move: r.engine for r in level.rows if r.engine is not None}
         ref = {r.move: r.reference for r in level.rows if r.reference is not None}
         self.model.insert_divides(node, ours, ref)
@@ -285,9 +287,9 @@ class MainWindow(QMainWindow):
             self.tree.reveal(self.finder_path)
 
     def _finder_failed(self, message):
-        node = self.model.node(self.model.find(self.finder_path) or QModelIndex())
-        if node.state == "loading":
-            self.model.mark_failed(node, message)
+        index = self.model.find(self.finder_path)
+        if index is not None and self.model.node(index).state == "loading":
+            self.model.mark_failed(self.model.node(index), message)
         self.finder, self.finder_path = None, []
         self.tree.find_button.setEnabled(True)
         self.show_error(f"finder: {message}")
@@ -336,7 +338,6 @@ class MainWindow(QMainWindow):
 
 
 def _mismatch_layer(move: str, kind: str) -> Layer:
-    from core.position import parse_square
     a, b = parse_square(move[:2]), parse_square(move[2:4])
     text = "missing" if kind == "missing" else "extra"
     return Layer("mismatch", "Mismatch", "#882020",
