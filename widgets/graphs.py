@@ -40,11 +40,12 @@ class Series:
 
 
 def nice_ceiling(value: float) -> float:
-    """The next 1, 2 or 5 times a power of ten above value (axes move in steps, not per sample)."""
+    """The next 1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten above value: axes move in
+    steps, not on every sample."""
     if value <= 0:
         return 1.0
     power = 10.0 ** np.floor(np.log10(value))
-    for step in (1, 2, 5, 10):
+    for step in (1, 1.5, 2, 3, 4, 5, 6, 8, 10):
         if step * power >= value:
             return float(step * power)
     return float(10 * power)
@@ -66,7 +67,7 @@ class LiveGraphs(QWidget):
         self.nps_plot = self._plot("Nodes per second", "time", "s", "rate", "nodes/s")
         self.hit_plot = self._plot("Hash hit rate", "time", "s", "hits", "%")
         self.hit_plot.setYRange(0, 100)
-        self.worker_plot = self._plot("Nodes per worker", "worker", "", "count", "nodes")
+        self.worker_plot = self._plot("Nodes searched per worker", "worker", "", "count", "nodes")
         self.fill_plot = self._plot("Hash table fill", "", "", "fill", "%")
         self.fill_plot.setYRange(0, 100)
         self.fill_plot.getAxis("bottom").setTicks([[(0, "table")]])
@@ -135,11 +136,14 @@ class LiveGraphs(QWidget):
         self._set_limits("workers", self.worker_plot, n, nice_ceiling(self.worker_nodes.max(initial=0) * 1.1))
 
     def fit(self):
-        """At the end of a run: the time axes end where the run ended."""
+        """At the end of a run: the axes end where the data does."""
         t = self.t.values()
         if t.size:
             for plot in (self.nps_plot, self.hit_plot):
                 plot.setXRange(0, t[-1], padding=0.01)
+            self.nps_plot.setYRange(0, self.nps.values().max() * 1.05, padding=0)
+        if self.worker_nodes.size:
+            self.worker_plot.setYRange(0, self.worker_nodes.max() * 1.05, padding=0)
 
     def _set_limits(self, name: str, plot: pg.PlotWidget, x_max: float, y_max: float):
         old_x, old_y = self._limits.get(name, (None, 0.0))
