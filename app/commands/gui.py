@@ -37,6 +37,14 @@ def register(sub):
     g.set_defaults(run=run_gui)
 
 
+def _invocation() -> str:
+    """How this user started perftscope, so the hint can be pasted as it is."""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else "perftscope"
+    if os.path.basename(argv0) == "perftscope" and os.path.dirname(argv0):
+        return os.path.relpath(argv0) if not os.path.isabs(argv0) else argv0
+    return "perftscope"
+
+
 def has_display() -> bool:
     if sys.platform != "linux":
         return True
@@ -81,7 +89,7 @@ def run_gui(args) -> int:
             raise PerftscopeError(f"{flag}: depth must be between 1 and {most} in the window, got {depth}")
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
-              "or under a virtual one with `xvfb-run -a perftscope gui`", file=sys.stderr)
+              f"or under a virtual one with `xvfb-run -a {_invocation()} gui`", file=sys.stderr)
         return 2
     from PySide6.QtWidgets import QApplication
 
