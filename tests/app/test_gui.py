@@ -251,3 +251,22 @@ def test_the_event_loop_answers_within_50_ms_during_a_long_run(qtbot, window):
     w.runs.stop()
     qtbot.waitUntil(lambda: not w.runs.running, timeout=5000)
     assert stall < 0.050, f"the GUI thread was blocked {stall * 1000:.0f} ms during the run"
+
+
+def test_the_window_opens_on_a_real_x_server_under_xvfb(tmp_path):
+    """What `make run` does on a desktop: the xcb platform plugin, not offscreen. Catches a
+    missing system library (the plugin aborts the process without it)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    shot = tmp_path / "window.png"
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path)          # leave the user's settings alone
+    perftscope = str(Path(sys.executable).parent / "perftscope")
+    proc = subprocess.run(["xvfb-run", "-a", perftscope, "gui", "--screenshot", str(shot)],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    image = QImage(str(shot))
+    assert not image.isNull() and image.width() > 600 and image.height() > 400
