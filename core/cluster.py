@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import logging
 import os
 import socket
 import sqlite3
@@ -42,6 +43,7 @@ from .kernels import expand as _x
 from .kernels import hashtable as _h
 from .kernels import perft as _k
 from .kernels import search as _s
+from .pool import MAX_HASH_EXP
 from .position import Position
 
 DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any cluster size
@@ -150,9 +152,23 @@ def make_tasks(split: Split, depth: int, tasks: int) -> list[Task]:
 _TABLES: dict[int, np.ndarray] = {}
 
 
+def _memory_limit() -> int | None:
+    """The Dask worker's memory limit in bytes (None outside a worker or without a limit)."""
+    try:
+        from distributed import get_worker
+        return int(get_worker().memory_manager.memory_limit) or None
+    except (ImportError, ValueError, AttributeError, TypeError):
+        return None
+
+
 def _worker_table(hash_exp: int) -> np.ndarray:
     # one table per worker process, kept across tasks: an entry stays true in any task
     if hash_exp not in _TABLES:
+        need, limit = 16 << max(hash_exp, _h.MIN_EXP), _memory_limit()
+        if limit and need > limit // 2:
+            raise ClusterError(f"worker {socket.gethostname()}:{os.getpid()} has a memory limit of "
+                               f"{limit / 2**30:.1f} GiB; a table of 2^{hash_exp} entries needs "
+                               f"{need / 2**30:.1f} GiB (use a smaller -h)")
         _TABLES.clear()
         _TABLES[hash_exp] = _h.new_table(max(hash_exp, _h.MIN_EXP))
     return _TABLES[hash_exp]
@@ -290,7 +306,9 @@ def dashboard_link(client) -> str | None:
         return None
 
 
-def _check(depth, split, tasks, divide, local, address):
+def _check(depth, split, tasks, divide, local, address, hash_exp):
+    if hash_exp > MAX_HASH_EXP:
+        raise ClusterError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{MAX_HASH_EXP})")
     if depth < 0:
         raise ClusterError(f"depth must be >= 0, got {depth}")
     if not 0 <= split <= min(depth, MAX_SPLIT):
@@ -315,7 +333,7 @@ def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = Fa
     scheduler at `address`, else a LocalCluster of `local` worker processes (default:
     one per core). `progress` is called after every finished task; `on_start` once the
     work is split and the cluster is up (its result has nodes=0)."""
-    _check(depth, split, tasks, divide, local, address)
+    _check(depth, split, tasks, divide, local, address, hash_exp)
     pos = Position.from_fen(fen).play(moves)
     started = time.perf_counter()
     sp = split_positions(pos, split, divide)
@@ -348,7 +366,9 @@ def _open_client(address, local):
                                f"start one with: dask worker {address}") from None
         return c, None
     n = local or (os.cpu_count() or 1)
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0")
+    # a failed task is reported once, in the run's own error: not as a log line per try
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.CRITICAL)
     return Client(cluster), cluster
 
 
@@ -392,7 +412,6 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
                               retries=RETRIES, priority=t.cost, pure=False)
             futures[f] = t
         failed: dict[int, str] = {}
-        new_nodes = 0
         task_seconds = 0.0
         ran = 0
         for f in as_completed(futures):
@@ -405,7 +424,6 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
             jr.record(t, c, n, secs, who)
             counts[t.id] = c
             nodes_done += n
-            new_nodes += n
             task_seconds += secs
             ran += 1
             if progress is not None:
@@ -413,7 +431,9 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
                                   time.perf_counter() - run_start))
         missing = [t.id for t in all_tasks if t.id not in counts]
         if missing:
-            reasons = "; ".join(f"task {i}: {failed[i]}" for i in missing[:3] if i in failed)
+            # the same cause usually fails every task: name each cause once
+            causes = dict.fromkeys(failed[i] for i in missing if i in failed)
+            reasons = "; ".join(list(causes)[:2])
             keep = (f"run again with --journal {jr.path} to compute only those" if jr.path != ":memory:"
                     else "run with --journal FILE to keep finished tasks across runs")
             raise ClusterError(f"{len(all_tasks) - len(missing)} of {len(all_tasks)} tasks done, "

@@ -22,7 +22,8 @@ def dask_client():
     (starting one costs seconds); tests that kill a worker wait for its restart."""
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           memory_limit="4GiB")
     client = Client(cluster)
     yield client
     client.close()

@@ -95,3 +95,16 @@ def test_a_killed_client_resumes_from_its_journal_without_redoing_tasks(dask_cli
     assert len(after) == 128
     assert {tid: after[tid] for tid in before} == before          # untouched, still session 1
     assert {after[tid][0] for tid in after.keys() - before.keys()} == {2}
+
+
+def test_tasks_failing_on_every_worker_give_no_total_and_exit_2(dask_client, capsys):
+    # the test cluster's workers have 4 GiB each: a table of 2^28 entries (4 GiB) is refused
+    # on the worker, every try of every task fails, and the run says so instead of summing
+    code = main(["perft", "-d", "4", "--split", "2", "--cluster", _address(dask_client), "--tasks", "4",
+                 "-h", "28"])
+    cap = capsys.readouterr()
+    assert code == 2
+    assert cap.out == ""
+    last = cap.err.strip().splitlines()[-1]
+    assert "0 of 4 tasks done, 4 missing" in last and "no total" in last
+    assert "memory limit" in last
