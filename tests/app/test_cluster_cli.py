@@ -12,7 +12,7 @@ import pytest
 
 import core.perft as single
 from app.cli import main
-from core.position import START_FEN, Position
+from core.position import Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
