@@ -257,12 +257,13 @@ def _describe(run: dict) -> str:
 class Progress:
     tasks_done: int
     tasks_total: int
-    nodes: int
+    nodes: int                 # so far, the journal's included
     elapsed: float
+    nodes_run: int = 0         # counted in this session: what NPS is made of
 
     @property
     def nps(self) -> float:
-        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+        return self.nodes_run / self.elapsed if self.elapsed > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,7 @@ class ClusterResult:
     session: int = 1
     task_seconds: float = 0.0  # summed over the tasks run in this session
     compute_seconds: float = 0.0   # first task submitted to last result (seconds also counts the set-up)
+    nodes_run: int = 0         # nodes of the tasks computed in this session
 
     @property
     def merge_ratio(self) -> float:
@@ -293,7 +295,8 @@ class ClusterResult:
 
     @property
     def nps(self) -> float:
-        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+        """Nodes counted in this session per second (a resumed run's journal adds none)."""
+        return self.nodes_run / self.seconds if self.seconds > 0 else 0.0
 
 
 def dashboard_link(client) -> str | None:
@@ -412,6 +415,7 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
                               retries=RETRIES, priority=t.cost, pure=False)
             futures[f] = t
         failed: dict[int, str] = {}
+        nodes_run = 0
         task_seconds = 0.0
         ran = 0
         for f in as_completed(futures):
@@ -424,11 +428,12 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
             jr.record(t, c, n, secs, who)
             counts[t.id] = c
             nodes_done += n
+            nodes_run += n
             task_seconds += secs
             ran += 1
             if progress is not None:
                 progress(Progress(len(counts), len(all_tasks), nodes_done,
-                                  time.perf_counter() - run_start))
+                                  time.perf_counter() - run_start, nodes_run))
         missing = [t.id for t in all_tasks if t.id not in counts]
         if missing:
             # the same cause usually fails every task: name each cause once
@@ -442,7 +447,7 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         seconds = time.perf_counter() - started
         return ClusterResult(nodes=total, divide=rows, tasks_run=ran, seconds=seconds,
                              task_seconds=task_seconds, compute_seconds=time.perf_counter() - run_start,
-                             **base)
+                             nodes_run=nodes_run, **base)
     finally:
         if own is not None:
             own.close()

@@ -63,13 +63,17 @@ def _journal_rows(path):
                 db.execute("SELECT id, session, counts FROM tasks")}
 
 
-def test_a_killed_client_resumes_from_its_journal_without_redoing_tasks(dask_client, tmp_path, capsys):
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(how, dask_client, tmp_path,
+                                                                             capsys):
     dask_client.wait_for_workers(2, timeout=60)
     journal = tmp_path / "d7.sqlite"
     argv = ["perft", "-d", "7", "--split", "3", "--cluster", _address(dask_client), "--tasks", "128",
             "--journal", str(journal)]
+    # Ctrl-C must reach the child even when this test runs where SIGINT is ignored
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", *argv], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and proc.poll() is None:
@@ -80,9 +84,14 @@ def test_a_killed_client_resumes_from_its_journal_without_redoing_tasks(dask_cli
                 pass
             time.sleep(0.02)
         assert proc.poll() is None, proc.communicate()
-        proc.send_signal(signal.SIGKILL)
+        proc.send_signal(how)
+        out, err = proc.communicate(timeout=30)
     finally:
-        proc.wait(timeout=30)
+        if proc.poll() is None:
+            proc.kill()
+    if how == signal.SIGINT:
+        assert proc.returncode == 130 and out == ""
+        assert f"tasks done when interrupted; the journal {journal} keeps them" in err
     before = _journal_rows(journal)
     assert 3 <= len(before) < 128
     assert {session for session, _ in before.values()} == {1}
@@ -91,6 +100,7 @@ def test_a_killed_client_resumes_from_its_journal_without_redoing_tasks(dask_cli
     out = json.loads(capsys.readouterr().out)
     assert out["nodes"] == 3_195_901_860
     assert (out["tasks_from_journal"], out["tasks_run"]) == (len(before), 128 - len(before))
+    assert out["nps"] * out["seconds"] < 3_195_901_860      # the journal's nodes were not counted again
     after = _journal_rows(journal)
     assert len(after) == 128
     assert {tid: after[tid] for tid in before} == before          # untouched, still session 1
