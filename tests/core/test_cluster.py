@@ -131,17 +131,20 @@ def test_an_unreachable_scheduler_is_a_clear_error():
 def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client):
     dask_client.wait_for_workers(2, timeout=60)
     pids = dask_client.run(os.getpid)                  # {worker address: pid}
-    victim = sorted(pids.values())[0]
-    seen = []
+    lost = []                                          # (pid, tasks it held when killed)
 
     def kill_once(p):
-        if not seen:
-            seen.append(p)
-            os.kill(victim, signal.SIGKILL)
+        if lost:
+            return
+        held = {w: keys for w, keys in dask_client.processing().items() if keys}
+        if held and p.tasks_done < p.tasks_total - 2:
+            victim = sorted(held)[0]
+            os.kill(pids[victim], signal.SIGKILL)
+            lost.append((pids[victim], held[victim]))
 
     r = run_perft(START_FEN, "", 7, 3, client=dask_client, tasks=48, progress=kill_once)
-    assert seen and seen[0].tasks_done < seen[0].tasks_total - 2   # killed with work left
+    assert lost and lost[0][1]                         # killed holding work
     assert r.nodes == 3_195_901_860
     assert r.tasks_run == 48
-    assert victim not in dask_client.run(os.getpid).values()
+    assert lost[0][0] not in dask_client.run(os.getpid).values()
     dask_client.wait_for_workers(2, timeout=60)       # the nanny brings it back for later tests
