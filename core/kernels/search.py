@@ -13,7 +13,7 @@ thread may read them at any moment. The stop flag is read with an atomic load
 at every interior node: a plain load would be hoisted out of the recursion.
 
 The table is probed only at remaining depth >= min_depth: below that a subtree
-is cheaper to recount than a cache miss is to pay (see docs/BENCHMARKS_POOL.md).
+is cheaper to recount than a cache miss is to pay (see docs/BENCHMARKS.md).
 Pass a min_depth above the run's depth to run without a table."""
 import numpy as np
 from numba import njit, types
