@@ -37,8 +37,12 @@ QStatusBar { border-top: 1px solid #d0d0d0; }
 
 def apply_style(app):
     """Fusion looks the same on every desktop and under xvfb; a light frame around groups."""
+    import resources
+    from PySide6.QtGui import QIcon
+
     app.setStyle("Fusion")
     app.setStyleSheet(STYLE)
+    app.setWindowIcon(QIcon(str(resources.DIR / "icons" / "perftscope.svg")))
 
 
 def boxed(title: str, widget: QWidget) -> QGroupBox:

@@ -11,6 +11,7 @@ Environment:
 """
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import llvmlite.binding as _llvm
@@ -49,6 +50,11 @@ CACHE_DIR = Path(os.environ.get("PERFTSCOPE_CACHE", Path.home() / ".cache" / "pe
     f"numba-{_sources_digest()}-{SLIDER_MODE}"
 # Must be set before any @njit(cache=True) below is decorated.
 numba.config.CACHE_DIR = str(CACHE_DIR)
+
+if not CACHE_DIR.exists() and sys.stderr.isatty():
+    # the first import compiles everything (tens of seconds): say so rather than seem to hang
+    print("perftscope: compiling the move generator for this CPU (first run only, about 20 s)...",
+          file=sys.stderr, flush=True)
 
 from . import tables  # noqa: E402  (after the cache directory is set)
 

@@ -270,3 +270,10 @@ def test_the_window_opens_on_a_real_x_server_under_xvfb(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     image = QImage(str(shot))
     assert not image.isNull() and image.width() > 600 and image.height() > 400
+
+
+def test_the_application_has_its_icon(qapp):
+    from app.gui import apply_style
+    apply_style(qapp)
+    icon = qapp.windowIcon()
+    assert not icon.isNull() and not icon.pixmap(32, 32).toImage().isNull()
