@@ -226,12 +226,13 @@ def _ep_reason(v: _View, uci: str, frm: int, code: int, who: int) -> str:
     ksq = int(v.safety()[0])
     king = square_name(v.real(ksq))
     victim = square_name(v.pos.ep_square + (-8 if v.pos.white_to_move else 8))
+    # reasons read after "legal: " or "illegal: " in the report and the overlay legend
     if code == _k.EP_LEGAL:
-        return "legal"
+        return f"lifting both pawns opens no line to king {king}"
     if code == _k.EP_CAPTURES_CHECKER:
-        return f"legal: captures the checking pawn {victim}"
+        return f"captures the checking pawn {victim}"
     if code == _k.EP_BLOCKS_CHECK:
-        return f"legal: lands on {square_name(v.pos.ep_square)} between king {king} and the checking {v.short(who)}"
+        return f"lands on {square_name(v.pos.ep_square)} between king {king} and the checking {v.short(who)}"
     if code == _k.EP_CHECK_NOT_RESOLVED:
         checkers = [q for q in range(64) if int(v.safety()[1]) >> q & 1]
         if len(checkers) > 1:

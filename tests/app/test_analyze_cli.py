@@ -30,7 +30,8 @@ def test_json_after_moves_matches_python_chess(capsys):
         board.push_uci(m)
     assert obj["fen"] == board.fen(en_passant="xfen")
     assert sorted(obj["legal"]) == sorted(m.uci() for m in board.legal_moves)
-    assert obj["ep"] == {"square": "d6", "captures": [{"move": "e5d6", "legal": True, "reason": "legal"}]}
+    assert obj["ep"] == {"square": "d6", "captures": [{"move": "e5d6", "legal": True,
+                                                       "reason": "lifting both pawns opens no line to king e1"}]}
     assert obj["king_zone"]["white"]["king"] == "e1"
     assert obj["pinned"] == [{"square": "c3", "pinner": "a5", "ray": ["b4", "a5"]}]
 
