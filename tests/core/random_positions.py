@@ -1,7 +1,34 @@
-"""Random but reproducible test positions for exact-count property tests."""
+"""Random but reproducible test positions for property tests."""
 import random
 
+import chess
+
 from core.position import START_FEN, Position
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
+
+
+def random_boards(seed, count, plies, starts=(chess.STARTING_FEN, KIWIPETE, POSITION_4), pawn_bias=0.0):
+    """count python-chess boards reached by seeded random play from `starts` in turn, fewer
+    than `plies` moves each (so every one can arise in a game). With pawn_bias, that share of
+    the moves is a pawn move when there is one: promotions, en passant and castling-rights
+    changes come up more often."""
+    rng = random.Random(seed)
+    boards = []
+    for game in range(count):
+        board = chess.Board(starts[game % len(starts)])
+        for _ in range(rng.randrange(plies)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            if pawn_bias:
+                pawn_moves = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
+                if pawn_moves and rng.random() < pawn_bias:
+                    moves = pawn_moves
+            board.push(rng.choice(moves))
+        boards.append(board)
+    return boards
 
 
 def random_positions(n, seed):

@@ -14,26 +14,13 @@ from core.kernels import analysis as ka
 from core.position import Position
 from core.suites import load
 
+from .random_positions import random_boards
+
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 STARTS = (chess.STARTING_FEN, KIWIPETE,
           "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
           "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8")
-
-
-def played_boards(seed, count, plies=90):
-    """Positions reached by seeded random play (so every one can arise in a game)."""
-    rng = random.Random(seed)
-    boards = []
-    while len(boards) < count:
-        b = chess.Board(rng.choice(STARTS))
-        for _ in range(rng.randrange(1, plies)):
-            moves = list(b.legal_moves)
-            if not moves:
-                break
-            b.push(rng.choice(moves))
-        boards.append(b)
-    return boards
 
 
 def fen_of(board):
@@ -63,7 +50,7 @@ def line_blockers(board):
 
 
 def test_masks_match_python_chess_on_random_play():
-    boards = played_boards(3, 300)
+    boards = random_boards(3, 300, plies=90, starts=STARTS)
     for b in boards:
         a = analyze(Position.from_fen(fen_of(b)))
         assert a.checkers == sorted(b.checkers()), b.fen()
@@ -92,7 +79,7 @@ def test_masks_match_python_chess_on_random_play():
 
 def test_single_square_attack_test_matches_python_chess():
     T = kernels.table()
-    for b in played_boards(11, 60):
+    for b in random_boards(11, 60, plies=90, starts=STARTS):
         pos = Position.from_fen(fen_of(b))
         P, N, D, O, K, us, occ = pos.state()[:7]
         flip = 0 if b.turn else 56
@@ -265,7 +252,7 @@ def test_explain_every_rejected_move_of_random_positions():
     from-to pair a movement reason, and no move falls through to the unknown case."""
     rng = random.Random(23)
     safety = ("check", "pinned", "castl", "en passant", "exposes", "shields", "resolve")
-    for b in played_boards(29, 40):
+    for b in random_boards(29, 40, plies=90, starts=STARTS):
         pos = Position.from_fen(fen_of(b))
         legal = {m.uci() for m in b.legal_moves}
         pseudo = {m.uci() for m in b.generate_pseudo_legal_moves()} - legal

@@ -11,6 +11,8 @@ from core.perft import divide, perft, perft_stats
 from core.position import Position
 from core.suites import load
 
+from .random_positions import random_boards
+
 BUDGET = 20_000_000          # largest single expected count checked per position in the suites
 
 
@@ -85,33 +87,18 @@ def python_chess_divide(board, depth):
     return out
 
 
-def random_play_positions(seed, games, plies):
-    """Positions from random games, biased towards pawn moves so promotions, en passant and
-    castling rights changes come up often."""
-    rng = random.Random(seed)
-    starts = [chess.STARTING_FEN,
-              "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-              "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-              "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-              "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]
-    out = []
-    for g in range(games):
-        board = chess.Board(starts[g % len(starts)])
-        for _ in range(rng.randrange(plies)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            pawn_moves = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
-            pool = pawn_moves if pawn_moves and rng.random() < 0.5 else moves
-            board.push(rng.choice(pool))
-        out.append(board)
-    return out
+# the special moves' own playground: promotions from the seventh rank and both castlings
+SPECIAL_STARTS = (chess.STARTING_FEN,
+                  "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                  "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                  "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+                  "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_divide_matches_python_chess_on_random_play(seed):
     features = {"ep": 0, "castling": 0, "promotion": 0}
-    for board in random_play_positions(seed, games=50, plies=70):
+    for board in random_boards(seed, 50, plies=70, starts=SPECIAL_STARTS, pawn_bias=0.5):
         ours = divide(Position.from_fen(board.fen()), 2)
         assert ours == python_chess_divide(board, 2), board.fen()
         for m in board.legal_moves:          # the special moves inside the divided tree

@@ -1,6 +1,4 @@
 """FEN in and out, validation messages, UCI moves and Zobrist keys."""
-import random
-
 import chess
 import chess.polyglot
 import numpy as np
@@ -11,22 +9,9 @@ from core.errors import FenError, MoveError
 from core.kernels.board import full_key, make
 from core.position import START_FEN, Position, as_state
 
+from .random_positions import random_boards
+
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-
-
-def random_boards(seed, count, plies=80):
-    rng = random.Random(seed)
-    out = []
-    for start in (chess.STARTING_FEN, KIWIPETE, "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"):
-        for _ in range(count // 3):
-            b = chess.Board(start)
-            for _ in range(rng.randrange(plies)):
-                moves = list(b.legal_moves)
-                if not moves:
-                    break
-                b.push(rng.choice(moves))
-            out.append(b)
-    return out
 
 
 @pytest.mark.parametrize("fen", [START_FEN, KIWIPETE, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
@@ -79,14 +64,14 @@ def test_moves_are_case_insensitive():
 
 
 def test_legal_moves_match_python_chess_on_random_positions():
-    for board in random_boards(11, 150):
+    for board in random_boards(11, 150, plies=80):
         pos = Position.from_fen(board.fen())
         assert sorted(pos.legal_moves()) == sorted(m.uci() for m in board.legal_moves), board.fen()
 
 
 def test_push_matches_python_chess_fen_and_polyglot_key():
     T = kernels.table()
-    for board in random_boards(12, 150):
+    for board in random_boards(12, 150, plies=80):
         pos = Position.from_fen(board.fen())
         assert pos.key == chess.polyglot.zobrist_hash(board), board.fen()
         for move in list(board.legal_moves)[:6]:
