@@ -151,13 +151,10 @@ def run_bench(args) -> int:
         return run_threats(args)
     if args.sliders == "both":
         return _compare_sliders(args)
-    if args.sliders:
-        os.environ["PERFTSCOPE_SLIDERS"] = args.sliders
-        if "core.kernels" in sys.modules:
-            from core import kernels
-            if kernels.SLIDER_MODE != args.sliders:
-                return _print_result(_sliders_subprocess(args.sliders, args.repeat), args)
     from core import kernels
+    if args.sliders and args.sliders != kernels.SLIDER_MODE:
+        # the mode is fixed when the kernels are imported: measure it in a process of its own
+        return _print_result(_sliders_subprocess(args.sliders, args.repeat), args)
     rows = measure_core(args.repeat)
     binary = None if args.no_stockfish else find_stockfish()
     if binary:

@@ -14,37 +14,25 @@ import time
 
 from core.cluster import DEFAULT_TASKS, MAX_SPLIT, ClusterResult, Progress, run_perft
 
-from .common import fail, print_json, stderr_is_terminal
+from .common import fail, int_arg, print_json, stderr_is_terminal
 
 LOG_EVERY = 5.0          # seconds between progress lines when stderr is not a terminal
 LIVE_EVERY = 0.25
 
 
-def _count(name: str, low: int, high: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{name} must be between {low} and {high}, got {value}")
-        return value
-    return parse
-
-
 def add_cluster_args(parser: argparse.ArgumentParser):
     g = parser.add_argument_group("cluster (Dask)")
-    g.add_argument("--split", type=_count("split", 0, MAX_SPLIT), metavar="K",
+    g.add_argument("--split", type=int_arg("split", 0, MAX_SPLIT), metavar="K",
                    help="expand K plies here, merge transpositions, count the rest on a Dask cluster")
     where = g.add_mutually_exclusive_group()
     where.add_argument("--cluster", metavar="ADDRESS",
                        help="an existing Dask scheduler, e.g. tcp://host:8786 (start workers there with "
                             "`dask worker tcp://host:8786` after `pip install perftscope`)")
-    where.add_argument("--local", type=_count("local workers", 1, 256), metavar="N",
+    where.add_argument("--local", type=int_arg("local workers", 1, 256), metavar="N",
                        help="a local cluster of N worker processes (the default, with N = -w)")
     g.add_argument("--journal", metavar="FILE",
                    help="SQLite file keeping each finished task; run again with it to resume")
-    g.add_argument("--tasks", type=_count("tasks", 1, 1_000_000), metavar="N",
+    g.add_argument("--tasks", type=int_arg("tasks", 1, 1_000_000), metavar="N",
                    help=f"tasks to pack the positions into (default {DEFAULT_TASKS})")
 
 

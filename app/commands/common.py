@@ -19,14 +19,21 @@ def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
                         help='UCI moves played from FEN first, e.g. "e2e4 e7e5"')
 
 
-def depth_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"depth must be a whole number, got {text!r}") from None
-    if value < 0 or value > 40:
-        raise argparse.ArgumentTypeError(f"depth must be between 0 and 40, got {value}")
-    return value
+def int_arg(what: str, low: int, high: int):
+    """An argparse type: a whole number from low to high, the error naming `what`."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}") from None
+        if value < low or value > high:
+            raise argparse.ArgumentTypeError(f"{what} must be between {low} and {high}, got {value}")
+        return value
+    parse.__name__ = what          # argparse names the type in some messages
+    return parse
+
+
+depth_arg = int_arg("depth", 0, 40)
 
 
 def position_from_args(args) -> Position:

@@ -13,7 +13,7 @@ from core.pool import perft as pool_perft
 from core.position import Position
 
 from .cluster_args import add_cluster_args, run_cluster, wants_cluster
-from .common import add_position_args, position_from_args, print_json, stderr_is_terminal
+from .common import add_position_args, int_arg, position_from_args, print_json, stderr_is_terminal
 
 PROGRESS_AFTER = 0.5          # seconds before a progress line appears
 PROGRESS_EVERY = 0.25
@@ -29,14 +29,7 @@ def _hash_exp(text: str) -> int:
     return value
 
 
-def _workers(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"workers must be a whole number, got {text!r}") from None
-    if value < 1 or value > 256:
-        raise argparse.ArgumentTypeError(f"workers must be between 1 and 256, got {value}")
-    return value
+_workers = int_arg("workers", 1, 256)
 
 
 def _add_pool_args(parser):
