@@ -363,7 +363,8 @@ class DivideTreePanel(QWidget):
         # current without anyone choosing it, and that must never play a move on the board
         self.view.selectionModel().selectionChanged.connect(self._selected)
         model.modelReset.connect(self._summarise)
-        model.modelReset.connect(lambda: self.view.setColumnHidden(ENGINE_COLUMN, not model.compared))
+        model.modelReset.connect(self._columns)
+        self._columns()
         model.failed.connect(lambda _message: self._summarise())
         model.loaded.connect(lambda index: self._summarise() if not index.isValid() else None)
         if model.fen is not None:
@@ -393,6 +394,10 @@ class DivideTreePanel(QWidget):
             self.view.setCurrentIndex(index)
             self.view.scrollTo(index)
         return index
+
+    def _columns(self):
+        # with no engine chosen there is no engine column to show
+        self.view.setColumnHidden(ENGINE_COLUMN, not self.model.compared)
 
     def _selected(self, selected, _deselected):
         rows = [i for i in selected.indexes() if i.column() == 0]
