@@ -253,8 +253,7 @@ class MainWindow(QMainWindow):
         """Grey the results computed for another position than the board's."""
         pos = self.board.position
         divide_stale = self.divide_about is not None and self.row_shown is None and pos != self.divide_about
-        self.model.set_stale(divide_stale)
-        self.tree.context.set_stale(divide_stale)
+        self.tree.set_stale(divide_stale)
         run_stale = self.run_about is not None and pos != self.run_about
         self.run_context.set_stale(run_stale)
         self.run_panel.set_stale(run_stale)

@@ -362,6 +362,7 @@ class DivideTreePanel(QWidget):
         # selection, not the current index: a view that gains focus makes its first row
         # current without anyone choosing it, and that must never play a move on the board
         self.view.selectionModel().selectionChanged.connect(self._selected)
+        self.view.clicked.connect(self._clicked)       # a click on the row already selected shows it again
         model.modelReset.connect(self._summarise)
         model.modelReset.connect(self._columns)
         self._columns()
@@ -375,6 +376,12 @@ class DivideTreePanel(QWidget):
         """Enable what can be asked now: Stop while anything runs, Find while no search does."""
         self._stop_button.setEnabled(dividing or finding)
         self._find_button.setEnabled(not finding)
+
+    def set_stale(self, stale: bool):
+        """Grey the rows and their summary: the board shows a position they were not computed for."""
+        self.model.set_stale(stale)
+        self.context.set_stale(stale)
+        self.summary.setEnabled(not stale)
 
     def request(self, action: str, depth: int):
         """Ask for 'divide' or 'find' at `depth`, as the buttons do."""
@@ -398,6 +405,10 @@ class DivideTreePanel(QWidget):
     def _columns(self):
         # with no engine chosen there is no engine column to show
         self.view.setColumnHidden(ENGINE_COLUMN, not self.model.compared)
+
+    def _clicked(self, index):
+        if index.isValid() and self.view.selectionModel().isRowSelected(index.row(), index.parent()):
+            self.positionSelected.emit(self.model.node(index).moves)
 
     def _selected(self, selected, _deselected):
         rows = [i for i in selected.indexes() if i.column() == 0]

@@ -246,3 +246,37 @@ def test_save_session_from_the_command_line(qtbot, tmp_path, engine_path, capsys
     data = json.loads(path.read_text())
     assert data["fen"] == EP_PIN and data["finder"]["extra"] == ["e4d3"]
     assert data["finder"]["path"] == ["d2d4"] and "exposes king a4" in data["finder"]["explanations"]["e4d3"]
+
+
+def test_the_inconsistent_engine_diagnosis_is_shown_whole(qtbot, window, engine_path):
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    w = window(kiwipete, f"perftree:{engine_path('inconsistent')}", "core")
+    report = find(qtbot, w, 2)
+    assert report.note.endswith("(a hash table collision, or state not restored after a move)")
+    text = " ".join(w.finder_panel.text().split())
+    assert "inconsistent engine" in text and " ".join(report.note.split()) in text
+    assert "inconsistent" in w.message.text() and "Finder report" in w.message.text()
+
+
+def test_unreachable_positions_are_warned_about_in_the_report(qtbot, window, engine_path):
+    w = window("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", f"perftree:{engine_path('correct')}", "core")
+    report = find(qtbot, w, 1)
+    assert report.agree and report.unreachable
+    assert "cannot arise in a real game" in w.finder_panel.text()
+    assert report.unreachable[0] in " ".join(w.finder_panel.text().split())
+
+
+def test_the_engine_log_shows_what_was_sent_and_what_came_back(qtbot, window, engine_path):
+    w = window(EP_PIN, f"perftree:{engine_path('ep_rank_pin')}", "core")
+    w.divide(1)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
+    w.tabs.setCurrentWidget(w.engine_log)
+    qtbot.waitUntil(lambda: "ep_rank_pin.py" in w.engine_log.text(), timeout=2000)
+    text = w.engine_log.text()
+    assert f"== perftree:{engine_path('ep_rank_pin')}" in text
+    # the command line sent and the answer's lines
+    assert any(line.startswith("[1] >") and "ep_rank_pin.py 1" in line for line in text.splitlines())
+    assert "[1] < e4d3 1" in text
+    w.engine_log.copy_button.click()
+    from PySide6.QtWidgets import QApplication
+    assert QApplication.clipboard().text() == text
