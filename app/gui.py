@@ -201,10 +201,11 @@ class MainWindow(QMainWindow):
     def _tick(self):
         """Once per bridge tick: what can be asked now, which engine is being waited for, the log."""
         self.tree.set_busy(self.model.loading(), self.finder.running)
-        waiting = self.divides.waiting()
-        self.waiting.setText("   ".join(f"waiting for {name}: call {call}, {seconds:.1f} s "
-                                        f"(timeout {self.divides.timeout:g} s)"
-                                        for name, call, seconds in waiting))
+        waiting = "   ".join(f"waiting for {name}: call {call}, {seconds:.1f} s (timeout {self.divides.timeout:g} s)"
+                               for name, call, seconds in self.divides.waiting())
+        if waiting != self.waiting.text():
+            self.waiting.setText(waiting)
+            self.tree.show_waiting(waiting)
         if self.tabs.currentWidget() is self.engine_log:
             self.engine_log.show_logs(self.divides.logs())
 

@@ -383,6 +383,11 @@ class DivideTreePanel(QWidget):
         self.context.set_stale(stale)
         self.summary.setEnabled(not stale)
 
+    def show_waiting(self, text: str):
+        """While the root's rows are computed: which engine is being waited for, and how long."""
+        if self.model.root.state == "loading" and self.model.fen is not None:
+            self.summary.setText(f"Dividing at depth {self.model.root.depth}…" + (f" {text}" if text else ""))
+
     def request(self, action: str, depth: int):
         """Ask for 'divide' or 'find' at `depth`, as the buttons do."""
         self.depth.setValue(depth)

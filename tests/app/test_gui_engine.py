@@ -169,6 +169,7 @@ def test_a_hanging_engine_shows_how_long_it_has_waited_and_times_out(qtbot, wind
     w.divide(2)
     qtbot.waitUntil(lambda: "waiting for hang.py: call 1, 1." in w.waiting.text(), timeout=5000)
     assert "timeout 3 s" in w.waiting.text()
+    assert "Dividing at depth 2… waiting for hang.py: call 1, " in w.tree.summary.text()
     qtbot.waitUntil(lambda: w.model.root.state == "failed", timeout=10000)
     assert "hang.py" in w.message.text() and "3 s" in w.message.text()
     qtbot.waitUntil(lambda: w.waiting.text() == "", timeout=2000)
