@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import queue
 import threading
-import time
 import traceback
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -115,51 +114,6 @@ class Bridge(QObject):
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-class Watched:
-    """An oracle with a name for people and a record of the call it is waiting for.
-
-    The GUI asks `activity()` on every tick to show "waiting for my-perft.sh: call 3, 12.4 s";
-    an oracle that keeps its own (`oracle.activity()`) answers for itself."""
-
-    def __init__(self, spec: str, oracle):
-        from widgets.reference import short_name
-        self.spec, self.oracle, self.name = spec, oracle, short_name(spec)
-        self.calls = 0
-        self._since: float | None = None
-
-    def divide(self, fen, moves=(), depth: int = 1) -> dict[str, int]:
-        self.calls += 1
-        self._since = time.monotonic()
-        try:
-            return self.oracle.divide(fen, moves, depth)
-        finally:
-            self._since = None
-
-    def activity(self) -> tuple[int, float] | None:
-        """(call number, seconds waited) while a call runs, else None."""
-        own = getattr(self.oracle, "activity", None)
-        if callable(own):
-            act = own()
-            return None if act is None else (act.call, act.seconds)
-        since = self._since
-        return None if since is None else (self.calls, time.monotonic() - since)
-
-    def log_text(self) -> str | None:
-        """What was sent and what came back, when the oracle keeps a log."""
-        log = getattr(self.oracle, "log", None)
-        return log.text() if log is not None and hasattr(log, "text") else None
-
-    def set_timeout(self, seconds: float):
-        if hasattr(self.oracle, "timeout"):
-            self.oracle.timeout = seconds
-
-    def cancel(self):
-        self.oracle.cancel()
-
-    def close(self):
-        self.oracle.close()
-
-
 class DivideService:
     """The engine's divide and the reference's, computed on the bridge's threads. Oracles are
     made on first use (starting an engine can fail: that arrives as an error message like any
@@ -169,7 +123,7 @@ class DivideService:
                  timeout: float = 60.0):
         self.bridge = bridge
         self.engine_spec, self.reference_spec, self.timeout = engine, reference, timeout
-        self._oracles: dict[str, Watched] = {}
+        self._oracles: dict[str, object] = {}
         self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
@@ -178,7 +132,7 @@ class DivideService:
             self.timeout = timeout
             with self._lock:
                 for oracle in self._oracles.values():
-                    oracle.set_timeout(timeout)
+                    oracle.timeout = timeout          # read at the start of each call
         if (engine, reference) != (self.engine_spec, self.reference_spec):
             self.engine_spec, self.reference_spec = engine, reference
             self._drop_unused()
@@ -186,11 +140,11 @@ class DivideService:
     def set_reference(self, spec: str):
         self.set_specs(self.engine_spec, spec)
 
-    def oracle(self, spec: str) -> Watched:
+    def oracle(self, spec: str):
         from core.oracles import make_oracle
         with self._lock:
             if spec not in self._oracles:
-                self._oracles[spec] = Watched(spec, make_oracle(spec, timeout=self.timeout))
+                self._oracles[spec] = make_oracle(spec, timeout=self.timeout)
             return self._oracles[spec]
 
     def divides(self, fen: str, moves, depth: int) -> list:
@@ -225,12 +179,12 @@ class DivideService:
         """(engine name, call, seconds) for every engine call running now."""
         with self._lock:
             oracles = list(self._oracles.values())
-        return [(o.name, *act) for o in oracles if (act := o.activity()) is not None]
+        return [(o.name, act.call, act.seconds) for o in oracles if (act := o.activity()) is not None]
 
-    def logs(self) -> dict[str, str | None]:
-        """Each engine's log text (None when it keeps none), by spec."""
+    def logs(self) -> dict[str, str]:
+        """Each engine's log (what was sent, what came back), by spec."""
         with self._lock:
-            return {spec: o.log_text() for spec, o in self._oracles.items()}
+            return {spec: o.log.text() for spec, o in self._oracles.items()}
 
     def _drop_unused(self):
         with self._lock:

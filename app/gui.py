@@ -396,10 +396,9 @@ class MainWindow(QMainWindow):
     def _found(self, report):
         self.finder_panel.show_report(report)
         below = list(report.path[len(self.model.root.moves):])
-        error = getattr(report, "error", "")
-        if error:
-            self.model.stop_loading(error)
-            self.show_error(f"finder: {error} (the levels found before are kept; see the Finder report)")
+        if report.error:
+            self.model.stop_loading(report.error)
+            self.show_error(f"finder: {report.error} (the levels found before are kept; see the Finder report)")
             return
         if report.cancelled:
             self.model.stop_loading("stopped")

@@ -5,6 +5,7 @@ the finder's report, in one JSON file a bug report can carry (File > Save sessio
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 
 from core.errors import PerftscopeError
 from core.finder import Level, Report, Row
@@ -50,9 +51,6 @@ def fill_divide(model, data: dict):
 
 def report_json(report) -> dict:
     data = report.to_json()
-    for key in ("error", "crash"):
-        if hasattr(report, key):
-            data[key] = getattr(report, key)
     # the verdicts as shown, so a reader of the file needs no glossary
     data["verdicts"] = {m: classify(None, 1).key for m in report.missing}
     data["verdicts"].update({m: classify(1, None).key for m in report.extra})
@@ -60,20 +58,12 @@ def report_json(report) -> dict:
 
 
 def report_from_json(data: dict) -> Report:
-    levels = [Level(lv["fen"], lv["depth"], [Row(r["move"], r["engine"], r["reference"]) for r in lv["rows"]],
-                    lv.get("chosen")) for lv in data.get("levels", [])]
-    report = Report(engine=data["engine"], reference=data["reference"], root_fen=data["root_fen"],
-                    depth=data["depth"], agree=data.get("agree", False), path=list(data.get("path", [])),
-                    fen=data.get("fen", ""), missing=list(data.get("missing", [])),
-                    extra=list(data.get("extra", [])), explanations=dict(data.get("explanations", {})),
-                    levels=levels, engine_calls=data.get("engine_calls", 0),
-                    reference_calls=data.get("reference_calls", 0),
-                    unreachable=list(data.get("unreachable", [])), note=data.get("note", ""),
-                    cancelled=data.get("cancelled", False))
-    for key in ("error", "crash"):
-        if key in data:
-            setattr(report, key, data[key])
-    return report
+    known = {f.name for f in fields(Report)}
+    values = {k: v for k, v in data.items() if k in known}
+    values["levels"] = [Level(lv["fen"], lv["depth"], [Row(r["move"], r["engine"], r["reference"])
+                                                        for r in lv["rows"]], lv.get("chosen"))
+                        for lv in data.get("levels", [])]
+    return Report(**values)
 
 
 def save(path: str, data: dict):

@@ -28,10 +28,9 @@ class EngineLogPanel(QWidget):
         self.copy_button.clicked.connect(lambda: QApplication.clipboard().setText(self.text()))
         self._shown = None
 
-    def show_logs(self, logs: dict[str, str | None]):
+    def show_logs(self, logs: dict[str, str]):
         """Each engine's log under its spec; redrawn only when it changed (called every tick)."""
-        text = "\n\n".join(f"== {spec}\n" + (log if log is not None else "(this engine keeps no log)")
-                           for spec, log in logs.items())
+        text = "\n\n".join(f"== {spec}\n{log or '(nothing yet)'}" for spec, log in logs.items())
         if text != self._shown:
             self._shown = text
             bar = self.view.verticalScrollBar()

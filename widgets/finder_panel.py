@@ -27,10 +27,9 @@ def report_html(report) -> str:
     for reason in report.unreachable:
         parts.append(f"<p style='color:{palette.YELLOW}'>⚠ this position cannot arise in a real game "
                      f"({e(reason)}): engines legitimately disagree here</p>")
-    error = getattr(report, "error", "")
-    if error:
-        what = "crashed, hung or flooded" if getattr(report, "crash", False) else "failed"
-        parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(error)}<br>"
+    if report.error:
+        what = "crashed, hung or flooded" if report.crash else "failed"
+        parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(report.error)}<br>"
                      f"the levels below were found before it stopped</p>")
     parts.append(f"<p>path: <b>{e(' '.join(report.path)) or '(none)'}</b><br>"
                  f"position: <tt>{e(report.fen)}</tt></p>")

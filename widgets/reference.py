@@ -5,8 +5,6 @@ longest wait for one engine call.
 """
 from __future__ import annotations
 
-import os
-
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QGridLayout, QHBoxLayout, QLabel,
                                QLineEdit, QToolButton, QWidget)
@@ -28,38 +26,27 @@ KINDS = (("core", "core (perftscope)", ""),
 
 
 def split_spec(spec: str) -> tuple[str, str]:
-    """('perftree', '/x/my-perft.sh') from a spec; core.oracles.parse_spec when it exists."""
+    """('perftree', '/x/my-perft.sh'); a spec the parser refuses (half typed) is split as written."""
+    from core.errors import EngineError
+    from core.oracles import parse_spec
     try:
-        from core.oracles import parse_spec
-    except ImportError:
-        parse_spec = None
-    if parse_spec is not None:
-        try:
-            parsed = parse_spec(spec)
-            kind = getattr(parsed, "kind", None)
-            if kind is not None:
-                return kind, spec.partition(":")[2] if ":" in spec else ""
-        except Exception:  # noqa: BLE001 - a half-typed spec is still shown as typed
-            pass
-    kind, _, rest = spec.partition(":")
-    return kind, rest
+        parsed = parse_spec(spec)
+        return parsed.kind, parsed.target
+    except EngineError:
+        kind, _, rest = spec.partition(":")
+        return kind, rest
 
 
 def short_name(spec: str) -> str:
     """What a column header or a message calls an engine: 'my-perft.sh', 'eng', 'core'."""
+    from core.errors import EngineError
+    from core.oracles import parse_spec
     if not spec:
         return "no engine"
     try:
-        from core.oracles import parse_spec
         return parse_spec(spec).short_name
-    except Exception:  # noqa: BLE001 - before the spec parser exists, or a spec it refuses
-        pass
-    kind, rest = split_spec(spec)
-    if kind == "cmd":
-        return os.path.basename(rest.split()[0]) if rest.split() else "cmd"
-    if kind == "file":
-        return os.path.splitext(os.path.basename(rest))[0] or "file"
-    return os.path.basename(rest) if rest else kind
+    except EngineError:
+        return spec
 
 
 class SpecSelector(QWidget):

@@ -277,7 +277,7 @@ def test_the_engine_log_shows_what_was_sent_and_what_came_back(qtbot, window, en
     assert f"== perftree:{engine_path('ep_rank_pin')}" in text
     # the command line sent and the answer's lines
     assert any(line.startswith("[1] >") and "ep_rank_pin.py 1" in line for line in text.splitlines())
-    assert "[1] < e4d3 1" in text
+    assert "[1] < d2d4 1" in text and "[1] < 23" in text          # a move line, then the total
     w.engine_log.copy_button.click()
     from PySide6.QtWidgets import QApplication
     assert QApplication.clipboard().text() == text
