@@ -297,7 +297,7 @@ class MainWindow(QMainWindow):
 
     def _start_tree(self, depth: int, fetch: bool):
         self._abandon()
-        self.tree.depth.setValue(depth)
+        self.tree.set_depth(depth)
         self.divides.set_specs(*self.choice.specs(), timeout=self.choice.seconds())
         fen, moves = self._board_root()
         engine, reference = self._engines()
@@ -386,6 +386,7 @@ class MainWindow(QMainWindow):
             return
         self.model.insert_rows(self.model.node(index), level.rows)
         if level.chosen:
+            self.model.expect(list(where) + [level.chosen])        # the finder's next level
             self.tree.reveal(list(where) + [level.chosen])
 
     def _finder_failed(self, message):
@@ -398,7 +399,9 @@ class MainWindow(QMainWindow):
         below = list(report.path[len(self.model.root.moves):])
         if report.error:
             self.model.stop_loading(report.error)
-            self.show_error(f"finder: {report.error} (the levels found before are kept; see the Finder report)")
+            self.tree.add_note(report.error)
+            self.show_error(f"{report.engine} failed during the search: the levels found before are kept; "
+                            f"its error is above the tree and in the Finder report")
             return
         if report.cancelled:
             self.model.stop_loading("stopped")
