@@ -13,6 +13,7 @@ import sys
 from core.errors import EngineError, PerftscopeError
 
 from .common import depth_arg
+from .compare import _seconds
 
 SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
 
@@ -21,7 +22,8 @@ def register(sub):
     g = sub.add_parser("gui", help="open the desktop workbench")
     g.add_argument("--fen", default=None, help="position to open")
     g.add_argument("--divide", type=depth_arg, default=None, metavar="DEPTH",
-                   help="divide the position against the reference at this depth on opening")
+                   help="divide the position at this depth on opening: the engine against the reference, "
+                        "or the reference alone with no engine")
     g.add_argument("--find", type=depth_arg, default=None, metavar="DEPTH",
                    help="run Find first mismatch at this depth on opening")
     g.add_argument("--perft", type=depth_arg, default=None, metavar="DEPTH",
@@ -76,17 +78,6 @@ def overlay_names(text: str | None) -> set | None:
         raise PerftscopeError(f"--overlays: unknown layer {sorted(unknown)[0]!r} "
                               f"(expected all, none or some of {', '.join(keys)})")
     return names
-
-
-def _seconds(text: str) -> float:
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"timeout is a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"timeout must be more than 0 seconds, got {text!r}")
-    return value
 
 
 def check_spec(flag: str, spec: str):
