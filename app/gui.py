@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
         centre.setStretchFactor(0, 1)
         centre.setSizes([640, 200])
 
-        run_tab = QWidget()
+        self.run_tab = run_tab = QWidget()
         run_box = QVBoxLayout(run_tab)
         run_box.setContentsMargins(0, 0, 0, 0)
         run_box.addWidget(self.run_context)
@@ -194,7 +194,7 @@ class MainWindow(QMainWindow):
         self.model.failed.connect(lambda message: self.show_message("divide stopped") if message == "stopped"
                                   else self.show_error(f"divide failed: {message}"))
         self.model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
-        self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentIndex(self.tabs.count() - 1))
+        self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentWidget(self.run_tab))
         self.runs.message.connect(self._run_message)
         self.runs.error.connect(self.show_error)
 
@@ -424,7 +424,7 @@ class MainWindow(QMainWindow):
     def start_perft(self, depth: int):
         """Start a run at `depth` with the run panel's other settings."""
         self.run_panel.depth.setValue(depth)
-        self.tabs.setCurrentIndex(self.tabs.count() - 1)
+        self.tabs.setCurrentWidget(self.run_tab)
         self.runs.start(depth, self.run_panel.workers.value(), int(self.run_panel.hash_size.currentData()))
 
     def _run_position(self) -> Position:

@@ -117,6 +117,10 @@ def run_gui(args) -> int:
     app.setApplicationName("perftscope")
     apply_style(app)
     window = MainWindow(fen, reference=args.reference, engine=engine, timeout=args.timeout)
+    if args.find is not None and not window.choice.engine.spec():
+        window.close()
+        raise PerftscopeError("--find: no engine to debug (give --engine SPEC; the reference is the truth "
+                              "it is checked against)")
     window.show()
     if overlays is not None:
         for key, *_ in LAYERS:
