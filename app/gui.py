@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
         self.analysis = None
         self.divide_about: Position | None = None     # the position the divide tree was computed for
         self.run_about: Position | None = None        # the position the last run counted
+        self._run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
         self.row_shown = None                         # moves of the tree row the board shows
         self._showing_row = False
         remembered = self.settings.value(OVERLAYS_KEY)          # "checkers,pins", "" for none
