@@ -205,6 +205,7 @@ class EngineProcess:
     def begin_call(self):
         self.lines_read = 0
         self.bytes_read = 0
+        self.call_started = time.monotonic()
 
     def send(self, line: str, what: str):
         """Write one line to the engine; EngineCrashed when it is gone."""
@@ -223,8 +224,9 @@ class EngineProcess:
             self.kill()
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}") from None
-            raise EngineTimeout(f"{self.name}: no answer within {seconds:g} s to {what}; "
-                                f"the engine was stopped", seconds=seconds) from None
+            waited = time.monotonic() - self.call_started
+            raise EngineTimeout(f"{self.name}: no answer within {seconds:g} s to {what} (waited "
+                                f"{waited:.1f} s); the engine was stopped", seconds=seconds) from None
         if line is None:
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}")

@@ -32,6 +32,7 @@ from .divide_parser import TOTAL_LINE, ParsedDivide, parse_divide
 from .engine_io import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess, run_command
 from .engine_spec import SPECS, Spec, parse_spec
 from .errors import EngineError, OracleCancelled
+from .lenient_fen import lenient_fen
 from .position import Position
 from .stockfish import find_stockfish, require_stockfish
 
@@ -43,13 +44,19 @@ HANDSHAKE_TIMEOUT = 10.0       # uci/isready must answer quickly, whatever the p
 
 
 def validate(fen: str, moves) -> tuple[str, list[str]]:
-    """(normalised root FEN, lower-case moves) after checking both with core.position.
+    """(normalised root FEN, lower-case moves) after checking both with core.position; castling
+    rights and en-passant squares that cannot stand are dropped (core.lenient_fen).
 
     Raises FenError or MoveError naming what is wrong; the engine is never asked."""
     moves = [m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves)]
-    root = Position.from_fen(fen)
-    root.play(moves)
-    return root.fen(), moves
+    root, _ = lenient_fen(fen)
+    Position.from_fen(root).play(moves)
+    return root, moves
+
+
+def fen_warnings(fen: str) -> list[str]:
+    """What a comparison drops from `fen` (one line each), [] for a FEN that stands as it is."""
+    return lenient_fen(fen)[1]
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,7 @@ class Oracle:
         self.log = EngineLog()
         self.calls = 0
         self._running: tuple[int, float] | None = None
+        self._sent_fen = ""
         self.last: Answer | None = None
 
     def activity(self) -> Activity | None:
@@ -89,11 +97,16 @@ class Oracle:
         root, moves = validate(fen, moves)
         if depth == 0:
             return Answer({}, 1)
+        # another program gets the FEN as the user wrote it when a comparison had to drop part
+        # of it: its bug may show only there (python-chess and Stockfish drop the same parts)
+        as_given = " ".join(fen.split())
+        sent_fen = as_given if as_given != root and fen_warnings(as_given) else root
         with self._lock:
             self._cancelled.clear()
             self.calls += 1
             self.log.start(self.calls)
             self._running = (self.calls, time.monotonic())
+            self._sent_fen = sent_fen
             try:
                 self.last = self._answer(root, moves, depth)
             except EngineError as e:
@@ -268,7 +281,7 @@ class CommandOracle(Oracle):
         self._process: EngineProcess | None = None
 
     def _answer(self, fen, moves, depth):
-        args = fill_template(self.words, fen, moves, depth)
+        args = fill_template(self.words, self._sent_fen or fen, moves, depth)
         if self.drop_empty_moves and not moves:
             args = args[:-1]
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
@@ -314,6 +327,13 @@ class Dialogue:
     sentinel: str | None = None            # sent after the request; its echo ends the answer
     sentinel_reply: str | None = None
     quit: str | None = "quit"
+
+
+def sentinel_reply(d: Dialogue) -> str:
+    """The line that ends an answer after the sentinel: `echo WORDS` answers WORDS."""
+    if d.sentinel_reply:
+        return d.sentinel_reply
+    return d.sentinel[5:].strip() if d.sentinel.startswith("echo ") else d.sentinel
 
 
 UCI = Dialogue(command=(), start=("uci",), start_until=r"^uciok$", ready=("isready", "readyok"))
@@ -379,8 +399,9 @@ class InteractiveOracle(Oracle):
         d = self.dialogue
         engine = self._engine
         engine.begin_call()
-        sent_lines = [fill_line(t, fen, moves, depth) for t in d.position]
-        sent_lines.append(fill_line(d.divide or d.totals, fen, moves, depth))
+        sent_fen = self._sent_fen or fen
+        sent_lines = [fill_line(t, sent_fen, moves, depth) for t in d.position]
+        sent_lines.append(fill_line(d.divide or d.totals, sent_fen, moves, depth))
         if d.sentinel:
             sent_lines.append(d.sentinel)
         sent = " / ".join(sent_lines)
@@ -390,7 +411,7 @@ class InteractiveOracle(Oracle):
             if self._cancelled.is_set():
                 raise self._stopped(repr(sent))
             if d.sentinel:
-                end = re.compile(f"^{re.escape(d.sentinel_reply or d.sentinel)}$")
+                end = re.compile(f"^{re.escape(sentinel_reply(d))}$")
             else:
                 end = self._end or TOTAL_LINE
             lines = self._read_until(end, self.timeout, repr(sent))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from core.finder import Level, Report, find_mismatch
-from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, stockfish_available, validate
+from core.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
 
 from .common import add_position_args, print_json
 
@@ -47,6 +47,8 @@ def run(args) -> int:
         if not args.json:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
+            for warning in fen_warnings(args.fen):
+                print(f"warning    the FEN's {warning} (as python-chess and Stockfish do)")
             print(flush=True)
         said: set[str] = set()
 
@@ -90,6 +92,9 @@ def _print_reading(oracle, verbose: bool, said: set):
 def _print_level(level: Level):
     # printed as each level arrives, so a slow engine shows progress
     print(f"depth {level.depth}  {level.fen}")
+    if not level.rows:
+        print("  (only totals from the engine here)\n", flush=True)
+        return
     width = max([len(r.move) for r in level.rows] + [4])
     differing = level.differing
     if differing:
@@ -116,7 +121,7 @@ def _print_verdict(report: Report):
     if report.crash:
         print(f"crash      {report.error}")
     elif report.agree:
-        nodes = sum(r.engine for r in report.levels[0].rows) if report.levels else 1
+        nodes = sum(r.reference for r in report.levels[0].rows) if report.levels else 1
         print(f"agree      {nodes} node{'s' if nodes != 1 else ''} at depth {report.depth}")
     elif report.note:
         print(f"mismatch   {report.note}")
