@@ -117,7 +117,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
     before the next engine call and returns what it has with `report.cancelled` set. To stop
     inside a long divide, also call cancel() on the oracles: that ends the same way.
     FenError/MoveError for a bad request, EngineError when either oracle fails."""
-    root_fen, path = validate(fen, moves)      # the oracles get `fen` as given: see Oracle.answer
+    root_fen, path = validate(fen, moves)
     start = Position.from_fen(root_fen).play(path)
     report = Report(engine=engine.name, reference=reference.name, root_fen=root_fen, depth=depth,
                     path=list(path), fen=start.fen(), unreachable=_unreachable(start),
@@ -130,11 +130,11 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             return report
         try:
             try:
-                answer = engine.answer(fen, report.path, remaining)
+                answer = engine.answer(root_fen, report.path, remaining)
                 report.engine_calls += 1
             except EngineFailed as e:
                 return _crashed(report, engine, e)
-            theirs = reference.divide(fen, report.path, remaining)
+            theirs = reference.divide(root_fen, report.path, remaining)
             report.reference_calls += 1
             ours = answer.moves
             if ours is None:           # totals only: ask below each move only when the totals differ
@@ -144,7 +144,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
                 ours = {}
                 for move in theirs:
                     try:
-                        ours[move] = engine.perft(fen, report.path + [move], remaining - 1)
+                        ours[move] = engine.perft(root_fen, report.path + [move], remaining - 1)
                         report.engine_calls += 1
                     except EngineFailed as e:
                         return _crashed(report, engine, e, report.path + [move])
@@ -237,6 +237,7 @@ def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> 
             message = message[len(engine.name) + 2:]
         report.error = f"{engine.name} failed {where}: {message}"
     report.crash = True
+    report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
     return report
 
 

@@ -82,7 +82,6 @@ class Oracle:
         self.log = EngineLog()
         self.calls = 0
         self._running: tuple[int, float] | None = None
-        self._sent_fen = ""
         self.last: Answer | None = None
 
     def activity(self) -> Activity | None:
@@ -97,16 +96,12 @@ class Oracle:
         root, moves = validate(fen, moves)
         if depth == 0:
             return Answer({}, 1)
-        # another program gets the FEN as the user wrote it when a comparison had to drop part
-        # of it: its bug may show only there (python-chess and Stockfish drop the same parts)
-        as_given = " ".join(fen.split())
-        sent_fen = as_given if as_given != root and fen_warnings(as_given) else root
+
         with self._lock:
             self._cancelled.clear()
             self.calls += 1
             self.log.start(self.calls)
             self._running = (self.calls, time.monotonic())
-            self._sent_fen = sent_fen
             try:
                 self.last = self._answer(root, moves, depth)
             except EngineError as e:
@@ -281,7 +276,7 @@ class CommandOracle(Oracle):
         self._process: EngineProcess | None = None
 
     def _answer(self, fen, moves, depth):
-        args = fill_template(self.words, self._sent_fen or fen, moves, depth)
+        args = fill_template(self.words, fen, moves, depth)
         if self.drop_empty_moves and not moves:
             args = args[:-1]
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
@@ -399,9 +394,8 @@ class InteractiveOracle(Oracle):
         d = self.dialogue
         engine = self._engine
         engine.begin_call()
-        sent_fen = self._sent_fen or fen
-        sent_lines = [fill_line(t, sent_fen, moves, depth) for t in d.position]
-        sent_lines.append(fill_line(d.divide or d.totals, sent_fen, moves, depth))
+        sent_lines = [fill_line(t, fen, moves, depth) for t in d.position]
+        sent_lines.append(fill_line(d.divide or d.totals, fen, moves, depth))
         if d.sentinel:
             sent_lines.append(d.sentinel)
         sent = " / ".join(sent_lines)

@@ -48,7 +48,7 @@ def run(args) -> int:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
             for warning in fen_warnings(args.fen):
-                print(f"warning    the FEN's {warning} (as python-chess and Stockfish do)")
+                print(f"warning    the FEN's {warning} (normalised as python-chess does)")
             print(flush=True)
         said: set[str] = set()
 

@@ -70,9 +70,11 @@ def overlay_names(text: str | None) -> set | None:
 
 
 def check_reference(spec: str):
-    kind, colon, path = spec.partition(":")
-    if kind not in REFERENCE_KINDS or (kind in ("uci", "perftree")) != bool(colon and path):
-        raise EngineError(f"--reference {spec!r}: expected python-chess, stockfish, uci:PATH or perftree:PATH")
+    from core.engine_spec import parse_spec
+    try:
+        parse_spec(spec)
+    except EngineError as e:
+        raise EngineError(f"--reference {spec!r}: {e}") from None
 
 
 def run_gui(args) -> int:
