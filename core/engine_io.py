@@ -233,8 +233,8 @@ class EngineProcess:
             return None
         if line is _TooLong:
             self.kill()
-            raise EngineFlood(f"{self.name}: printed a line longer than {MAX_LINE} bytes in the answer "
-                              f"to {what}; is it looping? The engine was stopped")
+            raise EngineFlood(f"{self.name}: printed a line longer than {MAX_LINE} bytes; is it looping? "
+                              f"(answering {what}; the engine was stopped)")
         self.lines_read += 1
         self.bytes_read += len(line) + 1
         if self.log is not None:
@@ -243,8 +243,8 @@ class EngineProcess:
             self.kill()
             limit = (f"{self.max_lines} lines" if self.lines_read > self.max_lines
                      else f"{self.max_bytes} bytes")
-            raise EngineFlood(f"{self.name}: printed more than {limit} in the answer to {what}; "
-                              f"is it looping? The engine was stopped")
+            raise EngineFlood(f"{self.name}: printed more than {limit}; is it looping? "
+                              f"(answering {what}; the engine was stopped)")
         return line
 
     def crashed(self, what: str) -> EngineError:

@@ -83,6 +83,7 @@ class Report:
     crash: bool = False      # the engine under test crashed, hung or flooded: a finding
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
     fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
+    command: str = ""        # the command line the engine failed on, when it crashed
 
     def to_json(self) -> dict:
         return {"agree": self.agree, "path": list(self.path), "fen": self.fen,
@@ -93,7 +94,7 @@ class Report:
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
                 "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
-                "fen_warnings": list(self.fen_warnings)}
+                "fen_warnings": list(self.fen_warnings), "command": self.command}
 
 
 def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
@@ -231,6 +232,7 @@ def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> 
     if isinstance(error, EngineCrashed):
         own = error.own_error or str(error)
         report.error = f"{engine.name} crashed {where}: {own}"
+        report.command = error.command
     else:
         message = str(error)
         if message.startswith(f"{engine.name}: "):

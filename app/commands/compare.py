@@ -120,6 +120,8 @@ def _print_verdict(report: Report):
     print(f"fen        {report.fen}")
     if report.crash:
         print(f"crash      {report.error}")
+        if report.command:
+            print(f"command    {report.command}")
     elif report.agree:
         nodes = sum(r.reference for r in report.levels[0].rows) if report.levels else 1
         print(f"agree      {nodes} node{'s' if nodes != 1 else ''} at depth {report.depth}")
