@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from core.finder import Level, Report, find_mismatch
-from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, stockfish_available, validate
+from core.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
 
 from core.verdicts import ILLEGAL, NOT_GENERATED
 
@@ -49,6 +49,8 @@ def run(args) -> int:
         if not args.json:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
+            for warning in fen_warnings(args.fen):
+                print(f"warning    the FEN's {warning} (normalised as python-chess does)")
             print(flush=True)
         said: set[str] = set()
 
@@ -92,6 +94,9 @@ def _print_reading(oracle, verbose: bool, said: set):
 def _print_level(level: Level):
     # printed as each level arrives, so a slow engine shows progress
     print(f"depth {level.depth}  {level.fen}")
+    if not level.rows:
+        print("  (only totals from the engine here)\n", flush=True)
+        return
     width = max([len(r.move) for r in level.rows] + [4])
     differing = level.differing
     if differing:
@@ -117,8 +122,10 @@ def _print_verdict(report: Report):
     print(f"fen        {report.fen}")
     if report.crash:
         print(f"crash      {report.error}")
+        if report.command:
+            print(f"command    {report.command}")
     elif report.agree:
-        nodes = sum(r.engine for r in report.levels[0].rows) if report.levels else 1
+        nodes = sum(r.reference for r in report.levels[0].rows) if report.levels else 1
         print(f"agree      {nodes} node{'s' if nodes != 1 else ''} at depth {report.depth}")
     elif report.note:
         print(f"mismatch   {report.note}")

@@ -82,7 +82,7 @@ def overlay_names(text: str | None) -> set | None:
 
 def check_spec(flag: str, spec: str):
     """A spec the window can use, or EngineError naming the flag and what is wrong."""
-    from core.oracles import parse_spec
+    from core.engine_spec import parse_spec
     try:
         parse_spec(spec)
     except EngineError as e:
