@@ -99,9 +99,11 @@ class DivideModel(QAbstractItemModel):
         """Grey every row: the board has moved to a position these results are not about."""
         if stale != self.stale:
             self.stale = stale
-            if self.root.children:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(self.root.children) - 1, VERDICT_COLUMN))
-                self.layoutChanged.emit()      # deeper rows repaint too
+            for node in [self.root, *self.walk()]:
+                if node.children:
+                    parent = self.index_of(node)
+                    self.dataChanged.emit(self.index(0, 0, parent),
+                                          self.index(len(node.children) - 1, VERDICT_COLUMN, parent))
 
     def node(self, index: QModelIndex) -> Node:
         return index.internalPointer() if index.isValid() else self.root
