@@ -301,8 +301,10 @@ class CommandOracle(Oracle):
 
 
 def _read_answer(name: str, sent: str, lines: list[str], fen: str, moves: list[str]) -> Answer:
-    position = Position.from_fen(fen).play(moves).fen()
-    parsed = parse_divide(lines, position, name, sent)
+    position = Position.from_fen(fen).play(moves)
+    # Chess960 writes castling king-takes-rook natively; standard chess gets it normalised
+    chess960 = bool(getattr(position, "chess960", False))
+    parsed = parse_divide(lines, position.fen(), name, sent, chess960=chess960)
     return Answer(parsed.moves, parsed.nodes, parsed)
 
 
@@ -393,6 +395,7 @@ class InteractiveOracle(Oracle):
             self._start()
         d = self.dialogue
         engine = self._engine
+        engine.drain()
         engine.begin_call()
         sent_lines = [fill_line(t, fen, moves, depth) for t in d.position]
         sent_lines.append(fill_line(d.divide or d.totals, fen, moves, depth))
