@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .divide_parser import TOTAL_LINE, ParsedDivide, parse_divide
 from .engine_io import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess, run_command
 from .engine_spec import SPECS, Spec, parse_spec
-from .errors import EngineError, OracleCancelled
+from .errors import EngineError, EngineTimeout, OracleCancelled
 from .lenient_fen import lenient_fen
 from .position import Position
 from .stockfish import find_stockfish, require_stockfish
@@ -411,7 +411,15 @@ class InteractiveOracle(Oracle):
                 end = re.compile(f"^{re.escape(sentinel_reply(d))}$")
             else:
                 end = self._end or TOTAL_LINE
-            lines = self._read_until(end, self.timeout, repr(sent))
+            try:
+                lines = self._read_until(end, self.timeout, repr(sent))
+            except EngineTimeout as e:
+                if not engine.lines_read:
+                    raise
+                how = "its sentinel's reply" if d.sentinel else ("a line matching `end`" if self._end
+                                                                 else "a total line")
+                raise EngineTimeout(f"{e}; it printed {engine.lines_read} lines but never {how}: "
+                                    f"set `end` or `sentinel` in the engine file", e.seconds) from None
             if d.sentinel:
                 lines = lines[:-1]
             self._sync()       # swallow trailing lines before the next request
