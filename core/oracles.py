@@ -280,9 +280,11 @@ class CommandOracle(Oracle):
         if self.drop_empty_moves and not moves:
             args = args[:-1]
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
-        lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
-                            max_lines=self.max_lines, max_bytes=self.max_bytes)
-        self._process = None
+        try:
+            lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
+                                max_lines=self.max_lines, max_bytes=self.max_bytes)
+        finally:
+            self._process = None
         if self._cancelled.is_set():
             raise self._stopped(sent)
         return _read_answer(self.name, sent, lines, fen, moves)
