@@ -21,6 +21,7 @@ across calls and restarted when it dies.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 
 from .errors import EngineError
@@ -120,6 +121,11 @@ def load_engine_file(spec, timeout: float | None = None):
         end_regex=_string(data, "end", path), sentinel=_string(data, "sentinel", path),
         sentinel_reply=_string(data, "sentinel_reply", path),
         quit=_string(data, "quit", path, UCI.quit))
+    for key in ("end", "start_until"):
+        try:
+            re.compile(data.get(key) or "")
+        except re.error as e:
+            raise EngineError(f"file:{spec.target}: {key!r} is not a valid regular expression: {e}") from None
     seconds = data.get("timeout")
     if timeout is None or timeout == DEFAULT_TIMEOUT:
         if seconds is not None and (not isinstance(seconds, (int, float)) or seconds <= 0):

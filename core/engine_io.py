@@ -207,6 +207,20 @@ class EngineProcess:
         self.bytes_read = 0
         self.call_started = time.monotonic()
 
+    def drain(self):
+        """Drop lines left over from an earlier answer (the log keeps them), so they cannot mix
+        into the next one."""
+        while True:
+            try:
+                line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None or line is _TooLong:      # the end stays for the next reader
+                self._lines.put_nowait(line)
+                return
+            if self.log is not None:
+                self.log.add("<", f"{line}    (left over from the previous answer, dropped)")
+
     def send(self, line: str, what: str):
         """Write one line to the engine; EngineCrashed when it is gone."""
         if self.log is not None:

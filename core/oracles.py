@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .divide_parser import TOTAL_LINE, ParsedDivide, parse_divide
 from .engine_io import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess, run_command
 from .engine_spec import SPECS, Spec, parse_spec
-from .errors import EngineError, OracleCancelled
+from .errors import EngineError, EngineTimeout, OracleCancelled
 from .lenient_fen import lenient_fen
 from .position import Position
 from .stockfish import find_stockfish, require_stockfish
@@ -280,9 +280,11 @@ class CommandOracle(Oracle):
         if self.drop_empty_moves and not moves:
             args = args[:-1]
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
-        lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
-                            max_lines=self.max_lines, max_bytes=self.max_bytes)
-        self._process = None
+        try:
+            lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
+                                max_lines=self.max_lines, max_bytes=self.max_bytes)
+        finally:
+            self._process = None
         if self._cancelled.is_set():
             raise self._stopped(sent)
         return _read_answer(self.name, sent, lines, fen, moves)
@@ -301,8 +303,10 @@ class CommandOracle(Oracle):
 
 
 def _read_answer(name: str, sent: str, lines: list[str], fen: str, moves: list[str]) -> Answer:
-    position = Position.from_fen(fen).play(moves).fen()
-    parsed = parse_divide(lines, position, name, sent)
+    position = Position.from_fen(fen).play(moves)
+    # Chess960 writes castling king-takes-rook natively; standard chess gets it normalised
+    chess960 = bool(getattr(position, "chess960", False))
+    parsed = parse_divide(lines, position.fen(), name, sent, chess960=chess960)
     return Answer(parsed.moves, parsed.nodes, parsed)
 
 
@@ -393,6 +397,7 @@ class InteractiveOracle(Oracle):
             self._start()
         d = self.dialogue
         engine = self._engine
+        engine.drain()
         engine.begin_call()
         sent_lines = [fill_line(t, fen, moves, depth) for t in d.position]
         sent_lines.append(fill_line(d.divide or d.totals, fen, moves, depth))
@@ -408,7 +413,15 @@ class InteractiveOracle(Oracle):
                 end = re.compile(f"^{re.escape(sentinel_reply(d))}$")
             else:
                 end = self._end or TOTAL_LINE
-            lines = self._read_until(end, self.timeout, repr(sent))
+            try:
+                lines = self._read_until(end, self.timeout, repr(sent))
+            except EngineTimeout as e:
+                if not engine.lines_read:
+                    raise
+                how = "its sentinel's reply" if d.sentinel else ("a line matching `end`" if self._end
+                                                                 else "a total line")
+                raise EngineTimeout(f"{e}; it printed {engine.lines_read} lines but never {how}: "
+                                    f"set `end` or `sentinel` in the engine file", e.seconds) from None
             if d.sentinel:
                 lines = lines[:-1]
             self._sync()       # swallow trailing lines before the next request

@@ -11,7 +11,7 @@ from core.verdicts import ILLEGAL, NOT_GENERATED
 from .common import add_position_args, print_json
 
 
-def _seconds(text: str) -> float:
+def seconds_arg(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -31,7 +31,7 @@ def register(sub):
     p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
     p.add_argument("--reference", metavar="SPEC",
                    help="the trusted side (default: stockfish when installed, else core)")
-    p.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"longest wait for one divide before the engine counts as hung "
                         f"(default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")

@@ -7,6 +7,7 @@ from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
 from core.position import START_FEN
 
 from .common import depth_arg
+from .compare import seconds_arg
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITIONS = (("start position", START_FEN), ("Kiwipete", KIWIPETE))
@@ -25,7 +26,7 @@ def register(sub):
     check.add_argument("spec", metavar="SPEC", help=f"the engine: {SPECS}")
     check.add_argument("-d", "--depth", type=depth_arg, default=2, metavar="DEPTH",
                        help="divide depth (default 2)")
-    check.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    check.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                        help=f"longest wait for one divide (default {DEFAULT_TIMEOUT:g})")
     check.set_defaults(run=run_check)
 

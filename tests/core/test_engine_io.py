@@ -109,6 +109,12 @@ def test_a_node_style_crash_is_reported_with_its_own_error(engine_path):
     ("thread 'main' panicked at src/movegen.rs:88:17:\nindex out of bounds: the len is 64 but the index is 64\n"
      "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
      "thread 'main' panicked at src/movegen.rs:88:17: index out of bounds: the len is 64 but the index is 64"),
+    ('Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 64 out of bounds for length 64\n'
+     "\tat Movegen.gen(Movegen.java:12)\n\tat Perft.main(Perft.java:40)\n",
+     'Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 64 out of bounds for length 64'),
+    ("panic: runtime error: index out of range [64] with length 64\n\ngoroutine 1 [running]:\n"
+     "main.gen(...)\n\t/home/dev/perft/main.go:12 +0x1d\n",
+     "panic: runtime error: index out of range [64] with length 64"),
     ("bad square h9\n\n", "bad square h9"),
     ("", ""),
 ])

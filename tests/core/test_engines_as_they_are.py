@@ -89,7 +89,7 @@ timeout = 30
     assert _summary(report) == _summary(expected[planted])
 
 
-@pytest.mark.parametrize("planted", ["ep_rank_pin", "no_underpromotion"])     # a call per move: slow
+@pytest.mark.parametrize("planted", list(PLANTED))
 def test_a_totals_only_program_is_bisected_to_the_same_position(planted, expected, core, engine_path):
     # the planted engine's own output cut down to its last line, the total (a shell pipe: one
     # program start per call, as there are many calls)

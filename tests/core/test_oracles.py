@@ -357,3 +357,23 @@ def test_an_engine_file_for_a_uci_engine_needs_only_its_command(tmp_path, engine
         while sf.running and time.monotonic() < deadline:
             time.sleep(0.02)
         assert sf.perft(START_FEN, [], 3) == 8902 and sf.restarts == 1 and sf.pid != pid
+
+
+def test_an_engine_file_whose_answers_never_end_says_what_to_set(tmp_path):
+    script = tmp_path / "chatty"
+    script.write_text('#!/bin/sh\nwhile read line; do case "$line" in divide*) echo "e2e4 20"; echo "d2d4 20";; '
+                      'quit) exit 0;; esac; done\n')
+    script.chmod(0o755)
+    toml = tmp_path / "chatty.toml"
+    toml.write_text('command = "./chatty"\nposition = "position fen {fen} moves {moves}"\n'
+                    'divide = "divide {depth}"\ntimeout = 0.5\n')
+    with make_oracle(f"file:{toml}") as chatty:
+        with pytest.raises(EngineError, match="printed 2 lines but never a total line: set `end` or `sentinel`"):
+            chatty.divide(START_FEN, [], 2)
+    toml.write_text(toml.read_text() + 'end = "^d2d4"\n')
+    with make_oracle(f"file:{toml}") as chatty:
+        assert chatty.divide(START_FEN, [], 2) == {"e2e4": 20, "d2d4": 20}
+        assert chatty.divide(START_FEN, ["e2e4"], 2) == {"e2e4": 20, "d2d4": 20}    # same process, again
+    toml.write_text(toml.read_text() + 'end_regex = "x"\n')
+    with pytest.raises(EngineError, match="unknown key 'end_regex'"):
+        make_oracle(f"file:{toml}")
