@@ -1,24 +1,11 @@
 """`perftscope compare`: find where an engine's move generation departs from a reference."""
 from __future__ import annotations
 
-import argparse
-
 from core.finder import Level, Report, find_mismatch
 from core.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
-
 from core.verdicts import ILLEGAL, NOT_GENERATED
 
-from .common import add_position_args, print_json
-
-
-def seconds_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"timeout is a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"timeout must be more than 0 seconds, got {text!r}")
-    return value
+from .common import add_position_args, print_json, seconds_arg
 
 
 def register(sub):

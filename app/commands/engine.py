@@ -6,8 +6,7 @@ from core.errors import EngineError
 from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
 from core.position import START_FEN
 
-from .common import depth_arg
-from .compare import seconds_arg
+from .common import depth_arg, seconds_arg
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITIONS = (("start position", START_FEN), ("Kiwipete", KIWIPETE))

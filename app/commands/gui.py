@@ -12,8 +12,7 @@ import sys
 
 from core.errors import EngineError, PerftscopeError
 
-from .common import depth_arg
-from .compare import _seconds
+from .common import depth_arg, seconds_arg
 
 SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
 
@@ -38,7 +37,7 @@ def register(sub):
     g.add_argument("--reference", default=None, metavar="SPEC",
                    help="the truth it is checked against: core, python-chess, stockfish or any engine spec "
                         "(default: the last one used, core the first time)")
-    g.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+    g.add_argument("--timeout", type=seconds_arg, default=None, metavar="SECONDS",
                    help="longest wait for one engine call before the engine counts as hung")
     g.add_argument("--screenshot", default=None, metavar="PATH",
                    help="save a PNG of the window (after the divide, if asked) and exit")
