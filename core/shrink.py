@@ -72,6 +72,7 @@ class _Probe:
     def __init__(self, engine: Oracle, reference: Oracle, cancelled):
         self.engine, self.reference, self.cancelled = engine, reference, cancelled
         self.engine_calls = self.reference_calls = 0
+        self.differing: list[str] = []     # moves whose counts differed in the last mismatch
 
     def failure(self, fen: str, depth: int) -> str | None:
         """'mismatch', 'crash' or None (they agree). OracleCancelled passes through."""
@@ -84,7 +85,13 @@ class _Probe:
             return "crash"
         self.reference_calls += 1
         theirs = self.reference.divide(fen, [], depth)
-        return None if ours == theirs else "mismatch"
+        if ours == theirs:
+            return None
+        # the cheapest differing subtrees first: the next divide costs about the larger count
+        rows = {m: max(ours.get(m, 0), theirs.get(m, 0)) for m in set(ours) | set(theirs)
+                if ours.get(m) != theirs.get(m)}
+        self.differing = sorted(rows, key=lambda m: (rows[m], m))
+        return "mismatch"
 
 
 def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=(),
@@ -110,7 +117,8 @@ def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=()
     pos = start
     try:
         while True:
-            for step, candidate, cand_depth in _candidates(pos, result.depth, move_pieces):
+            differing = probe.differing if kind == "mismatch" else []
+            for step, candidate, cand_depth in _candidates(pos, result.depth, move_pieces, differing):
                 if cancelled is not None and cancelled():
                     result.cancelled = True
                     return done()
@@ -132,9 +140,14 @@ def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=()
         return done()
 
 
-def _candidates(pos: Position, depth: int, move_pieces: bool) -> Iterator[tuple[str, Position, int]]:
+def _candidates(pos: Position, depth: int, move_pieces: bool,
+                differing: list[str]) -> Iterator[tuple[str, Position, int]]:
     """Simpler neighbours of (pos, depth), the biggest simplifications first."""
     if depth > 1:
+        # into the subtree whose count differs (at most two tries: they are the finder's path)
+        for move in differing[:2]:
+            if move in pos.legal_moves():
+                yield f"play {move} (its subtree differs)", _valid_child(pos.push(move)), depth - 1
         yield f"depth {depth - 1}", pos, depth - 1
     removable = [sq for sq, p in enumerate(pos.board) if p and p not in "Kk"]
     # ddmin: whole chunks first, so a big position loses half its pieces in one call
@@ -172,6 +185,10 @@ def _valid(pos: Position, **changes) -> Position | None:
         return Position.from_fen(Position(**fields).fen())
     except FenError:
         return None
+
+
+def _valid_child(pos: Position) -> Position:
+    return Position.from_fen(Position(pos.board, pos.white_to_move, pos.castling, pos.ep_square).fen())
 
 
 def _without(pos: Position, squares) -> Position | None:
