@@ -23,7 +23,8 @@ def register(sub):
     p = sub.add_parser("compare", help="find the first position where an engine and a reference differ",
                        description="Diff the divides of ENGINE and a reference, descend into the "
                                    "smallest differing subtree and stop where the move lists differ. "
-                                   "Exit status: 0 agree, 1 mismatch, 2 error.")
+                                   "An engine that crashes, hangs or floods on the way is a finding. "
+                                   "Exit status: 0 agree, 1 mismatch or crash, 2 error.")
     add_position_args(p)
     p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
     p.add_argument("--reference", metavar="SPEC",
@@ -32,6 +33,8 @@ def register(sub):
                    help=f"longest wait for one divide before the engine counts as hung "
                         f"(default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="show every line of the engines' answers that was not understood")
     p.set_defaults(run=run)
 
 
@@ -45,9 +48,17 @@ def run(args) -> int:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
             print(flush=True)
+        said: set[str] = set()
+
+        def progress(level: Level):
+            _print_level(level)
+            _print_reading(engine, args.verbose, said)
+
         try:
             report = find_mismatch(engine, reference, args.fen, args.moves, args.depth,
-                                   progress=None if args.json else _print_level)
+                                   progress=None if args.json else progress)
+            if report.crash and not args.json:
+                _print_reading(engine, args.verbose, said)
         finally:
             reference.close()
     finally:
@@ -57,6 +68,23 @@ def run(args) -> int:
     else:
         _print_verdict(report)
     return 0 if report.agree else 1
+
+
+def _print_reading(oracle, verbose: bool, said: set):
+    """What the divide parser assumed (once each) and, with --verbose, what it ignored."""
+    answer = getattr(oracle, "last", None)
+    parsed = getattr(answer, "parsed", None)
+    if parsed is None:
+        return
+    for note in parsed.notes:
+        if note not in said:
+            said.add(note)
+            print(f"note       {oracle.name}: {note}")
+    if verbose:
+        for line in parsed.ignored:
+            print(f"ignored    {oracle.name}: {line!r}")
+    if parsed.notes or (verbose and parsed.ignored):
+        print(flush=True)
 
 
 def _print_level(level: Level):
@@ -85,7 +113,9 @@ def _print_verdict(report: Report):
               f"engines legitimately disagree here")
     print(f"path       {' '.join(report.path) or '(none)'}")
     print(f"fen        {report.fen}")
-    if report.agree:
+    if report.crash:
+        print(f"crash      {report.error}")
+    elif report.agree:
         nodes = sum(r.engine for r in report.levels[0].rows) if report.levels else 1
         print(f"agree      {nodes} node{'s' if nodes != 1 else ''} at depth {report.depth}")
     elif report.note:

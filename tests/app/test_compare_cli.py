@@ -96,10 +96,10 @@ def test_reference_falls_back_to_the_core_without_stockfish(capsys, monkeypatch,
     (["--engine", "uci:/nonexistent/engine"], "/nonexistent/engine does not exist"),
     (["--engine", "core", "--reference", "stockfish", "-m", "e2e4 e2e4"], "illegal move 'e2e4'"),
     (["--engine", "core", "-f", "8/8/8/8/8/8/8/8 w - - 0 1"], "has 0 kings"),
-    (["--engine", "uci:GARBAGE", "--reference", "core"], "the moon is made of cheese"),
+    (["--engine", "uci:DUPLICATES", "--reference", "core"], "uci_duplicates.py: move a2a3 listed twice"),
 ])
 def test_errors_exit_two_with_one_line(capsys, argv, complaint, engine_path):
-    argv = [a.replace("GARBAGE", engine_path("uci_garbage")) for a in argv]
+    argv = [a.replace("DUPLICATES", engine_path("uci_duplicates")) for a in argv]
     code, out, err = run(capsys, "compare", "-d", "2", *argv)
     assert code == 2
     assert complaint in err and err.startswith("perftscope: error: ") and err.count("\n") == 1
