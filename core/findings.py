@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import EngineError
+from .errors import EngineError, EngineTimeout
 from .finder import Level, Report, find_mismatch
 from .oracles import Oracle, OracleCancelled
 from .position import Position, parse_square
@@ -38,6 +38,7 @@ CLASSES = {
 }
 
 _CASTLES = {"e1g1", "e1c1", "e8g8", "e8c8"}
+_LISTED = 3                     # differing moves a one-line summary names with their reasons
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Finding:
     error: str = ""                 # for a crash or timeout: the engine's own error line
     path: list[str] = field(default_factory=list)
     shrunk: Shrunk | None = None
+    minimal: Report | None = None   # the finder on the shrunk position: its own moves and reasons
     name: str = ""                  # suite entry name, or "fuzz #N"
 
     @property
@@ -60,6 +62,13 @@ class Finding:
     def moves(self) -> list[str]:
         """The differing moves at the mismatch position."""
         return [] if self.report is None else self.report.extra + self.report.missing
+
+    @property
+    def example_moves(self) -> list[str]:
+        """The differing moves of the example position."""
+        if self.minimal is not None:
+            return self.minimal.extra + self.minimal.missing
+        return self.moves
 
     @property
     def example_fen(self) -> str:
@@ -81,15 +90,17 @@ class Finding:
     def summary(self) -> str:
         """One line: the class, the moves or error, where."""
         if self.kind in ("crash", "timeout"):
-            where = f"at path {' '.join(self.path)} " if self.path else ""
-            return f"{self.label}: the engine failed {where}(FEN {self._failed_fen()}): {self.error}"
-        if self.kind == "state":
-            return f"{self.label}: {self.report.note}"
+            verb = "crashed" if self.kind == "crash" else "timed out"
+            return (f"{self.label}: the engine {verb} at path {' '.join(self.path) or '(none)'} "
+                    f"(FEN {self._failed_fen()}): {self.error}")
+        if self.report is None or self.kind == "state" or self.report.note:
+            return f"{self.label}: {self.report.note if self.report is not None else self.error}"
         moves = []
-        for m in self.report.extra:
-            moves.append(f"illegal {m} ({self.report.explanations.get(m, '')})")
-        for m in self.report.missing:
-            moves.append(f"not generated {m} ({self.report.explanations.get(m, '')})")
+        for verdict, listed in (("illegal", self.report.extra), ("not generated", self.report.missing)):
+            for m in listed[:_LISTED]:
+                moves.append(f"{verdict} {m} ({self.report.explanations.get(m, '')})")
+            if len(listed) > _LISTED:
+                moves.append(f"{len(listed) - _LISTED} more {verdict}")
         return f"{self.label}: " + "; ".join(moves)
 
     def _failed_fen(self) -> str:
@@ -103,11 +114,14 @@ class Finding:
                 "path": list(self.path), "first_differ_depth": self.first_differ_depth,
                 "example_fen": self.example_fen,
                 "report": None if self.report is None else self.report.to_json(),
-                "shrunk": None if self.shrunk is None else self.shrunk.to_json()}
+                "shrunk": None if self.shrunk is None else self.shrunk.to_json(),
+                "minimal": None if self.minimal is None else self.minimal.to_json()}
 
 
 def classify(report: Report) -> str:
     """The failure class of a finder report that disagrees."""
+    if getattr(report, "totals_only", False) and report.note and not report.levels[-1].differing:
+        return "other"               # its total differs here; which moves cannot be told
     if report.note or not (report.missing or report.extra):
         return "state"
     pos = Position.from_fen(report.fen)
@@ -149,10 +163,8 @@ def _pinned(pos: Position, square: str) -> bool:
 
 
 def error_kind(error: EngineError) -> str:
-    """'timeout' or 'crash' for an engine error (a flood counts as a crash)."""
-    if type(error).__name__ == "EngineTimeout" or "no answer within" in str(error):
-        return "timeout"
-    return "crash"
+    """'timeout' or 'crash' for an engine error (a flood or unreadable output counts as a crash)."""
+    return "timeout" if isinstance(error, EngineTimeout) else "crash"
 
 
 def own_error(error: EngineError) -> str:
@@ -187,6 +199,11 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
     finding = Finding(fen, depth, classify(report), report=report, path=list(report.path), name=name)
     if shrink_calls > 0:
         finding.shrunk = shrink_finding(engine, reference, finding, shrink_calls, move_pieces, cancelled)
+        if finding.shrunk is not None and finding.shrunk.steps and finding.shrunk.failure == "mismatch":
+            try:
+                finding.minimal = find_mismatch(engine, reference, finding.shrunk.fen, [], finding.shrunk.depth)
+            except OracleCancelled:
+                pass
     return finding
 
 
@@ -208,20 +225,26 @@ class _EngineSide:
     apart from the reference failing)."""
 
     def __init__(self, oracle: Oracle):
-        self.oracle, self.name, self.failed = oracle, oracle.name, None
+        self.oracle, self.failed = oracle, None
 
-    def divide(self, fen, moves=(), depth=1):
-        try:
-            return self.oracle.divide(fen, moves, depth)
-        except OracleCancelled:
-            raise
-        except EngineError as e:
-            self.failed = e
-            raise
+    def __getattr__(self, name):
+        attr = getattr(self.oracle, name)
+        if name not in ("answer", "divide", "perft"):
+            return attr
+
+        def call(*args, **kwargs):
+            try:
+                return attr(*args, **kwargs)
+            except OracleCancelled:
+                raise
+            except EngineError as e:
+                self.failed = e
+                raise
+        return call
 
 
 def _crash_finding(engine, fen, depth, name, error, levels, report=None) -> Finding:
-    path = [lv.chosen for lv in levels if lv.chosen]
+    path = list(report.path) if report is not None else [lv.chosen for lv in levels if lv.chosen]
     kind = error_kind(error)
     if report is None:
         report = Report(engine=engine.name, reference="", root_fen=fen, depth=depth, levels=list(levels),

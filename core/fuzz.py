@@ -167,13 +167,15 @@ class Fuzzer:
 
     def _test(self, fen: str) -> Finding | None:
         try:
-            ours = self.engine.divide(fen, [], self.depth)
+            answer = self.engine.answer(fen, [], self.depth)
         except OracleCancelled:
             raise
         except EngineError:
-            ours = None                    # a crash: the finder asks again and records it
-        if ours is not None and ours == self.reference.divide(fen, [], self.depth):
-            return None
+            answer = None                  # a crash: the finder asks again and records it
+        if answer is not None:
+            theirs = self.reference.divide(fen, [], self.depth)
+            if answer.moves == theirs or (answer.moves is None and answer.total == sum(theirs.values())):
+                return None
         # the shrink of a finding runs to its end (bounded by shrink_calls), even past --seconds
         return investigate(self.engine, self.reference, fen, self.depth,
                            shrink_calls=self.shrink_calls, cancelled=self._stop.is_set)

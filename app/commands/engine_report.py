@@ -37,9 +37,10 @@ def finding_lines(f: Finding, indent: str = "      ") -> list[str]:
     elif f.kind in ("crash", "timeout") and f.report is not None and f.report.levels:
         lines.append(f"{indent}levels found before it: {len(f.report.levels)} "
                      f"(deepest {f.report.levels[-1].fen})")
-    if f.shrunk is not None:
+    if f.shrunk is not None and f.shrunk.steps:
+        moves = f"; differing {' '.join(f.example_moves)}" if f.example_moves and f.minimal else ""
         lines.append(f"{indent}minimal {f.shrunk.fen} at depth {f.shrunk.depth} ({f.shrunk.pieces} pieces, "
-                     f"{f.shrunk.engine_calls} engine calls to shrink)")
+                     f"{f.shrunk.engine_calls} engine calls to shrink{moves})")
     return lines
 
 
@@ -51,7 +52,7 @@ def summary_lines(findings: list[Finding]) -> list[str]:
     width = max(len(CLASSES[k]) for k in examples)
     for kind, ex in examples.items():
         count = sum(f.kind == kind for f in findings)
-        moves = " ".join(ex.moves)
+        moves = " ".join(ex.example_moves)
         lines.append(f"  {CLASSES[kind]:<{width}}  {count:>4}  {ex.example_fen}" + (f"  ({moves})" if moves else ""))
     histogram = depth_histogram(findings)
     if histogram:
