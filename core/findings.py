@@ -104,9 +104,7 @@ class Finding:
         return f"{self.label}: " + "; ".join(moves)
 
     def _failed_fen(self) -> str:
-        if self.report is not None and self.report.fen:
-            return self.report.fen
-        return self.fen
+        return Position.from_fen(self.fen).play(self.path).fen()
 
     def to_json(self) -> dict:
         return {"name": self.name, "fen": self.fen, "depth": self.depth, "kind": self.kind,
@@ -190,10 +188,19 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
     except EngineError as e:
         if side.failed is not e:
             raise                                  # the reference failed: not a finding
-        return _crash_finding(engine, fen, depth, name, e, levels)
-    if getattr(report, "crash", False):            # a finder that keeps the levels itself
-        return _crash_finding(engine, fen, depth, name, side.failed or EngineError(report.error),
-                              report.levels, report)
+        finding = _crash_finding(engine, fen, depth, name, e, levels)
+    else:
+        finding = None
+        if getattr(report, "crash", False):        # the finder keeps the levels itself
+            finding = _crash_finding(engine, fen, depth, name, side.failed or EngineError(report.error),
+                                     report.levels, report)
+    if finding is not None:
+        if shrink_calls > 0 and finding.kind == "crash":   # a timeout would cost its timeout per step
+            # shrink the call that failed: the position at the end of the path, the depth left there
+            failed_depth = max(1, depth - len(finding.path))
+            finding.shrunk = shrink(engine, reference, finding._failed_fen(), failed_depth,
+                                    max_calls=shrink_calls, move_pieces=move_pieces, cancelled=cancelled)
+        return finding
     if report.cancelled or report.agree:
         return None
     finding = Finding(fen, depth, classify(report), report=report, path=list(report.path), name=name)
