@@ -20,8 +20,10 @@ from widgets.library import LibraryPanel
 from widgets.overlays import LAYERS, Arrow, Badge, Layer, OverlayLegend, layers_from_analysis
 from widgets.reference import ReferenceSelector
 from widgets.run_panel import RunPanel
+from widgets.test_engine_panel import TestEnginePanel
 
 from .bridge import Bridge, DivideService, Job
+from .engine_tests import EngineTestController
 from .runs import RunController
 
 OVERLAYS_KEY = "board/overlays"
@@ -108,6 +110,11 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.tree, "Divide against a reference")
         self.tabs.addTab(run_tab, "Perft run")
+        # the Test-engine tab: suite and fuzz sessions against the chosen engine (open_finding)
+        self.test_engine = TestEnginePanel()
+        self.engine_tests = EngineTestController(self.bridge, self.test_engine, self)
+        self.test_engine.openRequested.connect(self.open_finding)
+        self.tabs.addTab(self.test_engine, "Test engine")
 
         main = QSplitter(Qt.Horizontal)
         main.addWidget(boxed("Position library", self.library))
@@ -332,7 +339,27 @@ class MainWindow(QMainWindow):
         """A divide, the finder or a perft run is still working."""
         return self.finder is not None or self.runs.running or self.model.root.state == "loading"
 
+    def open_finding(self, finding):
+        """A Test-engine finding in the divide tree: its engine against its reference, the
+        finder's levels inserted along its path (no engine call), the differing row selected."""
+        self._abandon()
+        self.divides.ours_spec = self.engine_tests.settings["engine"]
+        self.divides.set_reference(self.engine_tests.settings["reference"])
+        if not self.set_fen(finding.fen):
+            return
+        self.tree.depth.setValue(finding.depth)
+        self.model.set_root(finding.fen, finding.depth, fetch=False)
+        self.finder_path = []
+        for level in finding.report.levels if finding.report is not None else []:
+            self._level(level)
+        self.tabs.setCurrentWidget(self.tree)
+        if finding.report is not None and (finding.report.missing or finding.report.extra):
+            self._found(finding.report)
+        else:
+            self.show_error(finding.summary())
+
     def closeEvent(self, event):
+        self.engine_tests.close()
         if self.finder is not None:
             self.finder.cancel()
         self.runs.stop()

@@ -137,6 +137,8 @@ class SuiteRun:
         except EngineError:
             self.stop()                      # the reference failed: the whole run is in doubt
             raise
+        if self.stopped.is_set():
+            return                           # cut short: its result would be a guess
         case.seconds = time.perf_counter() - started
         with self._lock:
             self.cases.append(case)
