@@ -354,9 +354,9 @@ class MainWindow(QMainWindow):
             self._level(level)
         self.tabs.setCurrentWidget(self.tree)
         if finding.report is not None and (finding.report.missing or finding.report.extra):
-            self._found(finding.report)
-        else:
-            self.show_error(finding.summary())
+            self._found(finding.report)            # selects the differing row
+        engine, reference = self.engine_tests.names
+        self.show_error(f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}")
 
     def closeEvent(self, event):
         self.engine_tests.close()

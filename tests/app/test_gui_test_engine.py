@@ -45,6 +45,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     assert node.kind == "extra" and node.moves == tuple(finding.path) + (finding.report.extra[0],)
     assert window.model.fen == finding.fen
     assert finding.report.extra[0] in window.message.text()
+    assert "ep_rank_pin.py against core, depth 2: en passant through a rank pin" in window.message.text()
 
 
 def test_stop_ends_a_suite_session_at_once(qtbot, window, engine_path):
