@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
 
 import resources
 
-COLUMNS = ("Class", "Position", "Moves / error", "Minimal position")
+COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
 FAILURE_COLOUR = "#882020"
 
 
@@ -69,9 +69,9 @@ class TestEnginePanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.Interactive)
         header.setStretchLastSection(True)
-        self.table.setColumnWidth(0, 190)
-        self.table.setColumnWidth(1, 230)
-        self.table.setColumnWidth(2, 160)
+        self.table.setColumnWidth(0, 185)
+        self.table.setColumnWidth(1, 75)
+        self.table.setColumnWidth(2, 230)
 
         form = QFormLayout()
         form.addRow("Engine", self.engine)
@@ -134,7 +134,7 @@ class TestEnginePanel(QWidget):
         self.table.insertRow(row)
         moves = finding.error if finding.kind in ("crash", "timeout") else " ".join(finding.moves) or "(counts)"
         minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
-        cells = (finding.label, f"{finding.name}: {finding.fen}", moves, minimal)
+        cells = (finding.label, moves, minimal, f"{finding.name}: {finding.fen}")
         tip = (f"{engine} against {reference}, depth {finding.depth}\n{finding.fen}\n{finding.summary()}"
                + (f"\nminimal: {finding.shrunk.fen} at depth {finding.shrunk.depth}" if finding.shrunk else ""))
         for col, text in enumerate(cells):

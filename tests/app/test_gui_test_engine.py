@@ -37,7 +37,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=60000)
     assert "ep_rank_pin.py against core: fuzz seed 1" in panel.status.text()
     finding = panel.findings[0]
-    assert finding.shrunk is not None and panel.table.item(0, 3).text() == finding.shrunk.fen
+    assert finding.shrunk is not None and panel.table.item(0, 2).text() == finding.shrunk.fen
 
     panel.table.selectRow(0)                          # opens it in the divide tree
     assert window.tabs.currentWidget() is window.tree
