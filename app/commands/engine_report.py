@@ -3,7 +3,6 @@ then the summary by class with the shortest example of each and the depth histog
 from __future__ import annotations
 
 import argparse
-import sys
 import threading
 from pathlib import Path
 
@@ -119,7 +118,3 @@ def shrunk_lines(s: Shrunk) -> list[str]:
         lines.append("note       stopped by the engine-call budget; a smaller position may exist")
     lines.append(f"engine calls {s.engine_calls} (reference calls {s.reference_calls})")
     return lines
-
-
-def warn(message: str):
-    print(f"perftscope: {message}", file=sys.stderr)
