@@ -127,12 +127,16 @@ def test_fuzz_same_seed_same_run(capsys):
 
 
 def test_shrink_command(capsys, spec):
-    code, out, _ = run(capsys, "shrink", "--engine", spec("castle_through_attack"), "-f",
-                       "r3k2r/8/3Q4/8/8/5q2/8/R3K2R b KQkq - 0 1", "-d", "1", "--json")
+    # the bug shows two plies down: shrink walks into the differing subtree, then removes pieces
+    code, out, _ = run(capsys, "shrink", "--engine", spec("ep_rank_pin"), "-f", "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1",
+                       "-d", "3", "--json")
     assert code == 1
     result = json.loads(out)
-    assert result["shrunk"]["pieces"] <= 4 and result["shrunk"]["engine_calls"] >= len(result["shrunk"]["steps"])
-    assert result["report"]["extra"] and "castling" in result["report"]["explanations"][result["report"]["extra"][0]]
+    shrunk, report = result["shrunk"], result["report"]
+    assert shrunk["depth"] == 1 and shrunk["pieces"] <= 5
+    assert shrunk["engine_calls"] == shrunk["reference_calls"] > len(shrunk["steps"])
+    assert report["fen"] == shrunk["fen"] and not report["missing"] and len(report["extra"]) == 1
+    assert "along rank" in report["explanations"][report["extra"][0]]
 
 
 def test_shrink_when_they_agree_and_bad_input(capsys, spec):

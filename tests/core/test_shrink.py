@@ -1,5 +1,4 @@
 """Delta debugging on positions: each planted bug shrinks to a few pieces that still fail."""
-import chess
 import pytest
 
 from core.oracles import make_oracle
@@ -36,16 +35,6 @@ def test_planted_bug_shrinks_to_a_small_position_that_still_fails(engine_path, c
     assert engine.divide(result.fen, [], result.depth) != core.divide(result.fen, [], result.depth)
     assert can_arise(Position.from_fen(result.fen))
     assert result.engine_calls == result.reference_calls > len(result.steps)
-
-
-def test_ep_rank_pin_shrinks_to_the_pin_itself(engine_path, core):
-    # the rank-pin position is found by walking into the differing subtree, then pieces go
-    engine = make_oracle(f"perftree:{engine_path('ep_rank_pin')}")
-    result = shrink(engine, core, "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", 3, move_pieces=True)
-    assert result.depth == 1 and result.pieces <= 5
-    board = chess.Board(result.fen)
-    extra = [m for m in board.pseudo_legal_moves if board.is_en_passant(m) and not board.is_legal(m)]
-    assert extra, f"{result.fen} has no illegal en passant"
 
 
 def test_a_correct_engine_has_nothing_to_shrink(engine_path, core):
