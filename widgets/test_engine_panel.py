@@ -132,7 +132,9 @@ class TestEnginePanel(QWidget):
         self.findings.append(finding)
         row = self.table.rowCount()
         self.table.insertRow(row)
-        moves = finding.error if finding.kind in ("crash", "timeout") else " ".join(finding.moves) or "(counts)"
+        # the moves of the minimal position, shown beside it (the tooltip has the original's)
+        moves = finding.error if finding.kind in ("crash", "timeout") else \
+            " ".join(finding.example_moves) or "(counts)"
         minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
         cells = (finding.label, moves, minimal, f"{finding.name}: {finding.fen}")
         tip = (f"{engine} against {reference}, depth {finding.depth}\n{finding.fen}\n{finding.summary()}"
