@@ -8,7 +8,7 @@ import sys
 
 from core.errors import PerftscopeError
 
-COMMANDS = ("perft", "suite", "bench", "gui", "analyze", "compare", "perftree", "engine")
+COMMANDS = ("perft", "suite", "bench", "gui", "analyze", "compare", "perftree", "engine", "fuzz", "shrink")
 
 
 def build_parser() -> argparse.ArgumentParser:

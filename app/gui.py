@@ -27,9 +27,11 @@ from widgets.library import LibraryPanel
 from widgets.overlays import LAYERS, Layer, OverlayLegend, layers_from_analysis, mismatch_layer
 from widgets.reference import EngineChoice, short_name
 from widgets.run_panel import RunPanel
+from widgets.test_engine_panel import TestEnginePanel
 
 from . import session
 from .bridge import Bridge, DivideService
+from .engine_tests import EngineTestController
 from .finding import FinderController
 from .runs import RunController
 
@@ -136,6 +138,11 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.finder_panel, "Finder report")
         self.tabs.addTab(self.engine_log, "Engine log")
         self.tabs.addTab(run_tab, "Perft run")
+        # the Test-engine tab: suite and fuzz sessions against the chosen engine (open_finding)
+        self.test_engine = TestEnginePanel()
+        self.engine_tests = EngineTestController(self.bridge, self.test_engine, self)
+        self.test_engine.openRequested.connect(self.open_finding)
+        self.tabs.addTab(self.test_engine, "Test engine")
 
         main = QSplitter(Qt.Horizontal)
         main.addWidget(boxed("Position library", self.library))
@@ -509,7 +516,30 @@ class MainWindow(QMainWindow):
         if path:
             self.open_session(path)
 
+    def open_finding(self, finding):
+        """A Test-engine finding in the divide tree: its engine against its reference, the
+        finder's levels inserted along its path (no engine call), the differing row selected."""
+        self.choice.engine.set_spec(self.engine_tests.settings["engine"])
+        self.choice.reference.set_spec(self.engine_tests.settings["reference"])
+        if not self.set_fen(finding.fen):
+            return
+        fen, _, engine, reference = self._start_tree(finding.depth, fetch=False)
+        report = finding.report
+        if report is None:
+            self.show_error(f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}")
+            return
+        self.finder_panel.set_finding(engine, reference, fen, finding.depth)
+        where = []
+        for level in report.levels:
+            self._level(tuple(where), level)
+            if level.chosen:
+                where.append(level.chosen)
+        self.finder.report = report
+        self._found(report)                        # selects the differing row
+        self.show_error(f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}")
+
     def closeEvent(self, event):
+        self.engine_tests.close()
         self.finder.cancel()
         self.runs.stop()
         self.divides.close()

@@ -1,16 +1,21 @@
-"""`perftscope suite FILE`: check every position of an EPD or .perft suite."""
+"""`perftscope suite FILE`: check every position of an EPD or .perft suite, with the core or
+(`--engine`) with the user's engine, each failure drilled down, classified and shrunk."""
 from __future__ import annotations
 
 import time
 from pathlib import Path
 
 import resources
-from core.errors import FenError, SuiteError
+from core.engine_suite import DEFAULT_SHRINK_CALLS
+from core.errors import FenError, PerftscopeError, SuiteError
+from core.oracles import DEFAULT_TIMEOUT, SPECS
 from core.perft import perft
 from core.position import Position
 from core.suites import load
 
-from .common import print_json
+from . import engine_report
+from .common import int_arg, print_json
+from .engine_report import seconds_arg
 
 
 def register(sub):
@@ -21,7 +26,21 @@ def register(sub):
     p.add_argument("--max-depth", type=int, default=None, metavar="N", help="skip depths above N")
     p.add_argument("--max-nodes", type=int, default=None, metavar="N",
                    help="skip depths whose expected count exceeds N")
-    p.add_argument("--json", action="store_true", help="one JSON object per (position, depth)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per (position, depth); with --engine one report object")
+    engine = p.add_argument_group("testing an engine (exit 0 all pass, 1 failures, 2 error)")
+    engine.add_argument("--engine", metavar="SPEC",
+                        help=f"run this engine on every position instead of the core: {SPECS}")
+    engine.add_argument("--reference", metavar="SPEC", default="core",
+                        help="the truth for drilling down and for positions without counts (default core)")
+    engine.add_argument("--jobs", type=int_arg("jobs", 1, 64), default=1, metavar="N",
+                        help="engine processes run in parallel (default 1)")
+    engine.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
+    engine.add_argument("--junit", metavar="FILE", help="also write JUnit XML, one test case per position")
+    engine.add_argument("--shrink-calls", type=int_arg("shrink calls", 0, 100_000),
+                        default=DEFAULT_SHRINK_CALLS, metavar="N",
+                        help=f"engine calls spent shrinking each failure (default {DEFAULT_SHRINK_CALLS}; 0: off)")
     p.set_defaults(run=run_suite)
 
 
@@ -37,6 +56,11 @@ def resolve(name: str) -> Path:
 
 def run_suite(args) -> int:
     entries = load(resolve(args.file))
+    if args.engine:
+        return engine_report.run_engine_suite(args, entries)
+    for option in ("junit",):
+        if getattr(args, option):
+            raise PerftscopeError(f"--{option} needs --engine (the core's own run has no findings)")
     passed = failed = skipped = 0
     warmed = False
     for entry in entries:

@@ -1,0 +1,120 @@
+"""How `suite --engine`, `fuzz` and `shrink` print findings: one block per failing position,
+then the summary by class with the shortest example of each and the depth histogram."""
+from __future__ import annotations
+
+import argparse
+import threading
+from pathlib import Path
+
+from core.engine_suite import Case, SuiteRun, junit_xml
+from core.errors import PerftscopeError
+from core.findings import CLASSES, Finding, depth_histogram, shortest_examples
+from core.shrink import Shrunk
+
+from .common import print_json
+
+_print_lock = threading.Lock()      # cases end on several worker threads
+
+
+def seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds must be a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"seconds must be more than 0, got {text!r}")
+    return value
+
+
+def finding_lines(f: Finding, indent: str = "      ") -> list[str]:
+    """The finding in a few lines: class and moves with reasons, where, the minimal position."""
+    lines = [indent + f.summary()]
+    if f.kind not in ("crash", "timeout") and f.report is not None:
+        if f.path:
+            lines.append(f"{indent}path {' '.join(f.path)}")
+        lines.append(f"{indent}differs at {f.report.fen}")
+    elif f.kind in ("crash", "timeout") and f.report is not None and f.report.levels:
+        lines.append(f"{indent}levels found before it: {len(f.report.levels)} "
+                     f"(deepest {f.report.levels[-1].fen})")
+    if f.shrunk is not None and f.shrunk.steps:
+        moves = f"; differing {' '.join(f.example_moves)}" if f.example_moves and f.minimal else ""
+        lines.append(f"{indent}minimal {f.shrunk.fen} at depth {f.shrunk.depth} ({f.shrunk.pieces} pieces, "
+                     f"{f.shrunk.engine_calls} engine calls to shrink{moves})")
+    return lines
+
+
+def summary_lines(findings: list[Finding]) -> list[str]:
+    if not findings:
+        return []
+    lines = ["failures by class (shortest example of each):"]
+    examples = shortest_examples(findings)
+    width = max(len(CLASSES[k]) for k in examples)
+    for kind, ex in examples.items():
+        count = sum(f.kind == kind for f in findings)
+        moves = " ".join(ex.example_moves)
+        lines.append(f"  {CLASSES[kind]:<{width}}  {count:>4}  {ex.example_fen}" + (f"  ({moves})" if moves else ""))
+    histogram = depth_histogram(findings)
+    if histogram:
+        lines.append("depth at which the move lists first differ:")
+        top = max(histogram.values())
+        for depth, n in histogram.items():
+            lines.append(f"  {depth:>3}  {'#' * max(1, round(30 * n / top)):<30}  {n}")
+    return lines
+
+
+def _print_case(args, case: Case):
+    if args.json:
+        return
+    with _print_lock:
+        if case.skipped:
+            print(f"skip  {case.name}: {case.skipped}", flush=True)
+        elif case.error:
+            print(f"FAIL  {case.name}: {case.error}", flush=True)
+        elif case.finding is None:
+            depths = [d for d, _, _ in case.checked]
+            span = f"D{depths[0]}" + (f"-D{depths[-1]}" if len(depths) > 1 else "")
+            print(f"ok    {case.name}  {span}  {case.seconds:.2f}s  {case.entry.fen}", flush=True)
+        else:
+            d, expected, got = case.checked[-1]
+            counted = "the engine failed" if got is None else f"got {got}"
+            print(f"FAIL  {case.name}  D{d} expected {expected}, {counted}  {case.entry.fen}")
+            print("\n".join(finding_lines(case.finding)), flush=True)
+
+
+def run_engine_suite(args, entries) -> int:
+    run = SuiteRun(entries, args.engine, args.reference, jobs=args.jobs, timeout=args.timeout,
+                   max_depth=args.max_depth, max_nodes=args.max_nodes, shrink_calls=args.shrink_calls,
+                   on_case=lambda case: _print_case(args, case))
+    if not args.json:
+        print(f"engine     {run.engine_name}")
+        print(f"reference  {run.reference_name}")
+        print(f"jobs       {run.jobs}", flush=True)
+    try:
+        run.run()
+    except KeyboardInterrupt:
+        run.stop()
+        raise
+    if args.junit:
+        try:
+            Path(args.junit).write_text(junit_xml(run, Path(args.file).name), encoding="utf-8")
+        except OSError as e:
+            raise PerftscopeError(f"cannot write JUnit file {args.junit}: {e.strerror or e}") from None
+    counts = run.counts()
+    if args.json:
+        print_json(run.to_json())
+    else:
+        print(f"{counts['passed']} passed, {counts['failed']} failed"
+              + (f", {counts['skipped']} skipped" if counts['skipped'] else "") + f" in {run.seconds:.1f} s")
+        for line in summary_lines(run.findings):
+            print(line)
+    return 1 if counts["failed"] else 0
+
+
+def shrunk_lines(s: Shrunk) -> list[str]:
+    lines = [f"start      {s.start_fen} at depth {s.start_depth}"]
+    lines += [f"  step     {step}" for step in s.steps]
+    lines.append(f"minimal    {s.fen} at depth {s.depth} ({s.pieces} pieces)")
+    if s.exhausted:
+        lines.append("note       stopped by the engine-call budget; a smaller position may exist")
+    lines.append(f"engine calls {s.engine_calls} (reference calls {s.reference_calls})")
+    return lines

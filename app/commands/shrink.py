@@ -1,0 +1,66 @@
+"""`perftscope shrink`: reduce a position where an engine fails to the smallest that still fails."""
+from __future__ import annotations
+
+from core.errors import PerftscopeError
+from core.finder import find_mismatch
+from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validate
+from core.shrink import DEFAULT_MAX_CALLS, shrink
+
+from .common import add_position_args, int_arg, print_json
+from .compare import _print_verdict
+from .engine_report import seconds_arg, shrunk_lines
+
+
+def register(sub):
+    p = sub.add_parser("shrink", help="reduce a failing position to a minimal one",
+                       description="Delta debugging on the position: remove pieces, drop castling rights and the "
+                                   "en-passant square, lower the depth, mirror colours, move pieces together, keeping "
+                                   "a step only while ENGINE and the reference still disagree. Prints the minimal "
+                                   "FEN with its illegal and missing moves. Exit status: 0 they agree on the "
+                                   "position given, 1 shrunk, 2 error.")
+    add_position_args(p)
+    p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
+    p.add_argument("--reference", default="core", metavar="SPEC", help="the truth (default core)")
+    p.add_argument("--max-calls", type=int_arg("max calls", 1, 1_000_000), default=DEFAULT_MAX_CALLS,
+                   metavar="N", help=f"engine calls the shrink may spend (default {DEFAULT_MAX_CALLS})")
+    p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
+                   help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    validate(args.fen, args.moves)
+    if args.depth < 1:
+        raise PerftscopeError("depth must be at least 1 to shrink (at depth 0 every engine counts 1)")
+    engine = make_oracle(args.engine, timeout=args.timeout)
+    try:
+        reference = make_oracle(args.reference, timeout=args.timeout)
+        try:
+            if not args.json:
+                print(f"engine     {engine.name}")
+                print(f"reference  {reference.name}", flush=True)
+            progress = None if args.json else (lambda step, fen: print(f"  step     {step}: {fen}", flush=True))
+            result = shrink(engine, reference, args.fen, args.depth, args.moves, max_calls=args.max_calls,
+                            progress=progress)
+            report = None
+            if result is not None and result.failure == "mismatch":
+                report = find_mismatch(engine, reference, result.fen, [], result.depth)
+        finally:
+            reference.close()
+    finally:
+        engine.close()
+    if args.json:
+        print_json({"engine": engine.name, "reference": reference.name,
+                    "shrunk": None if result is None else result.to_json(),
+                    "report": None if report is None else report.to_json()})
+    elif result is None:
+        print(f"agree      {engine.name} and {reference.name} agree at depth {args.depth}: nothing to shrink")
+    else:
+        print("\n".join(line for line in shrunk_lines(result) if not line.startswith("  step")))
+        if report is not None:
+            print()
+            _print_verdict(report)
+        else:
+            print(f"failure    the engine fails on the minimal position too ({result.failure})")
+    return 0 if result is None else 1

@@ -1,0 +1,271 @@
+"""An engine against a whole suite: every position and depth, each failure drilled down,
+classified and shrunk; the summary by class; JUnit XML for an engine's own CI.
+
+    >>> run = SuiteRun(load("resources/ep_edge_cases.epd"), "perftree:tests/engines/ep_rank_pin.py",
+    ...                "core", jobs=2, max_nodes=10_000)
+    >>> run.run()
+    >>> [c.finding.kind for c in run.cases if c.finding]
+    ['ep-rank-pin', 'ep-rank-pin', ...]
+
+Each of the `jobs` worker threads owns its own engine and reference (one process each), so N
+jobs run N engine processes at once. Expected counts come from the suite; a position without
+any is counted by the reference up to `max_depth` (default 3).
+"""
+from __future__ import annotations
+
+import threading
+import time
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import EngineError, FenError
+from .findings import Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples
+from .oracles import DEFAULT_TIMEOUT, Oracle, OracleCancelled, make_oracle
+from .position import Position
+from .suites import SuiteEntry
+
+DEFAULT_DEPTH_WITHOUT_COUNTS = 3
+DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position
+
+
+@dataclass
+class Case:
+    """One suite position's outcome. `checked` holds (depth, expected, engine's count)."""
+    entry: SuiteEntry
+    name: str
+    checked: list[tuple[int, int, int | None]] = field(default_factory=list)
+    finding: Finding | None = None
+    skipped: str = ""             # why the position was not run (Chess960 castling, no depth left)
+    error: str = ""               # an unreadable FEN in the suite
+    seconds: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return not (self.finding or self.error or self.skipped)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.finding or self.error)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "fen": self.entry.fen, "passed": self.passed,
+                "skipped": self.skipped, "error": self.error, "seconds": round(self.seconds, 3),
+                "checked": [{"depth": d, "expected": e, "nodes": n} for d, e, n in self.checked],
+                "finding": None if self.finding is None else self.finding.to_json()}
+
+
+class SuiteRun:
+    """Runs the suite on worker threads; `on_case(case)` is called (from a worker) as each ends."""
+
+    def __init__(self, entries: list[SuiteEntry], engine_spec: str, reference_spec: str = "core",
+                 jobs: int = 1, timeout: float = DEFAULT_TIMEOUT, max_depth: int | None = None,
+                 max_nodes: int | None = None, shrink_calls: int = DEFAULT_SHRINK_CALLS,
+                 on_case: Callable[[Case], None] | None = None):
+        self.entries, self.engine_spec, self.reference_spec = entries, engine_spec, reference_spec
+        self.jobs, self.timeout = max(1, jobs), timeout
+        self.max_depth, self.max_nodes, self.shrink_calls = max_depth, max_nodes, shrink_calls
+        self.on_case = on_case
+        self.cases: list[Case] = []
+        self.engine_name = self.reference_name = ""
+        self.seconds = 0.0
+        self.stopped = threading.Event()
+        self._local = threading.local()
+        self._oracles: list[Oracle] = []
+        self._lock = threading.Lock()
+        # one pair now: a bad spec fails here, before any thread, with its own message
+        self._spare = [self._new_pair()]
+        self.engine_name, self.reference_name = self._spare[0][0].name, self._spare[0][1].name
+
+    # --- oracles, one pair per worker thread ---------------------------------------------
+    def _new_pair(self) -> tuple[Oracle, Oracle]:
+        engine = make_oracle(self.engine_spec, timeout=self.timeout)
+        try:
+            reference = make_oracle(self.reference_spec, timeout=self.timeout)
+        except EngineError:
+            engine.close()
+            raise
+        with self._lock:
+            self._oracles += [engine, reference]
+        return engine, reference
+
+    def _pair_for_thread(self) -> tuple[Oracle, Oracle]:
+        pair = getattr(self._local, "pair", None)
+        if pair is None:
+            with self._lock:
+                pair = self._spare.pop() if self._spare else None
+            self._local.pair = pair = pair or self._new_pair()
+        return pair
+
+    def stop(self):
+        """End the run at once: queued positions are skipped, running engine calls killed."""
+        self.stopped.set()
+        for oracle in list(self._oracles):
+            oracle.cancel()
+
+    def close(self):
+        for oracle in self._oracles:
+            oracle.close()
+
+    # --- the run ---------------------------------------------------------------------------
+    def run(self) -> list[Case]:
+        start = time.perf_counter()
+        try:
+            with ThreadPoolExecutor(self.jobs, thread_name_prefix="suite-job") as pool:
+                futures = [pool.submit(self._run_case, entry) for entry in self.entries]
+                for future in futures:
+                    future.result()          # a failing reference raises here
+        finally:
+            self.close()
+            self.seconds = time.perf_counter() - start
+        order = {id(e): i for i, e in enumerate(self.entries)}
+        self.cases.sort(key=lambda c: order[id(c.entry)])
+        return self.cases
+
+    def _run_case(self, entry: SuiteEntry):
+        if self.stopped.is_set():
+            return
+        case = Case(entry, entry.name or entry.source)
+        started = time.perf_counter()
+        try:
+            self._check(case)
+        except OracleCancelled:
+            if not self.stopped.is_set():
+                raise
+            return
+        except EngineError:
+            self.stop()                      # the reference failed: the whole run is in doubt
+            raise
+        if self.stopped.is_set():
+            return                           # cut short: its result would be a guess
+        case.seconds = time.perf_counter() - started
+        with self._lock:
+            self.cases.append(case)
+        if self.on_case is not None:
+            self.on_case(case)
+
+    def _check(self, case: Case):
+        engine, reference = self._pair_for_thread()
+        try:
+            fen = Position.from_fen(case.entry.full_fen).fen()
+        except FenError as e:
+            if str(e).startswith("FEN field 3 (castling)"):
+                case.skipped = f"unsupported (Chess960 castling?): {e}"
+            else:
+                case.error = str(e)
+            return
+        depths = self._depths(case.entry, fen, reference)
+        if not depths:
+            case.skipped = "no depth within the limits"
+            return
+        for depth, expected in depths:
+            try:
+                got = engine.perft(fen, [], depth)
+            except OracleCancelled:
+                raise
+            except EngineError as e:
+                got = None
+                failed_with = e
+            else:
+                failed_with = None
+            case.checked.append((depth, expected, got))
+            if got == expected:
+                continue
+            case.finding = investigate(engine, reference, fen, depth, name=case.name,
+                                       shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
+            if case.finding is None:
+                case.finding = self._unexplained(case, fen, depth, expected, got, failed_with)
+            return
+
+    def _depths(self, entry: SuiteEntry, fen: str, reference: Oracle) -> list[tuple[int, int]]:
+        """(depth, expected) ascending: the file's counts within the limits, and the reference's
+        for depths up to max_depth the file gives none for (1 to 3 when it gives none at all)."""
+        within = lambda d, n: ((self.max_depth is None or d <= self.max_depth)  # noqa: E731
+                               and (self.max_nodes is None or n <= self.max_nodes))
+        out = {d: n for d, n in entry.expected.items() if within(d, n)}
+        top = self.max_depth if self.max_depth is not None else \
+            (0 if entry.expected else DEFAULT_DEPTH_WITHOUT_COUNTS)
+        for depth in range(1, top + 1):
+            if depth in entry.expected:
+                continue
+            nodes = reference.perft(fen, [], depth)
+            if not within(depth, nodes):
+                break
+            out[depth] = nodes
+        return sorted(out.items())
+
+    @staticmethod
+    def _unexplained(case, fen, depth, expected, got, error) -> Finding:
+        # the engine failed against the file but agrees with the reference when asked again
+        if error is not None:
+            return Finding(fen, depth, error_kind(error), error=own_error(error), name=case.name)
+        return Finding(fen, depth, "other", name=case.name,
+                       error=f"the engine counts {got} at depth {depth}, the suite expects {expected}, "
+                             f"and the reference agrees with the engine (a wrong count in the suite, "
+                             f"or an engine whose answers change between calls)")
+
+    # --- the summary -----------------------------------------------------------------------
+    @property
+    def findings(self) -> list[Finding]:
+        return [c.finding for c in self.cases if c.finding is not None]
+
+    def counts(self) -> dict[str, int]:
+        return {"passed": sum(c.passed for c in self.cases), "failed": sum(c.failed for c in self.cases),
+                "skipped": sum(bool(c.skipped) for c in self.cases)}
+
+    def by_class(self) -> dict[str, tuple[int, Finding]]:
+        """kind -> (how many, the shortest example)."""
+        examples = shortest_examples(self.findings)
+        return {k: (sum(f.kind == k for f in self.findings), ex) for k, ex in examples.items()}
+
+    def to_json(self) -> dict:
+        return {"engine": self.engine_name, "reference": self.reference_name, **self.counts(),
+                "seconds": round(self.seconds, 3), "stopped": self.stopped.is_set(),
+                "classes": {k: {"count": n, "class": ex.label, "example": ex.example_fen,
+                                "summary": ex.summary()} for k, (n, ex) in self.by_class().items()},
+                "first_differ_depth": {str(d): n for d, n in depth_histogram(self.findings).items()},
+                "cases": [c.to_json() for c in self.cases]}
+
+
+def junit_xml(run: SuiteRun, suite_name: str) -> str:
+    """JUnit XML: one testcase per position, a <failure> per finding (an <error> for a crash)."""
+    counts = run.counts()
+    root = ET.Element("testsuites")
+    suite = ET.SubElement(root, "testsuite", name=f"perft {suite_name} ({run.engine_name})",
+                          tests=str(len(run.cases)), failures=str(sum(
+                              c.finding is not None and c.finding.kind not in ("crash", "timeout")
+                              for c in run.cases)),
+                          errors=str(sum(bool(c.error) or (c.finding is not None and
+                                                           c.finding.kind in ("crash", "timeout"))
+                                         for c in run.cases)),
+                          skipped=str(counts["skipped"]), time=f"{run.seconds:.3f}")
+    for case in run.cases:
+        tc = ET.SubElement(suite, "testcase", classname=f"perftscope.{run.engine_name}",
+                           name=f"{case.name}: {case.entry.fen}", time=f"{case.seconds:.3f}")
+        if case.skipped:
+            ET.SubElement(tc, "skipped", message=case.skipped)
+        elif case.error:
+            ET.SubElement(tc, "error", message=case.error, type="fen").text = case.entry.fen
+        elif case.finding is not None:
+            f = case.finding
+            tag = "error" if f.kind in ("crash", "timeout") else "failure"
+            el = ET.SubElement(tc, tag, message=f.summary(), type=f.kind)
+            el.text = _details(case)
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _details(case: Case) -> str:
+    f = case.finding
+    lines = [f"position {case.entry.fen}"]
+    lines += [f"depth {d}: expected {e}, engine {'failed' if n is None else n}" for d, e, n in case.checked]
+    if f.path:
+        lines.append(f"path {' '.join(f.path)}")
+    if f.report is not None and f.report.fen:
+        failed = f.kind in ("crash", "timeout")
+        lines.append(f"{'failed at' if failed else 'differs at'} {f.report.fen}")
+    lines.append(f.summary())
+    if f.shrunk is not None:
+        lines.append(f"minimal {f.shrunk.fen} (depth {f.shrunk.depth}, {f.shrunk.pieces} pieces)")
+    return "\n".join(lines)

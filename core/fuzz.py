@@ -1,0 +1,181 @@
+"""Fuzzing an engine against a reference: random play and constructed edge positions.
+
+    >>> fuzzer = Fuzzer(make_oracle("perftree:tests/engines/no_underpromotion.py"),
+    ...                 make_oracle("core"), seed=1, seconds=30, first=True)
+    >>> result = fuzzer.run()
+    >>> result.findings[0].kind
+    'promotion'
+
+Positions alternate between the edge positions (core/edge_positions.py, in an order drawn from
+the seed) and random play from the start position and the bundled suites' positions, biased
+towards captures, checks, promotions, castling and double pushes, where generators go wrong.
+Each position is compared at `depth`; a difference at a shallower depth shows there too, and
+the finder then walks down to where the move lists differ. Every mismatch (and every crash) is
+drilled down, classified and shrunk. The same seed gives the same sequence of positions.
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Iterator
+
+import chess
+
+import resources
+
+from .edge_positions import edge_positions
+from .errors import EngineError, PerftscopeError
+from .findings import Finding, investigate
+from .oracles import Oracle, OracleCancelled
+from .position import START_FEN, Position
+from .shrink import can_arise
+from .suites import load
+
+DEFAULT_DEPTH = 2
+DEFAULT_SHRINK_CALLS = 60
+MAX_PLIES = 60                 # random games are at most this long
+START_SUITES = ("standard.epd", "perftsuite.epd", "edge_cases.epd")
+
+# how much more likely a move of each kind is than a quiet one
+_WEIGHTS = {"promotion": 8.0, "castling": 8.0, "check": 4.0, "capture": 3.0, "double push": 3.0,
+            "en passant": 8.0}
+
+
+@dataclass
+class FuzzResult:
+    tested: int = 0
+    seconds: float = 0.0
+    findings: list[Finding] = field(default_factory=list)
+    stopped: bool = False
+
+    @property
+    def per_second(self) -> float:
+        return self.tested / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict:
+        return {"tested": self.tested, "seconds": round(self.seconds, 3),
+                "positions_per_second": round(self.per_second, 2), "stopped": self.stopped,
+                "findings": [f.to_json() for f in self.findings]}
+
+
+@lru_cache(maxsize=1)
+def start_positions() -> tuple[str, ...]:
+    """The start position and every standard position of the bundled suites that can arise."""
+    fens = [START_FEN]
+    for name in START_SUITES:
+        for entry in load(resources.path(name)):
+            try:
+                pos = Position.from_fen(entry.full_fen)
+            except PerftscopeError:
+                continue              # Chess960 castling and the like: not what fuzz plays from
+            if can_arise(pos) and pos.fen() not in fens:
+                fens.append(pos.fen())
+    return tuple(fens)
+
+
+def _weight(board: chess.Board, move: chess.Move) -> float:
+    if move.promotion:
+        return _WEIGHTS["promotion"]
+    if board.is_castling(move):
+        return _WEIGHTS["castling"]
+    if board.is_en_passant(move):
+        return _WEIGHTS["en passant"]
+    weight = 1.0
+    if board.is_capture(move):
+        weight = _WEIGHTS["capture"]
+    if board.piece_type_at(move.from_square) == chess.PAWN and abs(move.to_square - move.from_square) == 16:
+        weight = max(weight, _WEIGHTS["double push"])
+    if board.gives_check(move):
+        weight = max(weight, _WEIGHTS["check"])
+    return weight
+
+
+def random_play(rng: random.Random) -> Iterator[tuple[str, str]]:
+    """(source, fen) forever: biased random games, a few positions taken from each."""
+    starts = start_positions()
+    while True:
+        start = rng.randrange(len(starts))
+        board = chess.Board(starts[start])
+        for ply in range(rng.randrange(4, MAX_PLIES)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choices(moves, weights=[_weight(board, m) for m in moves])[0])
+            if rng.random() < 0.25:
+                yield f"random play from start position {start}, ply {ply + 1}", board.fen()
+
+
+def fuzz_positions(seed: int) -> Iterator[tuple[str, str]]:
+    """Edge positions (shuffled by the seed) alternating with random play; then random play only."""
+    rng = random.Random(seed)
+    edges = list(edge_positions())
+    rng.shuffle(edges)
+    play = random_play(random.Random(rng.random()))
+    for edge in edges:
+        yield f"edge: {edge.topic}", edge.fen
+        yield next(play)
+    yield from play
+
+
+class Fuzzer:
+    """A fuzz session; `run` until `seconds` or `positions` (or `first` finding), `stop` from any thread."""
+
+    def __init__(self, engine: Oracle, reference: Oracle, seed: int = 1, depth: int = DEFAULT_DEPTH,
+                 seconds: float | None = None, positions: int | None = None, first: bool = False,
+                 shrink_calls: int = DEFAULT_SHRINK_CALLS):
+        self.engine, self.reference = engine, reference
+        self.seed, self.depth, self.seconds, self.positions = seed, depth, seconds, positions
+        self.first, self.shrink_calls = first, shrink_calls
+        self._stop = threading.Event()
+        self.result = FuzzResult()
+
+    def stop(self):
+        self._stop.set()
+        self.engine.cancel()
+        self.reference.cancel()
+
+    def run(self, on_finding: Callable[[Finding, str], None] | None = None,
+            on_position: Callable[[int, str], None] | None = None) -> FuzzResult:
+        """Test positions until a limit; `on_finding(finding, source)` as each is found."""
+        start = time.perf_counter()
+        deadline = None if self.seconds is None else start + self.seconds
+        over = lambda: self._stop.is_set() or (deadline is not None and time.perf_counter() > deadline)  # noqa: E731
+        result = self.result
+        try:
+            for source, fen in fuzz_positions(self.seed):
+                if over() or (self.positions is not None and result.tested >= self.positions):
+                    break
+                finding = self._test(fen)
+                result.tested += 1
+                if on_position is not None:
+                    on_position(result.tested, fen)
+                if finding is not None:
+                    finding.name = f"#{result.tested} {source}"
+                    result.findings.append(finding)
+                    if on_finding is not None:
+                        on_finding(finding, source)
+                    if self.first:
+                        break
+        except OracleCancelled:
+            pass
+        result.stopped = self._stop.is_set()
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def _test(self, fen: str) -> Finding | None:
+        try:
+            answer = self.engine.answer(fen, [], self.depth)
+        except OracleCancelled:
+            raise
+        except EngineError:
+            answer = None                  # a crash: the finder asks again and records it
+        if answer is not None:
+            theirs = self.reference.divide(fen, [], self.depth)
+            if answer.moves == theirs or (answer.moves is None and answer.total == sum(theirs.values())):
+                return None
+        # the shrink of a finding runs to its end (bounded by shrink_calls), even past --seconds
+        return investigate(self.engine, self.reference, fen, self.depth,
+                           shrink_calls=self.shrink_calls, cancelled=self._stop.is_set)

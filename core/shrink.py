@@ -1,0 +1,248 @@
+"""Delta debugging on a position: the smallest position where an engine still disagrees.
+
+    >>> s = shrink(make_oracle("perftree:tests/engines/ep_rank_pin.py"), make_oracle("core"),
+    ...            "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", depth=3)
+    >>> s.fen, s.pieces
+    ('8/8/8/K1Pp3r/8/8/8/3k4 w - d6 0 1', 5)            # for example
+
+A step is a simpler position: fewer pieces, a castling right or the en-passant square dropped,
+a lower depth, white to move instead of black (colours mirrored), a piece one square closer to
+the others. Every candidate must be a position the core accepts and one that can arise in a game
+(engines legitimately disagree elsewhere). A step is kept only when the engine still fails the
+same way (a different count or move list; or, for a crash, a crash again); the walk ends when no
+single step keeps the failure. Each test costs one engine call and one reference call.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import chess
+
+from .analysis import analyze
+from .errors import EngineError, FenError
+from .oracles import Oracle, OracleCancelled
+from .position import Position, square_name
+
+DEFAULT_MAX_CALLS = 400        # engine calls one shrink may spend (each is a process for a script)
+
+# castling letter -> the rook square it needs
+_RIGHT_ROOK = {"K": 7, "Q": 0, "k": 63, "q": 56}
+
+
+@dataclass
+class Shrunk:
+    """The result: `fen` at `depth` still fails; `steps` are the simplifications kept, in order."""
+    start_fen: str
+    start_depth: int
+    fen: str
+    depth: int
+    failure: str                  # "mismatch" or "crash"
+    steps: list[str] = field(default_factory=list)
+    engine_calls: int = 0
+    reference_calls: int = 0
+    exhausted: bool = False       # stopped by the call budget, not because no step was left
+    cancelled: bool = False
+
+    @property
+    def pieces(self) -> int:
+        return piece_count(self.fen)
+
+    def to_json(self) -> dict:
+        return {"start_fen": self.start_fen, "start_depth": self.start_depth, "fen": self.fen,
+                "depth": self.depth, "pieces": self.pieces, "failure": self.failure,
+                "steps": list(self.steps), "engine_calls": self.engine_calls,
+                "reference_calls": self.reference_calls, "exhausted": self.exhausted,
+                "cancelled": self.cancelled}
+
+
+def can_arise(pos: Position) -> bool:
+    """No reason the position cannot come up in a game: python-chess's status (kings apart,
+    checkers possible) and the core's own list. Elsewhere engines legitimately disagree."""
+    return chess.Board(pos.fen()).status() == chess.STATUS_VALID and not analyze(pos).unreachable
+
+
+def piece_count(fen: str) -> int:
+    return sum(ch.isalpha() for ch in fen.split()[0])
+
+
+class _Probe:
+    """Asks both oracles about one position; counts the calls."""
+
+    def __init__(self, engine: Oracle, reference: Oracle, cancelled):
+        self.engine, self.reference, self.cancelled = engine, reference, cancelled
+        self.engine_calls = self.reference_calls = 0
+        self.differing: list[str] = []     # moves whose counts differed in the last mismatch
+
+    def failure(self, fen: str, depth: int) -> str | None:
+        """'mismatch', 'crash' or None (they agree). OracleCancelled passes through."""
+        try:
+            self.engine_calls += 1
+            answer = self.engine.answer(fen, [], depth)
+        except OracleCancelled:
+            raise
+        except EngineError:
+            return "crash"
+        self.reference_calls += 1
+        theirs = self.reference.divide(fen, [], depth)
+        ours = answer.moves
+        if ours is None:                   # an engine that prints only totals
+            self.differing = []
+            return None if answer.total == sum(theirs.values()) else "mismatch"
+        if ours == theirs:
+            return None
+        # the cheapest differing subtrees first: the next divide costs about the larger count
+        rows = {m: max(ours.get(m, 0), theirs.get(m, 0)) for m in set(ours) | set(theirs)
+                if ours.get(m) != theirs.get(m)}
+        self.differing = sorted(rows, key=lambda m: (rows[m], m))
+        return "mismatch"
+
+
+def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=(),
+           max_calls: int = DEFAULT_MAX_CALLS, move_pieces: bool = True,
+           progress: Callable[[str, str], None] | None = None,
+           cancelled: Callable[[], bool] | None = None) -> Shrunk | None:
+    """Shrink `fen` (after `moves`) at `depth`; None when the engine does not fail there at all.
+
+    `progress(step, fen)` is called for every step kept. FenError/MoveError for a bad request;
+    EngineError when the reference fails."""
+    start = Position.from_fen(fen).play(moves)
+    probe = _Probe(engine, reference, cancelled)
+    kind = probe.failure(start.fen(), depth)
+    if kind is None:
+        return None
+    result = Shrunk(start.fen(), depth, start.fen(), depth, kind)
+    keep_unreachable = not can_arise(start)      # the user asked about such a position
+
+    def done() -> Shrunk:
+        result.engine_calls, result.reference_calls = probe.engine_calls, probe.reference_calls
+        return result
+
+    pos = start
+    try:
+        while True:
+            differing = probe.differing if kind == "mismatch" else []
+            for step, candidate, cand_depth in _candidates(pos, result.depth, move_pieces, differing):
+                if cancelled is not None and cancelled():
+                    result.cancelled = True
+                    return done()
+                if probe.engine_calls >= max_calls:
+                    result.exhausted = True
+                    return done()
+                if not keep_unreachable and not can_arise(candidate):
+                    continue
+                if probe.failure(candidate.fen(), cand_depth) == kind:
+                    pos, result.fen, result.depth = candidate, candidate.fen(), cand_depth
+                    result.steps.append(step)
+                    if progress is not None:
+                        progress(step, result.fen)
+                    break                  # start over from the simpler position
+            else:
+                return done()              # no single step keeps the failure
+    except OracleCancelled:
+        result.cancelled = True
+        return done()
+
+
+def _candidates(pos: Position, depth: int, move_pieces: bool,
+                differing: list[str]) -> Iterator[tuple[str, Position, int]]:
+    """Simpler neighbours of (pos, depth), the biggest simplifications first."""
+    if depth > 1:
+        # into the subtree whose count differs (at most two tries: they are the finder's path)
+        for move in differing[:2]:
+            if move in pos.legal_moves():
+                yield f"play {move} (its subtree differs)", _valid_child(pos.push(move)), depth - 1
+        yield f"depth {depth - 1}", pos, depth - 1
+    removable = [sq for sq, p in enumerate(pos.board) if p and p not in "Kk"]
+    # ddmin: whole chunks first, so a big position loses half its pieces in one call
+    chunk = max(len(removable) // 2, 1) if removable else 0
+    while chunk >= 1:
+        for i in range(0, len(removable), chunk):
+            squares = removable[i:i + chunk]
+            candidate = _without(pos, squares)
+            if candidate is not None:
+                names = ", ".join(f"{pos.board[s]}{square_name(s)}" for s in squares)
+                yield f"remove {names}", candidate, depth
+        chunk //= 2
+    for right in pos.castling:
+        candidate = _valid(pos, castling=pos.castling.replace(right, ""))
+        if candidate is not None:
+            yield f"drop castling right {right}", candidate, depth
+    if pos.ep_square is not None:
+        candidate = _valid(pos, ep_square=None)
+        if candidate is not None:
+            yield f"drop en-passant square {square_name(pos.ep_square)}", candidate, depth
+    if not pos.white_to_move:
+        candidate = mirror(pos)
+        if candidate is not None:
+            yield "mirror colours (white to move)", candidate, depth
+    if move_pieces:
+        yield from _closer(pos, depth)
+
+
+def _valid(pos: Position, **changes) -> Position | None:
+    """The position with `changes`, if the core accepts it."""
+    fields = {"board": pos.board, "white_to_move": pos.white_to_move, "castling": pos.castling,
+              "ep_square": pos.ep_square, "halfmove": 0, "fullmove": 1}
+    fields.update(changes)
+    try:
+        return Position.from_fen(Position(**fields).fen())
+    except FenError:
+        return None
+
+
+def _valid_child(pos: Position) -> Position:
+    return Position.from_fen(Position(pos.board, pos.white_to_move, pos.castling, pos.ep_square).fen())
+
+
+def _without(pos: Position, squares) -> Position | None:
+    board = list(pos.board)
+    for sq in squares:
+        board[sq] = ""
+    castling = "".join(r for r in pos.castling if board[_RIGHT_ROOK[r]])
+    ep = pos.ep_square
+    if ep is not None:
+        pawn = ep - 8 if pos.white_to_move else ep + 8
+        if not board[pawn]:
+            ep = None
+    return _valid(pos, board=tuple(board), castling=castling, ep_square=ep)
+
+
+def mirror(pos: Position) -> Position | None:
+    """The same position with the colours swapped and the board flipped: perft is unchanged."""
+    board = [""] * 64
+    for sq, p in enumerate(pos.board):
+        if p:
+            board[sq ^ 56] = p.swapcase()
+    castling = "".join(r for r in "KQkq" if r.swapcase() in pos.castling)
+    ep = None if pos.ep_square is None else pos.ep_square ^ 56
+    return _valid(pos, board=tuple(board), white_to_move=not pos.white_to_move,
+                  castling=castling, ep_square=ep)
+
+
+def _spread(board) -> int:
+    """Sum of the king-step distances between every two pieces: moving pieces together lowers it,
+    and a step is only offered when it does, so the walk always ends."""
+    squares = [sq for sq, p in enumerate(board) if p]
+    return sum(max(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)))
+               for i, a in enumerate(squares) for b in squares[i + 1:])
+
+
+def _closer(pos: Position, depth: int):
+    spread = _spread(pos.board)
+    for sq, p in enumerate(pos.board):
+        if not p:
+            continue
+        for df in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                f, r = (sq & 7) + df, (sq >> 3) + dr
+                if (df or dr) and 0 <= f < 8 and 0 <= r < 8 and not pos.board[r * 8 + f]:
+                    board = list(pos.board)
+                    board[sq], board[r * 8 + f] = "", p
+                    if _spread(board) >= spread:
+                        continue
+                    castling = "".join(c for c in pos.castling
+                                       if board[_RIGHT_ROOK[c]] and board[4 if c in "KQ" else 60])
+                    candidate = _valid(pos, board=tuple(board), castling=castling, ep_square=None)
+                    if candidate is not None:
+                        yield (f"move {p}{square_name(sq)} to {square_name(r * 8 + f)}", candidate, depth)

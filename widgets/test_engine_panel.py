@@ -1,0 +1,161 @@
+"""The Test-engine tab: the engine and reference specs, a suite or a fuzz session, Start/Stop,
+and the findings table, one row per failing position (class, where, moves, minimal position).
+It only shows things: app/engine_tests.py runs the session and feeds it."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QPushButton, QSpinBox, QStackedWidget, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+import resources
+
+COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
+FAILURE_COLOUR = "#882020"
+
+
+class TestEnginePanel(QWidget):
+    """`startRequested(settings)` with keys mode ('suite' or 'fuzz'), engine, reference, suite,
+    depth, jobs, seconds, seed; `openRequested(finding)` when a row is activated."""
+    startRequested = Signal(dict)
+    stopRequested = Signal()
+    openRequested = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.findings: list = []
+        self.engine = QLineEdit()
+        self.engine.setPlaceholderText("perftree:/path/to/script, uci:/path/to/engine, cmd:…")
+        self.reference = QLineEdit("core")
+        self.mode = QComboBox()
+        self.mode.addItem("Suite: every position of a suite", "suite")
+        self.mode.addItem("Fuzz: edge positions and random play", "fuzz")
+        self.suite = QComboBox()
+        for name in resources.names():
+            self.suite.addItem(name)
+        self.max_depth = _spin(1, 10, 2, "deepest depth checked (file counts deeper are skipped)")
+        self.jobs = _spin(1, 16, 2, "engine processes run in parallel")
+        self.depth = _spin(1, 3, 2, "perft depth each position is compared at")
+        self.seconds = _spin(1, 24 * 3600, 30, "how long to look", " s")
+        self.seed = _spin(0, 2**31 - 1, 1, "the same seed gives the same positions")
+
+        suite_box, fuzz_box = QWidget(), QWidget()
+        suite_form = QFormLayout(suite_box)
+        suite_form.addRow("Suite", self.suite)
+        suite_form.addRow("Max depth", self.max_depth)
+        suite_form.addRow("Jobs", self.jobs)
+        fuzz_form = QFormLayout(fuzz_box)
+        fuzz_form.addRow("Depth", self.depth)
+        fuzz_form.addRow("Seconds", self.seconds)
+        fuzz_form.addRow("Seed", self.seed)
+        self.options = QStackedWidget()
+        self.options.addWidget(suite_box)
+        self.options.addWidget(fuzz_box)
+        for box in (suite_form, fuzz_form):
+            box.setContentsMargins(0, 0, 0, 0)
+
+        self.start_button = QPushButton("Start")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        self.status = QLabel("Choose the engine to test, then Start.")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        header.setStretchLastSection(True)
+        self.table.setColumnWidth(0, 185)
+        self.table.setColumnWidth(1, 75)
+        self.table.setColumnWidth(2, 230)
+
+        form = QFormLayout()
+        form.addRow("Engine", self.engine)
+        form.addRow("Reference", self.reference)
+        form.addRow("Test", self.mode)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.options)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        layout.addWidget(self.table, 1)
+        hint = QLabel("Click a row to open it in the divide tree, the finder's path expanded.")
+        hint.setStyleSheet("color: #666")
+        layout.addWidget(hint)
+
+        self.mode.currentIndexChanged.connect(self.options.setCurrentIndex)
+        self.start_button.clicked.connect(self._start)
+        self.stop_button.clicked.connect(self.stopRequested)
+        self.table.itemSelectionChanged.connect(self._open_selected)
+
+    def settings(self) -> dict:
+        return {"mode": self.mode.currentData(), "engine": self.engine.text().strip(),
+                "reference": self.reference.text().strip() or "core", "suite": self.suite.currentText(),
+                "max_depth": self.max_depth.value(), "jobs": self.jobs.value(), "depth": self.depth.value(),
+                "seconds": float(self.seconds.value()), "seed": self.seed.value()}
+
+    def _start(self):
+        if not self.engine.text().strip():
+            self.show_error("Give the engine to test first, e.g. perftree:/path/to/my-perft.sh")
+            return
+        self.startRequested.emit(self.settings())
+
+    # --- fed by the controller -----------------------------------------------------------
+    def set_running(self, running: bool):
+        self.start_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        for w in (self.engine, self.reference, self.mode, self.options):
+            w.setEnabled(not running)
+
+    def clear(self):
+        self.findings.clear()
+        self.table.setRowCount(0)
+
+    def set_status(self, text: str):
+        self.status.setStyleSheet("")
+        self.status.setText(text)
+
+    def show_error(self, text: str):
+        self.status.setStyleSheet(f"color: {FAILURE_COLOUR}")
+        self.status.setText(text)
+
+    def add_finding(self, finding, engine: str, reference: str):
+        """One row; the tooltip says which position and engines it belongs to."""
+        self.findings.append(finding)
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        # the moves of the minimal position, shown beside it (the tooltip has the original's)
+        moves = finding.error if finding.kind in ("crash", "timeout") else \
+            " ".join(finding.example_moves) or "(counts)"
+        minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
+        cells = (finding.label, moves, minimal, f"{finding.name}: {finding.fen}")
+        tip = (f"{engine} against {reference}, depth {finding.depth}\n{finding.fen}\n{finding.summary()}"
+               + (f"\nminimal: {finding.shrunk.fen} at depth {finding.shrunk.depth}" if finding.shrunk else ""))
+        for col, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            item.setToolTip(tip)
+            if col == 0:
+                item.setForeground(Qt.darkRed)
+            self.table.setItem(row, col, item)
+
+    def _open_selected(self):
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.openRequested.emit(self.findings[rows[0].row()])
+
+
+def _spin(low: int, high: int, value: int, tip: str, suffix: str = "") -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setValue(value)
+    spin.setToolTip(tip)
+    spin.setSuffix(suffix)
+    return spin
