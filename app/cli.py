@@ -1,5 +1,6 @@
-"""The `perftscope` command. Each subcommand lives in app/commands/<name>.py and
-exposes `register(subparsers)`; adding a command means adding a module to COMMANDS."""
+"""The `perftscope` command. Each subcommand lives in app/commands/<module>.py and exposes
+`register(subparsers)`; app.commands.COMMANDS lists them. Only the module of the command being
+run is imported, so `perftscope --help` does not load numba."""
 from __future__ import annotations
 
 import argparse
@@ -8,22 +9,30 @@ import sys
 
 from core.errors import PerftscopeError
 
-COMMANDS = ("perft", "suite", "bench", "gui", "analyze", "compare", "perftree", "engine", "fuzz", "shrink")
+from .commands import COMMANDS
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv=()) -> argparse.ArgumentParser:
+    """The parser for `argv`: the full arguments of the command it names, a one-line entry for
+    every other command (enough for `perftscope --help` and for argparse's own errors)."""
     parser = argparse.ArgumentParser(
         prog="perftscope",
         description="A workbench for chess move-generator authors: perft, divide, suites, "
-                    "reference engines and a mismatch finder.")
+                    "reference engines, a mismatch finder, fuzzing and shrinking.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
-        importlib.import_module(f"app.commands.{name}").register(sub)
+    first = next((a for a in argv if not a.startswith("-")), None)      # no global option takes a value
+    chosen = COMMANDS[first][0] if first in COMMANDS else None
+    for name, (module, summary) in COMMANDS.items():
+        if module != chosen:
+            sub.add_parser(name, help=summary)
+        elif name not in sub.choices:              # one module may register several commands
+            importlib.import_module(f"app.commands.{module}").register(sub)
     return parser
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)

@@ -8,12 +8,13 @@ from core.errors import FenError
 from core.position import Position, square_name
 from core.suites import load
 
+from . import add_parser
 from .common import add_position_args, print_json
 from .suite import resolve
 
 
 def register(sub):
-    p = sub.add_parser("analyze", help="checkers, pins, attacked squares, king zones, en-passant verdicts",
+    p = add_parser(sub, "analyze",
                        description="Show what the move generator computes before it generates: checkers, "
                                    "pinned pieces and their pinners, discovered-check candidates, the squares "
                                    "the opponent attacks (our king removed), both king zones with attacker "

@@ -11,6 +11,7 @@ import time
 
 from core.stockfish import bench_perft, find_stockfish
 
+from . import add_parser
 from .common import print_json
 
 # (name in resources/standard.epd, depth): the five positions engine authors quote
@@ -18,7 +19,7 @@ POSITIONS = (("initial", 6), ("kiwipete", 5), ("pos3", 6), ("pos4", 5), ("pos5",
 
 
 def register(sub):
-    p = sub.add_parser("bench", help="perft speed against Stockfish",
+    p = add_parser(sub, "bench",
                        description="Time the core's single-threaded perft (no hash) on the five standard "
                                    "positions and Stockfish's `bench 16 1 D FILE perft` on the same ones.")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")

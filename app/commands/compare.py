@@ -5,11 +5,12 @@ from core.finder import Level, Report, find_mismatch
 from core.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
 from core.verdicts import ILLEGAL, NOT_GENERATED
 
+from . import add_parser
 from .common import add_position_args, print_json, seconds_arg
 
 
 def register(sub):
-    p = sub.add_parser("compare", help="find the first position where an engine and a reference differ",
+    p = add_parser(sub, "compare",
                        description="Diff the divides of ENGINE and a reference, descend into the "
                                    "smallest differing subtree and stop where the move lists differ. "
                                    "An engine that crashes, hangs or floods on the way is a finding. "

@@ -6,6 +6,7 @@ from core.errors import EngineError
 from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
 from core.position import START_FEN
 
+from . import add_parser
 from .common import depth_arg, seconds_arg
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -13,7 +14,7 @@ POSITIONS = (("start position", START_FEN), ("Kiwipete", KIWIPETE))
 
 
 def register(sub):
-    p = sub.add_parser("engine", help="check that perftscope understands an engine",
+    p = add_parser(sub, "engine",
                        description="Tools for the engine under test.")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = actions.add_parser(

@@ -6,12 +6,13 @@ import sys
 from core.fuzz import DEFAULT_DEPTH, DEFAULT_SHRINK_CALLS, Fuzzer
 from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
 
+from . import add_parser
 from .common import int_arg, print_json
 from .engine_report import finding_lines, seconds_arg, summary_lines
 
 
 def register(sub):
-    p = sub.add_parser("fuzz", help="fuzz an engine with random play and edge positions",
+    p = add_parser(sub, "fuzz",
                        description="Compare ENGINE with a reference on constructed edge positions (en passant "
                                    "and pins, castling through attacked squares, rooks captured on their corners, "
                                    "promotions giving check, double checks, every pin direction) and on biased "

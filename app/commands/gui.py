@@ -12,13 +12,14 @@ import sys
 
 from core.errors import EngineError, PerftscopeError
 
+from . import add_parser
 from .common import depth_arg, seconds_arg
 
 SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
 
 
 def register(sub):
-    g = sub.add_parser("gui", help="open the desktop workbench")
+    g = add_parser(sub, "gui")
     g.add_argument("--fen", default=None, help="position to open")
     g.add_argument("--divide", type=depth_arg, default=None, metavar="DEPTH",
                    help="divide the position at this depth on opening: the engine against the reference, "

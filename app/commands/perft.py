@@ -12,6 +12,7 @@ from core.pool import STAT_NAMES, Result, default_workers, start_perft
 from core.pool import perft as pool_perft
 from core.position import Position
 
+from . import add_parser
 from .cluster_args import add_cluster_args, run_cluster, wants_cluster
 from .common import add_position_args, int_arg, position_from_args, print_json, stderr_is_terminal
 
@@ -46,7 +47,7 @@ def _add_pool_args(parser):
 
 
 def register(sub):
-    p = sub.add_parser("perft", add_help=False, help="count leaf nodes",
+    p = add_parser(sub, "perft", add_help=False,
                        description="Count the leaf nodes DEPTH plies below a position.")
     _add_pool_args(p)
     p.add_argument("-s", "--stats", action="store_true",
@@ -55,7 +56,7 @@ def register(sub):
                         "workers and hash counters")
     p.set_defaults(run=run_perft)
 
-    d = sub.add_parser("divide", add_help=False, help="perft of each legal move (Stockfish's format)",
+    d = add_parser(sub, "divide", add_help=False,
                        description="Print each legal move with the node count below it.")
     _add_pool_args(d)
     d.set_defaults(run=run_divide, stats=False)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from core.oracles import make_oracle
 
+from . import add_parser
 from .common import depth_arg
 
 
 def register(sub):
-    p = sub.add_parser("perftree", help="divide in perftree's script protocol",
+    p = add_parser(sub, "perftree",
                        description="Print `move count` lines, a blank line and the total, exactly "
                                    "as perftree expects from a user's perft script.")
     p.add_argument("depth", type=depth_arg, metavar="DEPTH", help="plies to count")

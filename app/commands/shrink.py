@@ -6,13 +6,14 @@ from core.finder import find_mismatch
 from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validate
 from core.shrink import DEFAULT_MAX_CALLS, shrink
 
+from . import add_parser
 from .common import add_position_args, int_arg, print_json
 from .compare import _print_verdict
 from .engine_report import seconds_arg, shrunk_lines
 
 
 def register(sub):
-    p = sub.add_parser("shrink", help="reduce a failing position to a minimal one",
+    p = add_parser(sub, "shrink",
                        description="Delta debugging on the position: remove pieces, drop castling rights and the "
                                    "en-passant square, lower the depth, mirror colours, move pieces together, keeping "
                                    "a step only while ENGINE and the reference still disagree. Prints the minimal "

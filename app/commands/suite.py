@@ -14,12 +14,13 @@ from core.position import Position
 from core.suites import load
 
 from . import engine_report
+from . import add_parser
 from .common import int_arg, print_json
 from .engine_report import seconds_arg
 
 
 def register(sub):
-    p = sub.add_parser("suite", help="check a perft suite (EPD or .perft)",
+    p = add_parser(sub, "suite",
                        description="Run perft on every position of a suite and compare with its expected counts. "
                                    "FILE may also name a bundled suite: " + ", ".join(resources.names()))
     p.add_argument("file", metavar="FILE")

@@ -139,3 +139,18 @@ def test_bench_json_against_stockfish():
         # Stockfish walked the same tree: same node count
         assert p["stockfish"]["nodes"] == p["nodes"] == p["expected"]
         assert p["ratio"] > 0
+
+
+def test_help_lists_every_command_without_loading_the_kernels():
+    """`perftscope --help` imports no command module: those load numba (most of a second)."""
+    from app.commands import COMMANDS
+    code = ("import sys, contextlib, io\nfrom app.cli import main\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    try: main(['--help'])\n    except SystemExit: pass\n"
+            "print(out.getvalue())\nprint('numba loaded' if 'numba' in sys.modules else 'numba not loaded')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.rstrip().endswith("numba not loaded")
+    for name, (_, summary) in COMMANDS.items():
+        assert f"    {name} " in proc.stdout and summary.split()[0] in proc.stdout
+    # and a command's own help still has its whole set of arguments
+    assert "--engine" in subprocess.run([sys.executable, "-m", "app.cli", "compare", "--help"],
+                                        capture_output=True, text=True, check=True).stdout
