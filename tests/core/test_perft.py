@@ -18,8 +18,6 @@ BUDGET = 20_000_000          # largest single expected count checked per positio
 
 def suite_cases(name, budget=BUDGET):
     for entry in load(resources.path(name)):
-        if entry.name.startswith("xfen") or entry.name == "asymmetrical-and-king-on-h":
-            continue                      # Chess960 castling: not standard chess
         for depth, nodes in sorted(entry.expected.items()):
             if nodes <= budget:
                 yield pytest.param(entry.full_fen, depth, nodes, id=f"{entry.name}-D{depth}")
