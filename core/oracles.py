@@ -27,7 +27,7 @@ import threading
 import time
 
 from .errors import EngineError
-from .position import Position
+from .position import Position, is_chess960
 from .stockfish import find_stockfish, require_stockfish
 
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
@@ -155,7 +155,7 @@ class PythonChessOracle(Oracle):
 
     def _divide(self, fen, moves, depth):
         import chess
-        board = chess.Board(fen)
+        board = chess.Board(fen, chess960=is_chess960(fen))
         for uci in moves:
             board.push_uci(uci)
         out = {}
@@ -266,6 +266,7 @@ class UciOracle(Oracle):
         for stream, sink, end in ((self._proc.stdout, self._lines.put, True),
                                   (self._proc.stderr, self._stderr.append, False)):
             threading.Thread(target=_pump, args=(stream, sink, end), daemon=True).start()
+        self._chess960 = False                 # every UCI engine starts with UCI_Chess960 false
         self._send("uci")
         self._read_until("uciok", HANDSHAKE_TIMEOUT)
         self._sync(HANDSHAKE_TIMEOUT)
@@ -356,6 +357,9 @@ class UciOracle(Oracle):
                 self.restarts += 1
             self._stop()
             self._start()
+        if is_chess960(fen) != self._chess960:   # castling is king takes rook in Chess960
+            self._chess960 = not self._chess960
+            self._send(f"setoption name UCI_Chess960 value {'true' if self._chess960 else 'false'}")
         position = f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else "")
         self._send(position)
         sent = f"{position} / go perft {depth}"

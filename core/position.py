@@ -38,6 +38,12 @@ STANDARD_ROOKS = (7, 0, 7, 0)     # rook files of K, Q, k, q
 FEN_STYLES = ("xfen", "shredder")
 
 
+def is_chess960(fen: str) -> bool:
+    """Whether a valid FEN is a Chess960 position: its castling rights need Chess960, or
+    they are written in Shredder-FEN."""
+    return Position.from_fen(fen).chess960
+
+
 def square_name(sq: int) -> str:
     return FILES[sq & 7] + str((sq >> 3) + 1)
 
@@ -91,7 +97,10 @@ class Position:
         fullmove = _parse_counter(fields, 5, "fullmove number", 1, 0)
         if fen_style is not None and fen_style not in FEN_STYLES:
             raise ValueError(f"fen_style must be one of {', '.join(FEN_STYLES)}, not {fen_style!r}")
-        chess960 = chess960 or not _standard_layout(board, castling, rooks)
+        # Shredder-FEN exists for Chess960: it marks a position as such even when its rooks
+        # stand on the corners (that is how --960 reaches the engines through a FEN alone)
+        chess960 = chess960 or not _standard_layout(board, castling, rooks) or \
+            (style_read == "shredder" and bool(castling))
         pos = cls(tuple(board), white, castling, ep, halfmove, max(fullmove, 1), rooks, chess960,
                   fen_style or style_read)
         pos._check_not_capturable_king()
