@@ -215,7 +215,7 @@ class Position:
                 letter = "R"
             ours = bool(us & bit)
             board[sq ^ flip] = letter if ours == white else letter.lower()
-        rights = cr & 15 if white else ((cr >> 2) | (cr << 2)) & 15
+        rights = cr & 15 if white else (((cr & 15) >> 2) | ((cr & 15) << 2)) & 15
         castling = "".join(letter for letter in "KQkq" if rights & _CASTLING[letter][0])
         rooks = STANDARD_ROOKS
         if cr > 15:
