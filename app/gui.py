@@ -8,7 +8,7 @@ import os
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QApplication, QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter,
+from PySide6.QtWidgets import (QApplication, QCheckBox, QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter,
                                QTabWidget, QVBoxLayout, QWidget)
 
 from core.errors import PerftscopeError
@@ -119,6 +119,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(main)
         self.message = QLabel()
         self.statusBar().addWidget(self.message, 1)
+        self.chess960 = QCheckBox("Chess960")
+        self.chess960.setToolTip("Castling is king takes rook (e1h1); the FEN is written in Shredder-FEN")
+        self.statusBar().addPermanentWidget(self.chess960)
         self.resize(1560, 900)
 
     def _menus(self):
@@ -142,6 +145,8 @@ class MainWindow(QMainWindow):
         self.legend.toggled.connect(
             lambda: self.settings.setValue(OVERLAYS_KEY, ",".join(sorted(self.legend.enabled()))))
         self.library.positionChosen.connect(self._library_chosen)
+        self.chess960.toggled.connect(lambda on: self.board.set_position(self.board.position.with_options(
+            chess960=on, fen_style="shredder" if on else "xfen")))
         self.selector.changed.connect(self.divides.set_reference)
         self.tree.divideRequested.connect(self.divide)
         self.tree.findRequested.connect(self.find_mismatch)
@@ -185,6 +190,9 @@ class MainWindow(QMainWindow):
     def _position_changed(self, pos: Position):
         from core.analysis import analyze
         self.mismatch_layer = None
+        self.chess960.blockSignals(True)
+        self.chess960.setChecked(pos.chess960)
+        self.chess960.blockSignals(False)
         try:
             self.analysis = analyze(pos)       # microseconds: masks the generator computes anyway
         except PerftscopeError as e:
