@@ -74,12 +74,6 @@ def test_bad_castling_fields_name_the_right_and_the_piece(fen, message):
     assert message in str(e.value)
 
 
-def test_nine_squares_in_a_rank_are_reported_as_a_miscount():
-    with pytest.raises(FenError) as e:
-        Position.from_fen("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-    assert "rank 6 ('9') describes 9 squares, expected 8" in str(e.value)
-
-
 # --- property: divides equal python-chess's on random Chess960 games -------------------------
 def _python_chess_divide(board, depth):
     out = {}
