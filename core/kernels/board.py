@@ -27,11 +27,12 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 FLAG_NORMAL, FLAG_PROMOTION, FLAG_EP, FLAG_CASTLE = 0, 1, 2, 3
 
-# Chess960 layout in CR: bit 4 marks it; from bit 8 on, 9 bits per colour (white
-# first): king file, K-side rook file, Q-side rook file, 3 bits each. Files are the
+# Chess960 layout in CR: bit 7 marks it; from bit 8 on, 9 bits per colour (white
+# first): king file, K-side rook file, Q-side rook file, 3 bits each. Bits 4-6 stay
+# clear so that swap_rights's shifts never carry layout bits into the rights. Files are the
 # same seen from either side (the mirror swaps ranks only), so no swap is needed.
 CR_RIGHTS = np.uint64(15)
-CR_960 = 16
+CR_960 = 128
 LAYOUT_SHIFT = 8
 LAYOUT_BITS = 9
 
@@ -72,7 +73,7 @@ def layout_file(cr, colour, which):
     return np.int64(cr >> np.uint64(LAYOUT_SHIFT + LAYOUT_BITS * colour + 3 * which)) & 7
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def rights_after_960(cr, stm, frm, to):
     """Chess960 rights after a move frm -> to by the side to move (relative squares):
     ours go with a king or rook move, theirs with the capture of their rook."""
@@ -109,8 +110,7 @@ def kind_on(P, N, D, O, bit):
 
 @njit(cache=True, _nrt=False)
 def swap_rights(cr):
-    rights = cr & CR_RIGHTS
-    return (cr ^ rights) | (((rights >> np.uint64(2)) | (rights << np.uint64(2))) & CR_RIGHTS)
+    return (((cr >> np.uint64(2)) | (cr << np.uint64(2))) & CR_RIGHTS) | (cr & ~CR_RIGHTS)
 
 
 @njit(cache=True, _nrt=False)
@@ -154,7 +154,7 @@ def make(T, s, m):
     z_us = Z_PIECE + st * 2 * 6 * 64
     z_them = z_us + 6 * 64
 
-    key ^= T[Z_TURN] ^ T[Z_CASTLE + st * 16 + np.int64(cr & CR_RIGHTS)]
+    key ^= T[Z_TURN]
     if ep_is_hashed(T, P, us, ep):
         key ^= T[Z_EP + (np.int64(ep) & 7)]
 
@@ -227,10 +227,14 @@ def make(T, s, m):
         occ = (occ & ~touched) | tb | rtb
         key ^= T[z_us + 3 * 64 + rf] ^ T[z_us + 3 * 64 + rt]
 
-    if cr <= CR_RIGHTS:
-        cr &= T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to]
-    else:
-        cr = rights_after_960(cr, stm, frm, to)
-    key ^= T[Z_CASTLE + st * 16 + np.int64(cr & CR_RIGHTS)]
+    if cr:                                          # most positions have no rights left
+        before = cr
+        if cr <= CR_RIGHTS:
+            cr &= T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to]
+        else:
+            cr = rights_after_960(cr, stm, frm, to)
+        if cr != before:
+            key ^= T[Z_CASTLE + st * 16 + np.int64(before & CR_RIGHTS)] ^ \
+                T[Z_CASTLE + st * 16 + np.int64(cr & CR_RIGHTS)]
     return (bswap(P), bswap(N), bswap(D), bswap(O), bswap(K), bswap(occ ^ us), bswap(occ),
             new_ep, swap_rights(cr), key, stm ^ ONE)

@@ -120,7 +120,7 @@ def is_attacked(T, P, N, D, O, K, them, sq, occ):
     return (rook_attacks(T, sq, occ) & O & them) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def castles_960(T, s, ksq):
     """Chess960 castlings (1 K-side, 2 Q-side) for a king not in check. The king goes to
     g1 or c1, the rook to f1 or d1; every square either crosses, destinations included,

@@ -183,3 +183,18 @@ def test_stockfish_and_python_chess_divide_chess960_like_the_core():
 def test_chess960_castling_explained(fen, move, reason):
     from core.analysis import explain_move
     assert explain_move(Position.from_fen(fen), move).startswith(reason)
+
+
+def test_cli_960_and_fen_style():
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "app.cli", "analyze", "--960", "--json",
+                          "-f", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"], capture_output=True, text=True, check=True)
+    report = json.loads(out.stdout)
+    assert report["fen"] == "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"
+    assert {"e1h1", "e1a1"} <= set(report["legal"]) and "e1g1" not in report["legal"]
+    bad = subprocess.run([sys.executable, "-m", "app.cli", "perft", "-d", "1", "-f", "4k3/8/8/8/8/8/8/4K3 w B - 0 1"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert "FEN field 3 (castling): 'B' needs the white king on rank 1 and a white rook on b1" in bad.stderr
