@@ -10,7 +10,8 @@ colours. EP the en-passant target square (0 for none: a target is never a1),
 CR castling rights (1 our K-side, 2 our Q-side, 4 their K-side, 8 their Q-side),
 plus, only when a right's king or rook does not stand on e1/a1/h1 (e8/a8/h8), the
 Chess960 layout: CR_960 and the king and rook files of each colour (`layout_bits`).
-Standard positions keep CR <= 15 and never take the Chess960 branches. KEY the Polyglot Zobrist key of the real position, STM 0 when white is to move.
+Standard positions keep CR <= 15 and never take the Chess960 branches. KEY the
+Polyglot Zobrist key of the real position, STM 0 when white is to move.
 
 Moves are 16 bits: from | to << 6 | flag << 12 | promotion << 14, with flag
 0 normal, 1 promotion (0 knight, 1 bishop, 2 rook, 3 queen), 2 en passant,
@@ -29,8 +30,8 @@ FLAG_NORMAL, FLAG_PROMOTION, FLAG_EP, FLAG_CASTLE = 0, 1, 2, 3
 
 # Chess960 layout in CR: bit 7 marks it; from bit 8 on, 9 bits per colour (white
 # first): king file, K-side rook file, Q-side rook file, 3 bits each. Bits 4-6 stay
-# clear so that swap_rights's shifts never carry layout bits into the rights. Files are the
-# same seen from either side (the mirror swaps ranks only), so no swap is needed.
+# clear so that swap_rights's shifts never carry layout bits into the rights. Files
+# read the same from either side (the mirror swaps ranks only): the layout is never swapped.
 CR_RIGHTS = np.uint64(15)
 CR_960 = 128
 LAYOUT_SHIFT = 8
