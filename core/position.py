@@ -119,7 +119,11 @@ class Position:
                     empty += 1
             ranks.append(row + (str(empty) if empty else ""))
         ep = square_name(self.ep_square) if self.ep_square is not None else "-"
-        return (f"{'/'.join(ranks)} {'w' if self.white_to_move else 'b'} {self.castling_field() or '-'} "
+        castling = self.castling_field()
+        if self.chess960 and castling and _standard_layout(self.board, self.castling, self.castling_rooks):
+            # X-FEN cannot say that rooks in the corners play Chess960; Shredder-FEN does
+            castling = self.castling_field("shredder")
+        return (f"{'/'.join(ranks)} {'w' if self.white_to_move else 'b'} {castling or '-'} "
                 f"{ep} {self.halfmove} {self.fullmove}")
 
     def castling_field(self, style: str | None = None) -> str:
