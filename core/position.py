@@ -75,7 +75,7 @@ class Position:
     fullmove: int = 1
     castling_rooks: tuple = STANDARD_ROOKS   # rook file of each right K, Q, k, q
     chess960: bool = False
-    fen_style: str = "xfen"                  # how fen() writes the castling field
+    fen_style: str = "xfen"                  # how fen() writes a Chess960 castling field
 
     # --- FEN ---------------------------------------------------------------
     @classmethod
@@ -120,7 +120,9 @@ class Position:
             ranks.append(row + (str(empty) if empty else ""))
         ep = square_name(self.ep_square) if self.ep_square is not None else "-"
         castling = self.castling_field()
-        if self.chess960 and castling and _standard_layout(self.board, self.castling, self.castling_rooks):
+        if not self.chess960:
+            castling = self.castling_field("xfen")       # Shredder-FEN would say Chess960
+        elif _standard_layout(self.board, self.castling, self.castling_rooks):
             # X-FEN cannot say that rooks in the corners play Chess960; Shredder-FEN does
             castling = self.castling_field("shredder")
         return (f"{'/'.join(ranks)} {'w' if self.white_to_move else 'b'} {castling or '-'} "

@@ -21,15 +21,16 @@ def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
 
 
 def add_chess960_args(parser: argparse.ArgumentParser):
-    """--960 and --fen-style. With --960 the FEN is handed on in Shredder-FEN (HAha), which
-    marks it as Chess960 for the core and every engine; parse_known_args is wrapped so that
-    every command sees args.fen already rewritten."""
+    """--960 and --fen-style. args.fen is rewritten right after parsing (parse_known_args is
+    wrapped), so every command and engine sees it: in the style asked for, and with --960 in
+    a form that says Chess960 by itself (Shredder-FEN where X-FEN would read as standard)."""
     parser.add_argument("--960", dest="chess960", action="store_true",
                         help="Chess960: castling is king takes rook (e1h1) even with the rooks in the "
                              "corners (X-FEN or Shredder-FEN rights that need Chess960 imply it)")
     parser.add_argument("--fen-style", choices=FEN_STYLES, default=None,
-                        help="how FENs are written: xfen (KQkq, a file letter where ambiguous) or "
-                             "shredder (rook files, HAha); default: the style read")
+                        help="how Chess960 FENs are written: xfen (KQkq, a file letter where "
+                             "ambiguous) or shredder (rook files, HAha); default: the style read. "
+                             "Standard positions stay KQkq (Shredder-FEN marks Chess960)")
     parse = parser.parse_known_args
 
     def parse_and_rewrite(args=None, namespace=None):
@@ -37,11 +38,9 @@ def add_chess960_args(parser: argparse.ArgumentParser):
         fen = getattr(ns, "fen", None)
         if fen and (ns.chess960 or ns.fen_style):
             try:
-                pos = Position.from_fen(fen, chess960=ns.chess960)
+                ns.fen = Position.from_fen(fen, chess960=ns.chess960, fen_style=ns.fen_style).fen()
             except PerftscopeError:
-                return ns, rest        # the command reports the bad FEN as usual
-            style = "shredder" if ns.chess960 and pos.castling else ns.fen_style
-            ns.fen = Position.from_fen(fen, chess960=ns.chess960, fen_style=style).fen()
+                pass                   # the command reports the bad FEN as usual
         return ns, rest
     parser.parse_known_args = parse_and_rewrite
 
