@@ -180,7 +180,8 @@ def test_stockfish_and_python_chess_divide_chess960_like_the_core():
 @pytest.mark.parametrize("fen, move, reason", [
     ("4k3/8/8/8/8/6n1/8/1K5R w H - 0 1", "b1h1", "castling through f1, attacked by the knight on g3"),
     ("4k3/8/8/8/8/8/8/RK2N2R w HA - 0 1", "b1h1", "castling b1h1 is blocked by the knight on e1"),
-    ("4k3/8/8/8/8/8/6r1/RK5R w HA - 0 1", "b1h1", "castling b1h1: the king would land on g1, attacked by the rook on g2"),
+    ("4k3/8/8/8/8/8/6r1/RK5R w HA - 0 1", "b1h1",
+     "castling b1h1: the king would land on g1, attacked by the rook on g2"),
     ("4k3/8/8/8/8/8/8/RK5R w A - 0 1", "b1h1", "white has no king-side castling right"),
     ("4k3/8/8/8/8/8/8/4K2R w H - 0 1", "e1g1", "in Chess960 castling is written king takes rook: e1h1, not e1g1"),
     ("4k3/8/8/8/8/8/8/RK5R w HA - 0 1", "b1a1", "castling queen-side (Chess960: king b1 to c1, rook a1 to d1)"),
