@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QApplication, QFileDialog, QGroupBox, QLabel, QMainWindow, QScrollArea,
-                               QSplitter, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QCheckBox, QFileDialog, QGroupBox, QLabel, QMainWindow,
+                               QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from core.errors import PerftscopeError
 from core.position import START_FEN, Position
@@ -157,6 +157,9 @@ class MainWindow(QMainWindow):
         self.waiting = QLabel()
         self.statusBar().addWidget(self.message, 1)
         self.statusBar().addPermanentWidget(self.waiting)
+        self.chess960 = QCheckBox("Chess960")
+        self.chess960.setToolTip("Castling is king takes rook (e1h1); the FEN is written in Shredder-FEN")
+        self.statusBar().addPermanentWidget(self.chess960)
         self.resize(1560, 900)
 
     def _menus(self):
@@ -189,6 +192,8 @@ class MainWindow(QMainWindow):
         self.library.positionChosen.connect(self._library_chosen)
         self.choice.changed.connect(
             lambda: self.divides.set_specs(*self.choice.specs(), timeout=self.choice.seconds()))
+        self.chess960.toggled.connect(lambda on: self.board.set_position(self.board.position.with_options(
+            chess960=on, fen_style="shredder" if on else "xfen")))
         self.tree.divideRequested.connect(self.divide)
         self.tree.findRequested.connect(self.find_mismatch)
         self.tree.positionSelected.connect(self._row_selected)
@@ -250,6 +255,9 @@ class MainWindow(QMainWindow):
             self.mismatch_layer, self.row_shown = None, None
             self.board.set_caption("")
             self.legend.show_mismatch(None)
+        self.chess960.blockSignals(True)
+        self.chess960.setChecked(pos.chess960)
+        self.chess960.blockSignals(False)
         try:
             self.analysis = analyze(pos)       # microseconds: masks the generator computes anyway
         except PerftscopeError as e:

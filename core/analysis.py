@@ -20,7 +20,7 @@ import numpy as np
 from . import kernels
 from .kernels import analysis as _k
 from .kernels.attacks import bishop_attacks, rook_attacks
-from .kernels.board import make
+from .kernels.board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, make, move_flag, move_to
 from .kernels.movegen import _K_EMPTY, _Q_EMPTY, king_safety
 from .kernels.tables import BETWEEN, KING, KNIGHT, LINE, PAWN_W
 from .position import _UCI, Position, as_state, parse_square, square_name
@@ -316,12 +316,16 @@ def _describe_legal(v: _View, text: str) -> str:
     kind = v.pos.board[v.real(frm)].upper()
     target = v.pos.board[v.real(to)]
     m = v.pos.kernel_move(text)
-    flag = (m >> 12) & 3
-    if flag == 3:
-        what = "castling king-side" if to == 6 else "castling queen-side"
-    elif flag == 2:
+    flag = move_flag(m)
+    if flag == FLAG_CASTLE:
+        what = "castling king-side" if move_to(m) == 6 else "castling queen-side"
+        if v.pos.chess960:
+            rook = v.pos.castling_rook(move_to(m) == 6)
+            what += (f" (Chess960: king {v.name(frm)} to {v.name(move_to(m))}, rook {square_name(rook)} "
+                     f"to {v.name(5 if move_to(m) == 6 else 3)})")
+    elif flag == FLAG_EP:
         what = f"legal en passant capturing {v.name(to - 8)}"
-    elif flag == 1:
+    elif flag == FLAG_PROMOTION:
         promo = PIECE_NAMES[text[4].upper()]
         what = ("promotion to queen" if promo == "queen" else f"under-promotion to {promo}")
         if target:
@@ -348,9 +352,15 @@ def _why_illegal(v: _View, text: str) -> str:
     kind = letter.upper()
     if frm == to:
         return f"the {PIECE_NAMES[kind]} on {fname} would not move ({fname} to {tname})"
-    if kind == "K" and frm == 4 and to in (2, 6):
-        return _why_not_castle(v, to)
     target = v.pos.board[v.real(to)]
+    if v.pos.chess960 and kind == "K" and to < 8 and target and target.upper() == "R" \
+            and target.isupper() == v.pos.white_to_move:
+        return _why_not_castle_960(v, text, frm, to)
+    if kind == "K" and frm == 4 and to in (2, 6):
+        castle = [m for m in v.pos._kernel_moves() if move_flag(m) == FLAG_CASTLE and move_to(m) == to]
+        if v.pos.chess960 and castle:
+            return f"in Chess960 castling is written king takes rook: {v.pos.move_to_uci(castle[0])}, not {text}"
+        return _why_not_castle(v, to)
     if target and target.isupper() == v.pos.white_to_move:
         return f"{tname} is occupied by our own {PIECE_NAMES[target.upper()]}"
     promo = len(text) == 5
@@ -422,6 +432,46 @@ def _movement_problem(v: _View, kind: str, frm: int, to: int) -> str | None:
             return f"a pawn captures diagonally only onto a piece or the en-passant square; {tname} is empty"
         return None
     return f"a pawn on {fname} cannot move to {tname}"
+
+
+def _why_not_castle_960(v: _View, text: str, ksq: int, rsq: int) -> str:
+    """Why king-takes-rook `text` is not a legal Chess960 castling (kernel squares ksq, rsq)."""
+    kingside = rsq > ksq
+    side, right = ("king", 1) if kingside else ("queen", 2)
+    rank = 1 if v.pos.white_to_move else 8
+    rook = v.name(rsq)
+    if not int(v.s[8]) & right:
+        return f"{v.us_name} has no {side}-side castling right (castling {text} takes the rook on {rook})"
+    if v.pos.castling_rook(kingside) != v.real(rsq):
+        return (f"{v.us_name} castles {side}-side with the rook on {square_name(v.pos.castling_rook(kingside))}, "
+                f"not the one on {rook}")
+    checkers = int(v.safety()[1])
+    if checkers:
+        return f"cannot castle out of check (check from {v.piece(checkers.bit_length() - 1)})"
+    T, occ = v.T, int(v.s[6])
+    kto, rto = (6, 5) if kingside else (2, 3)
+    lifted = occ ^ (1 << ksq) ^ (1 << rsq)
+    king_path = int(T[BETWEEN + ksq * 64 + kto]) | 1 << kto
+    rook_path = int(T[BETWEEN + rsq * 64 + rto]) | 1 << rto
+    blocked = (king_path | rook_path) & lifted
+    if blocked:
+        q = min((q for q in range(64) if blocked >> q & 1), key=lambda q: _distance(q, ksq))
+        return (f"castling {text} is blocked by {v.piece(q)} (every square king and rook cross must be "
+                f"empty but for the two of them)")
+    for q in sorted((q for q in range(64) if king_path >> q & 1), key=lambda q: _distance(q, ksq)):
+        attackers = int(_k.attackers_to(T, v.s, q, np.uint64(lifted)))
+        if not attackers:
+            continue
+        with_rook = int(_k.attackers_to(T, v.s, q, np.uint64(lifted | 1 << rsq)))
+        pinners = attackers & ~with_rook
+        if pinners:
+            return (f"castling {text}: the rook on {rook} is pinned along rank {rank} by "
+                    f"{v.piece(pinners.bit_length() - 1)}")
+        by = " and ".join(v.piece(a) for a in range(64) if attackers >> a & 1)
+        if q == kto:
+            return f"castling {text}: the king would land on {v.name(q)}, attacked by {by}"
+        return f"castling through {v.name(q)}, attacked by {by}"
+    return f"castling {text} is illegal here"
 
 
 def _why_not_castle(v: _View, to: int) -> str:

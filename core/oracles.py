@@ -33,7 +33,7 @@ from .engine_io import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess,
 from .engine_spec import SPECS, Spec, parse_spec
 from .errors import EngineError, EngineTimeout, OracleCancelled
 from .lenient_fen import lenient_fen
-from .position import Position
+from .position import Position, is_chess960
 from .stockfish import find_stockfish, require_stockfish
 
 __all__ = ["Activity", "EngineLog", "Oracle", "OracleCancelled", "SPECS", "Spec", "make_oracle",
@@ -208,7 +208,7 @@ class PythonChessOracle(Oracle):
 
     def _divide(self, fen, moves, depth):
         import chess
-        board = chess.Board(fen)
+        board = chess.Board(fen, chess960=is_chess960(fen))
         for uci in moves:
             board.push_uci(uci)
         out = {}
@@ -399,7 +399,7 @@ class InteractiveOracle(Oracle):
         engine = self._engine
         engine.drain()
         engine.begin_call()
-        sent_lines = [fill_line(t, fen, moves, depth) for t in d.position]
+        sent_lines = self._setup_lines(fen) + [fill_line(t, fen, moves, depth) for t in d.position]
         sent_lines.append(fill_line(d.divide or d.totals, fen, moves, depth))
         if d.sentinel:
             sent_lines.append(d.sentinel)
@@ -431,6 +431,10 @@ class InteractiveOracle(Oracle):
             raise
         return _read_answer(self.name, repr(sent), lines, fen, moves)
 
+    def _setup_lines(self, fen: str) -> list[str]:
+        """Lines sent before the position when this request needs the engine set up anew."""
+        return []
+
     def _stop(self):
         engine, self._engine = self._engine, None
         if engine is not None:
@@ -460,6 +464,16 @@ class UciOracle(InteractiveOracle):
         executable = _executable(path, name)
         super().__init__(spec or f"uci:{path}", name, _uci(executable), timeout)
         self.path = executable
+
+    def _start(self):
+        self._chess960 = False                 # every UCI engine starts with UCI_Chess960 false
+        super()._start()
+
+    def _setup_lines(self, fen: str) -> list[str]:
+        if is_chess960(fen) == self._chess960:
+            return []
+        self._chess960 = not self._chess960    # castling is written king takes rook in Chess960
+        return [f"setoption name UCI_Chess960 value {'true' if self._chess960 else 'false'}"]
 
 
 def _uci(path: str) -> Dialogue:

@@ -1,6 +1,12 @@
 """Positions: FEN in and out with field-by-field validation, UCI moves, and the
 conversion to the kernels' side-to-move-at-the-bottom bitboard tuple.
 
+Chess960: the castling field may be X-FEN (`KQkq` meaning the outermost rook on
+that side of the king, a file letter where that is ambiguous) or Shredder-FEN
+(`HAha`, the rooks' files). A position is Chess960 when its castling rights need
+it or when `chess960=True` says so; there a castling move is written king takes
+rook (`e1h1`, `b1a1`), as Stockfish with UCI_Chess960 and python-chess do.
+
     >>> pos = Position.from_fen(START_FEN).play("e2e4 e7e5")
     >>> pos.fen()
     'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2'
@@ -8,13 +14,15 @@ conversion to the kernels' side-to-move-at-the-bottom bitboard tuple.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
 from . import kernels
 from .errors import FenError, MoveError
-from .kernels.board import full_key, make
+from .kernels.board import (FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, full_key, layout_bits, make, move_flag,
+                            move_from, move_promotion, move_to)
 from .kernels.movegen import king_safety
 from .kernels.perft import legal_moves as _legal_moves
 
@@ -24,7 +32,16 @@ PIECES = "PNBRQKpnbrqk"
 _PROMOTION = "nbrq"          # kernel promotion code -> UCI letter
 _UCI = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
 # castling letter -> (relative rights bit for white-to-move, king square, rook square, colour)
+# of standard chess; in Chess960 the letter names the side of the king, `castling_rooks` the file
 _CASTLING = {"K": (1, 4, 7, "w"), "Q": (2, 4, 0, "w"), "k": (4, 60, 63, "b"), "q": (8, 60, 56, "b")}
+STANDARD_ROOKS = (7, 0, 7, 0)     # rook files of K, Q, k, q
+FEN_STYLES = ("xfen", "shredder")
+
+
+def is_chess960(fen: str) -> bool:
+    """Whether a valid FEN is a Chess960 position: its castling rights need Chess960, or
+    they are written in Shredder-FEN."""
+    return Position.from_fen(fen).chess960
 
 
 def square_name(sq: int) -> str:
@@ -52,15 +69,20 @@ class Position:
     """A chess position as a FEN describes it. `board[sq]` is a piece letter or ''."""
     board: tuple
     white_to_move: bool
-    castling: str            # subset of "KQkq" in that order, "" for none
+    castling: str            # subset of "KQkq" in that order (the king's side), "" for none
     ep_square: int | None
     halfmove: int = 0
     fullmove: int = 1
+    castling_rooks: tuple = STANDARD_ROOKS   # rook file of each right K, Q, k, q
+    chess960: bool = False
+    fen_style: str = "xfen"                  # how fen() writes a Chess960 castling field
 
     # --- FEN ---------------------------------------------------------------
     @classmethod
-    def from_fen(cls, fen: str) -> "Position":
-        """Parse and validate; FenError names the field that is wrong."""
+    def from_fen(cls, fen: str, chess960: bool = False, fen_style: str | None = None) -> "Position":
+        """Parse and validate; FenError names the field that is wrong. The position is
+        Chess960 when `chess960` or its castling rights need it; fen() writes castling in
+        `fen_style` ('xfen' or 'shredder'), by default the style that was read."""
         fields = fen.split()
         if len(fields) < 4 or len(fields) > 6:
             raise FenError(f"FEN needs 4 to 6 fields (placement, side to move, castling, en passant, "
@@ -69,11 +91,18 @@ class Position:
         if fields[1] not in ("w", "b"):
             raise FenError(f"FEN field 2 (side to move): expected 'w' or 'b', got {fields[1]!r}")
         white = fields[1] == "w"
-        castling = _parse_castling(fields[2], board)
+        castling, rooks, style_read = _parse_castling(fields[2], board)
         ep = _parse_ep(fields[3], board, white)
         halfmove = _parse_counter(fields, 4, "halfmove clock", 0, 0)
         fullmove = _parse_counter(fields, 5, "fullmove number", 1, 0)
-        pos = cls(tuple(board), white, castling, ep, halfmove, max(fullmove, 1))
+        if fen_style is not None and fen_style not in FEN_STYLES:
+            raise ValueError(f"fen_style must be one of {', '.join(FEN_STYLES)}, not {fen_style!r}")
+        # Shredder-FEN exists for Chess960: it marks a position as such even when its rooks
+        # stand on the corners (that is how --960 reaches the engines through a FEN alone)
+        chess960 = chess960 or not _standard_layout(board, castling, rooks) or \
+            (style_read == "shredder" and bool(castling))
+        pos = cls(tuple(board), white, castling, ep, halfmove, max(fullmove, 1), rooks, chess960,
+                  fen_style or style_read)
         pos._check_not_capturable_king()
         return pos
 
@@ -90,15 +119,50 @@ class Position:
                     empty += 1
             ranks.append(row + (str(empty) if empty else ""))
         ep = square_name(self.ep_square) if self.ep_square is not None else "-"
-        return (f"{'/'.join(ranks)} {'w' if self.white_to_move else 'b'} {self.castling or '-'} "
+        castling = self.castling_field()
+        if not self.chess960:
+            castling = self.castling_field("xfen")       # Shredder-FEN would say Chess960
+        elif _standard_layout(self.board, self.castling, self.castling_rooks):
+            # X-FEN cannot say that rooks in the corners play Chess960; Shredder-FEN does
+            castling = self.castling_field("shredder")
+        return (f"{'/'.join(ranks)} {'w' if self.white_to_move else 'b'} {castling or '-'} "
                 f"{ep} {self.halfmove} {self.fullmove}")
+
+    def castling_field(self, style: str | None = None) -> str:
+        """The castling rights as X-FEN or Shredder-FEN ('' for none)."""
+        style = style or self.fen_style
+        out = ""
+        for letter, rook_file in zip("KQkq", self.castling_rooks):
+            if letter not in self.castling:
+                continue
+            upper = letter.isupper()
+            if style == "shredder":
+                out += FILES[rook_file].upper() if upper else FILES[rook_file]
+            elif _outermost_rook(self.board, upper, letter.upper() == "K") == rook_file:
+                out += letter
+            else:
+                out += FILES[rook_file].upper() if upper else FILES[rook_file]
+        return out
+
+    def with_options(self, chess960: bool | None = None, fen_style: str | None = None) -> "Position":
+        """The same position, Chess960 switched on (never off when its rights need it)
+        or written in another FEN style."""
+        c960 = self.chess960 if chess960 is None else (chess960 or not _standard_layout(
+            self.board, self.castling, self.castling_rooks))
+        return replace(self, chess960=c960, fen_style=fen_style or self.fen_style)
 
     def __str__(self) -> str:
         return self.fen()
 
     # --- kernel state --------------------------------------------------------
     def state(self) -> tuple:
-        """The kernels' tuple (see core.kernels.board), mirrored when black is to move."""
+        """The kernels' tuple (see core.kernels.board), mirrored when black is to move.
+        Built once per position; a position made by a move gets its child's state
+        (with the key the move updated) from the kernel and never rebuilds it."""
+        return self._state
+
+    @cached_property
+    def _state(self) -> tuple:
         flip = 0 if self.white_to_move else 56
         bb = {c: 0 for c in "PNDOK"}
         us = occ = 0
@@ -121,6 +185,10 @@ class Position:
         for letter in self.castling:
             bit = _CASTLING[letter][0]
             rights |= bit if self.white_to_move else ((bit >> 2) | (bit << 2)) & 15
+        if not _standard_layout(self.board, self.castling, self.castling_rooks):
+            k_white, q_white, k_black, q_black = self.castling_rooks
+            rights |= layout_bits((_king_file(self.board, True) or 0, k_white, q_white),
+                                  (_king_file(self.board, False) or 0, k_black, q_black))
         ep = (self.ep_square ^ flip) if self.ep_square is not None else 0
         s = (_u64(bb["P"]), _u64(bb["N"]), _u64(bb["D"]), _u64(bb["O"]), _u64(bb["K"]), _u64(us),
              _u64(occ), _u64(ep), _u64(rights), _u64(0), _u64(0 if self.white_to_move else 1))
@@ -128,8 +196,10 @@ class Position:
         return s[:9] + (key,) + s[10:]
 
     @classmethod
-    def from_state(cls, s: tuple, halfmove: int = 0, fullmove: int = 1) -> "Position":
-        P, N, D, O, K, us, occ, ep, cr, key, stm = (int(x) for x in s)
+    def from_state(cls, s: tuple, halfmove: int = 0, fullmove: int = 1, chess960: bool = False,
+                   fen_style: str = "xfen") -> "Position":
+        state = as_state(s)
+        P, N, D, O, K, us, occ, ep, cr, key, stm = (int(x) for x in state)
         white = stm == 0
         flip = 0 if white else 56
         board = [""] * 64
@@ -151,10 +221,17 @@ class Position:
                 letter = "R"
             ours = bool(us & bit)
             board[sq ^ flip] = letter if ours == white else letter.lower()
-        if not white:
-            cr = ((cr >> 2) | (cr << 2)) & 15
-        castling = "".join(letter for letter in "KQkq" if cr & _CASTLING[letter][0])
-        return cls(tuple(board), white, castling, (ep ^ flip) if ep else None, halfmove, fullmove)
+        rights = cr & 15 if white else (((cr & 15) >> 2) | ((cr & 15) << 2)) & 15
+        castling = "".join(letter for letter in "KQkq" if rights & _CASTLING[letter][0])
+        rooks = STANDARD_ROOKS
+        if cr > 15:
+            files = [(cr >> (8 + 9 * colour + 3 * which)) & 7 for colour in (0, 1) for which in (1, 2)]
+            rooks = tuple(f if letter in castling else std
+                          for f, letter, std in zip(files, "KQkq", STANDARD_ROOKS))
+        pos = cls(tuple(board), white, castling, (ep ^ flip) if ep else None, halfmove, fullmove,
+                  rooks, chess960 or cr > 15, fen_style)
+        pos.__dict__["_state"] = state          # keep the kernel's state and its incremental key
+        return pos
 
     @property
     def key(self) -> int:
@@ -166,39 +243,61 @@ class Position:
         return _legal_moves(kernels.table(), self.state())
 
     def move_to_uci(self, m: int) -> str:
-        m = int(m)
         flip = 0 if self.white_to_move else 56
-        uci = square_name((m & 63) ^ flip) + square_name(((m >> 6) & 63) ^ flip)
-        if (m >> 12) & 3 == 1:
-            uci += _PROMOTION[(m >> 14) & 3]
+        frm, to, flag = move_from(m), move_to(m), move_flag(m)
+        if flag == FLAG_CASTLE and self.chess960:
+            to = self.castling_rook(kingside=to == 6) ^ flip     # king takes rook
+        uci = square_name(frm ^ flip) + square_name(to ^ flip)
+        if flag == FLAG_PROMOTION:
+            uci += _PROMOTION[move_promotion(m)]
         return uci
+
+    def castling_rook(self, kingside: bool, white: bool | None = None) -> int:
+        """The square of the rook that castles on that side (for the side to move by default)."""
+        white = self.white_to_move if white is None else white
+        rook_file = self.castling_rooks[(0 if white else 2) + (0 if kingside else 1)]
+        return rook_file + (0 if white else 56)
 
     def legal_moves(self) -> list[str]:
         """Legal moves in UCI notation, generated by the core."""
         return [self.move_to_uci(m) for m in self._kernel_moves()]
 
+    def castling_moves(self) -> dict[str, int]:
+        """{uci: the king's destination square} for each legal castling (for a board that
+        lets the king be dropped on its rook or on its destination)."""
+        flip = 0 if self.white_to_move else 56
+        return {self.move_to_uci(m): move_to(m) ^ flip for m in self._kernel_moves() if move_flag(m) == FLAG_CASTLE}
+
     def kernel_move(self, uci: str) -> int:
-        """The kernel's 16-bit move for a UCI string; MoveError when malformed or illegal."""
+        """The kernel's 16-bit move for a UCI string; MoveError when malformed or illegal.
+        In Chess960 a castling is king takes rook; e1g1 / e1c1 are also read when king
+        and rook stand on their standard squares (as python-chess reads them)."""
         text = uci.strip().lower()
         if not _UCI.match(text):
             raise MoveError(f"malformed move {uci!r}: expected UCI like e2e4 or e7e8q")
-        for m in self._kernel_moves():
+        moves = self._kernel_moves()
+        for m in moves:
             if self.move_to_uci(m) == text:
                 return int(m)
+        if self.chess960:
+            flip = 0 if self.white_to_move else 56
+            for m in moves:
+                if move_flag(m) == FLAG_CASTLE and move_from(m) == 4 and \
+                        self.castling_rook(move_to(m) == 6) ^ flip in (0, 7) and \
+                        square_name(4 ^ flip) + square_name(move_to(m) ^ flip) == text:
+                    return int(m)
         raise MoveError(f"illegal move {uci!r} in position {self.fen()}")
 
     def push(self, uci: str) -> "Position":
         """The position after one legal UCI move."""
         m = self.kernel_move(uci)
-        frm, to = m & 63, (m >> 6) & 63
-        if not self.white_to_move:
-            frm, to = frm ^ 56, to ^ 56
-        mover = self.board[frm]
-        capture = bool(self.board[to]) or (m >> 12) & 3 == 2
+        flip = 0 if self.white_to_move else 56
+        mover = self.board[move_from(m) ^ flip]
+        capture = move_flag(m) == FLAG_EP or (move_flag(m) != FLAG_CASTLE and bool(self.board[move_to(m) ^ flip]))
         halfmove = 0 if mover in "Pp" or capture else self.halfmove + 1
         fullmove = self.fullmove + (0 if self.white_to_move else 1)
         child = make(kernels.table(), self.state(), np.uint16(m))
-        return Position.from_state(child, halfmove, fullmove)
+        return Position.from_state(child, halfmove, fullmove, self.chess960, self.fen_style)
 
     def play(self, moves) -> "Position":
         """Play a sequence of UCI moves (a list or a space-separated string)."""
@@ -233,7 +332,7 @@ def _parse_placement(text: str) -> list:
         r = 7 - i
         f = 0
         for ch in row:
-            if ch in "12345678":
+            if ch.isdigit():                 # a 9 is a miscount, reported below as such
                 f += int(ch)
             elif ch in PIECES:
                 if f < 8:
@@ -255,25 +354,75 @@ def _parse_placement(text: str) -> list:
     return board
 
 
-def _parse_castling(text: str, board: list) -> str:
+def _king_file(board: list, white: bool):
+    """File of the king on its first rank, None when it is elsewhere."""
+    rank = 0 if white else 56
+    king = "K" if white else "k"
+    for f in range(8):
+        if board[rank + f] == king:
+            return f
+    return None
+
+
+def _rook_files(board: list, white: bool) -> list:
+    rank, rook = (0, "R") if white else (56, "r")
+    return [f for f in range(8) if board[rank + f] == rook]
+
+
+def _outermost_rook(board: list, white: bool, kingside: bool):
+    """File of the outermost rook on that side of the king on its first rank (X-FEN's K/Q)."""
+    king = _king_file(board, white)
+    if king is None:
+        return None
+    side = [f for f in _rook_files(board, white) if (f > king) == kingside and f != king]
+    return (max(side) if kingside else min(side)) if side else None
+
+
+def _standard_layout(board, castling: str, rooks: tuple) -> bool:
+    """Every right present is played by a king on e1/e8 with a rook on its standard corner."""
+    for letter, rook_file, std in zip("KQkq", rooks, STANDARD_ROOKS):
+        if letter in castling and (rook_file != std or _king_file(board, letter.isupper()) != 4):
+            return False
+    return True
+
+
+def _parse_castling(text: str, board: list):
+    """(rights as a KQkq subset, rook files of K Q k q, style read: 'xfen' or 'shredder')."""
     where = "FEN field 3 (castling)"
     if text == "-":
-        return ""
+        return "", STANDARD_ROOKS, "xfen"
+    rooks = list(STANDARD_ROOKS)
     seen = ""
     for ch in text:
-        if ch not in _CASTLING:
-            raise FenError(f"{where}: unexpected {ch!r} in {text!r} (expected '-' or letters from KQkq; "
-                           f"Chess960 castling is not supported)")
-        if ch in seen:
-            raise FenError(f"{where}: {ch!r} appears twice in {text!r}")
-        seen += ch
-        _, king_sq, rook_sq, colour = _CASTLING[ch]
-        king, rook = ("K", "R") if colour == "w" else ("k", "r")
-        if board[king_sq] != king or board[rook_sq] != rook:
-            side = "white" if colour == "w" else "black"
-            raise FenError(f"{where}: {ch!r} needs the {side} king on {square_name(king_sq)} "
-                           f"and a {side} rook on {square_name(rook_sq)}")
-    return "".join(letter for letter in "KQkq" if letter in seen)
+        if ch.upper() not in "KQABCDEFGH":
+            raise FenError(f"{where}: unexpected {ch!r} in {text!r} (expected '-', letters from KQkq "
+                           f"or, for Chess960, rook files A-H / a-h)")
+        white = ch.isupper()
+        side, rank = ("white", 1) if white else ("black", 8)
+        king = _king_file(board, white)
+        if ch in "KQkq":
+            kingside = ch.upper() == "K"
+            rook = _outermost_rook(board, white, kingside)
+            if king is None or rook is None:
+                standard = _CASTLING[ch]
+                raise FenError(f"{where}: {ch!r} needs the {side} king on {square_name(standard[1])} "
+                               f"and a {side} rook on {square_name(standard[2])} (or, in Chess960, "
+                               f"the king on rank {rank} and a rook on its {'h' if kingside else 'a'}-side)")
+        else:
+            rook = FILES.index(ch.lower())
+            if king is None or rook not in _rook_files(board, white) or rook == king:
+                raise FenError(f"{where}: {ch!r} needs the {side} king on rank {rank} and a {side} rook "
+                               f"on {ch.lower()}{rank}")
+            kingside = rook > king
+        letter = ("K" if kingside else "Q") if white else ("k" if kingside else "q")
+        if letter in seen:
+            raise FenError(f"{where}: {text!r} gives {side} two {'king' if kingside else 'queen'}-side "
+                           f"castling rights ({ch!r} repeats one)")
+        seen += letter
+        rooks["KQkq".index(letter)] = rook
+    style = "shredder" if all(ch.upper() in "ABCDEFGH" for ch in text) else "xfen"
+    castling = "".join(letter for letter in "KQkq" if letter in seen)
+    return castling, tuple(rooks), style
 
 
 def _parse_ep(text: str, board: list, white: bool):

@@ -83,6 +83,9 @@ class BoardView(QWidget):
         for uci in self.position.legal_moves():
             a, b = parse_square(uci[:2]), parse_square(uci[2:4])
             self._targets.setdefault(a, {}).setdefault(b, []).append(uci)
+        # Chess960 castling is king takes rook; dropping the king on g1 / c1 castles too
+        for uci, landing in self.position.castling_moves().items():
+            self._targets[parse_square(uci[:2])].setdefault(landing, [uci])
 
     # --- geometry ----------------------------------------------------------------
     def sizeHint(self):

@@ -18,7 +18,8 @@ RESOURCES = resources.DIR
 LIBRARY_FILES = (("standard.epd", "Standard positions"),
                  ("edge_cases.epd", "Edge cases"),
                  ("ep_edge_cases.epd", "En-passant edge cases"),
-                 ("perftsuite.epd", "Perft suite (126 positions)"))
+                 ("perftsuite.epd", "Perft suite (126 positions)"),
+                 ("chess960.perft", "Chess960"))
 
 
 def title_of(entry: SuiteEntry) -> str:

@@ -6,7 +6,7 @@ import json
 import sys
 
 from core.errors import PerftscopeError
-from core.position import START_FEN, Position
+from core.position import FEN_STYLES, START_FEN, Position
 
 
 def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
@@ -17,6 +17,32 @@ def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
                         help="position (default: the start position)")
     parser.add_argument("-m", "--moves", default="", metavar="MOVES",
                         help='UCI moves played from FEN first, e.g. "e2e4 e7e5"')
+    add_chess960_args(parser)
+
+
+def add_chess960_args(parser: argparse.ArgumentParser):
+    """--960 and --fen-style. args.fen is rewritten right after parsing (parse_known_args is
+    wrapped), so every command and engine sees it: in the style asked for, and with --960 in
+    a form that says Chess960 by itself (Shredder-FEN where X-FEN would read as standard)."""
+    parser.add_argument("--960", dest="chess960", action="store_true",
+                        help="Chess960: castling is king takes rook (e1h1) even with the rooks in the "
+                             "corners (X-FEN or Shredder-FEN rights that need Chess960 imply it)")
+    parser.add_argument("--fen-style", choices=FEN_STYLES, default=None,
+                        help="how Chess960 FENs are written: xfen (KQkq, a file letter where "
+                             "ambiguous) or shredder (rook files, HAha); default: the style read. "
+                             "Standard positions stay KQkq (Shredder-FEN marks Chess960)")
+    parse = parser.parse_known_args
+
+    def parse_and_rewrite(args=None, namespace=None):
+        ns, rest = parse(args, namespace)
+        fen = getattr(ns, "fen", None)
+        if fen and (ns.chess960 or ns.fen_style):
+            try:
+                ns.fen = Position.from_fen(fen, chess960=ns.chess960, fen_style=ns.fen_style).fen()
+            except PerftscopeError:
+                pass                   # the command reports the bad FEN as usual
+        return ns, rest
+    parser.parse_known_args = parse_and_rewrite
 
 
 def int_arg(what: str, low: int, high: int):
@@ -47,7 +73,9 @@ def seconds_arg(text: str) -> float:
 
 
 def position_from_args(args) -> Position:
-    return Position.from_fen(args.fen).play(args.moves)
+    pos = Position.from_fen(args.fen, chess960=getattr(args, "chess960", False),
+                            fen_style=getattr(args, "fen_style", None))
+    return pos.play(args.moves)
 
 
 def print_json(obj):

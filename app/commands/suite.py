@@ -72,11 +72,6 @@ def run_suite(args) -> int:
         try:
             pos = Position.from_fen(entry.full_fen)
         except FenError as e:
-            # X-FEN / Shredder castling rights are Chess960: not standard chess
-            if str(e).startswith("FEN field 3 (castling)"):
-                skipped += 1
-                _report(args, label, f"skip  {label}: unsupported (Chess960 castling?): {e}")
-                continue
             failed += 1
             _report(args, label, f"FAIL  {label}: {e}", error=str(e), fen=entry.fen)
             continue

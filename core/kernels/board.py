@@ -8,11 +8,16 @@ OCC all pieces. The side to move always plays "up" the board: after every move t
 board is mirrored (one byte swap per bitboard), so one generator serves both
 colours. EP the en-passant target square (0 for none: a target is never a1),
 CR castling rights (1 our K-side, 2 our Q-side, 4 their K-side, 8 their Q-side),
-KEY the Polyglot Zobrist key of the real position, STM 0 when white is to move.
+plus, only when a right's king or rook does not stand on e1/a1/h1 (e8/a8/h8), the
+Chess960 layout: CR_960 and the king and rook files of each colour (`layout_bits`).
+Standard positions keep CR <= 15 and never take the Chess960 branches. KEY the
+Polyglot Zobrist key of the real position, STM 0 when white is to move.
 
 Moves are 16 bits: from | to << 6 | flag << 12 | promotion << 14, with flag
 0 normal, 1 promotion (0 knight, 1 bishop, 2 rook, 3 queen), 2 en passant,
-3 castling (to is the king's destination)."""
+3 castling (to is the king's destination, g1 or c1 seen from the side to move; the
+rook's file comes from CR in Chess960). `move_from`, `move_to`, `move_flag` and
+`move_promotion` read these fields; nothing else should shift a move by hand."""
 import numpy as np
 from numba import njit
 
@@ -22,6 +27,72 @@ from .tables import CASTLE_KEEP, PAWN_B, PAWN_W, Z_CASTLE, Z_EP, Z_PIECE, Z_TURN
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 FLAG_NORMAL, FLAG_PROMOTION, FLAG_EP, FLAG_CASTLE = 0, 1, 2, 3
+
+# Chess960 layout in CR: bit 7 marks it; from bit 8 on, 9 bits per colour (white
+# first): king file, K-side rook file, Q-side rook file, 3 bits each. Bits 4-6 stay
+# clear so that swap_rights's shifts never carry layout bits into the rights. Files
+# read the same from either side (the mirror swaps ranks only): the layout is never swapped.
+CR_RIGHTS = np.uint64(15)
+CR_960 = 128
+LAYOUT_SHIFT = 8
+LAYOUT_BITS = 9
+
+
+def layout_bits(white_files, black_files) -> int:
+    """CR's Chess960 part for (king, K-side rook, Q-side rook) files of each colour."""
+    cr = CR_960
+    for colour, files in enumerate((white_files, black_files)):
+        for i, f in enumerate(files):
+            cr |= (f & 7) << (LAYOUT_SHIFT + LAYOUT_BITS * colour + 3 * i)
+    return cr
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def move_from(m):
+    return np.int64(m) & 63
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def move_to(m):
+    return (np.int64(m) >> 6) & 63
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def move_flag(m):
+    return (np.int64(m) >> 12) & 3
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def move_promotion(m):
+    """0 knight, 1 bishop, 2 rook, 3 queen (meaningful with FLAG_PROMOTION only)."""
+    return (np.int64(m) >> 14) & 3
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def layout_file(cr, colour, which):
+    """File of `colour`'s (0 white) king (which 0), K-side rook (1) or Q-side rook (2)."""
+    return np.int64(cr >> np.uint64(LAYOUT_SHIFT + LAYOUT_BITS * colour + 3 * which)) & 7
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def rights_after_960(cr, stm, frm, to):
+    """Chess960 rights after a move frm -> to by the side to move (relative squares):
+    ours go with a king or rook move, theirs with the capture of their rook."""
+    us = np.int64(stm)
+    # independent tests: a missing right's files may equal a present one's, harmlessly
+    if frm == layout_file(cr, us, 0):
+        cr &= ~np.uint64(3)
+    if frm == layout_file(cr, us, 1):
+        cr &= ~np.uint64(1)
+    if frm == layout_file(cr, us, 2):
+        cr &= ~np.uint64(2)
+    if to == 56 + layout_file(cr, 1 - us, 1):
+        cr &= ~np.uint64(4)
+    if to == 56 + layout_file(cr, 1 - us, 2):
+        cr &= ~np.uint64(8)
+    if (cr & CR_RIGHTS) == 0:
+        return ZERO                  # no rights left: back on the standard path
+    return cr
 
 
 @njit(cache=True, _nrt=False)
@@ -40,7 +111,7 @@ def kind_on(P, N, D, O, bit):
 
 @njit(cache=True, _nrt=False)
 def swap_rights(cr):
-    return ((cr >> np.uint64(2)) | (cr << np.uint64(2))) & np.uint64(15)
+    return (((cr >> np.uint64(2)) | (cr << np.uint64(2))) & CR_RIGHTS) | (cr & ~CR_RIGHTS)
 
 
 @njit(cache=True, _nrt=False)
@@ -62,7 +133,7 @@ def full_key(T, s):
         theirs = 0 if us & bit else 1
         k ^= T[Z_PIECE + ((st * 2 + theirs) * 6 + kind_on(P, N, D, O, bit)) * 64 + sq]
         b &= b - ONE
-    k ^= T[Z_CASTLE + st * 16 + np.int64(cr)]
+    k ^= T[Z_CASTLE + st * 16 + np.int64(cr & CR_RIGHTS)]
     if ep_is_hashed(T, P, us, ep):
         k ^= T[Z_EP + (np.int64(ep) & 7)]
     if st == 0:
@@ -74,10 +145,9 @@ def full_key(T, s):
 def make(T, s, m):
     """The position after move m, mirrored so that the opponent is to move."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
-    mi = np.int64(m)
-    frm = mi & 63
-    to = (mi >> 6) & 63
-    flag = (mi >> 12) & 3
+    frm = move_from(m)
+    to = move_to(m)
+    flag = move_flag(m)
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)
     them = occ ^ us
@@ -85,7 +155,7 @@ def make(T, s, m):
     z_us = Z_PIECE + st * 2 * 6 * 64
     z_them = z_us + 6 * 64
 
-    key ^= T[Z_TURN] ^ T[Z_CASTLE + st * 16 + np.int64(cr)]
+    key ^= T[Z_TURN]
     if ep_is_hashed(T, P, us, ep):
         key ^= T[Z_EP + (np.int64(ep) & 7)]
 
@@ -122,7 +192,7 @@ def make(T, s, m):
             if T[PAWN_W + frm + 8] & P & them:
                 key ^= T[Z_EP + (frm & 7)]
     elif flag == FLAG_PROMOTION:
-        promo = (mi >> 14) & 3                      # 0 knight, 1 bishop, 2 rook, 3 queen
+        promo = move_promotion(m)
         P ^= tb
         key ^= T[z_us + to] ^ T[z_us + (promo + 1) * 64 + to]
         if promo == 0:
@@ -137,15 +207,35 @@ def make(T, s, m):
         P ^= cb
         occ ^= cb
         key ^= T[z_them + to - 8]
-    else:                                           # castling: the rook jumps too
+    elif cr <= CR_RIGHTS:                           # castling: the rook jumps too
         rf, rt = (7, 5) if to == 6 else (0, 3)
         rook = (ONE << np.uint64(rf)) | (ONE << np.uint64(rt))
         O ^= rook
         us ^= rook
         occ ^= rook
         key ^= T[z_us + 3 * 64 + rf] ^ T[z_us + 3 * 64 + rt]
+    else:
+        # Chess960 castling: king and rook may start on each other's destination, or the
+        # king may not move at all, so the four squares are set from scratch
+        rf = layout_file(cr, st, 1 if to == 6 else 2)
+        rt = 5 if to == 6 else 3
+        rfb = ONE << np.uint64(rf)
+        rtb = ONE << np.uint64(rt)
+        touched = fb | tb | rfb | rtb
+        K = (K & ~(fb | tb)) | tb
+        O = (O & ~rfb) | rtb
+        us = (us & ~touched) | tb | rtb
+        occ = (occ & ~touched) | tb | rtb
+        key ^= T[z_us + 3 * 64 + rf] ^ T[z_us + 3 * 64 + rt]
 
-    cr &= T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to]
-    key ^= T[Z_CASTLE + st * 16 + np.int64(cr)]
+    if cr:                                          # most positions have no rights left
+        before = cr
+        if cr <= CR_RIGHTS:
+            cr &= T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to]
+        else:
+            cr = rights_after_960(cr, stm, frm, to)
+        if cr != before:
+            key ^= T[Z_CASTLE + st * 16 + np.int64(before & CR_RIGHTS)] ^ \
+                T[Z_CASTLE + st * 16 + np.int64(cr & CR_RIGHTS)]
     return (bswap(P), bswap(N), bswap(D), bswap(O), bswap(K), bswap(occ ^ us), bswap(occ),
             new_ep, swap_rights(cr), key, stm ^ ONE)

@@ -15,7 +15,7 @@ from numba import njit
 
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, tzcnt
-from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO
+from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
 from .tables import ALL, BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
 
 # castling paths, from the side to move (always at the bottom): squares that must be empty
@@ -121,6 +121,37 @@ def is_attacked(T, P, N, D, O, K, them, sq, occ):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def castles_960(T, s, ksq):
+    """Chess960 castlings (1 K-side, 2 Q-side) for a king not in check. The king goes to
+    g1 or c1, the rook to f1 or d1; every square either crosses, destinations included,
+    must be empty but for the two of them, and every square the king crosses must be
+    safe with both lifted: lifting the rook is what finds a rook pinned along rank 1."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    them = occ ^ us
+    kbit = ONE << np.uint64(ksq)
+    castles = 0
+    for side in range(2):
+        if not cr & (ONE << np.uint64(side)):
+            continue
+        rsq = layout_file(cr, np.int64(stm), 1 + side)
+        kto, rto = (6, 5) if side == 0 else (2, 3)
+        lifted = occ ^ kbit ^ (ONE << np.uint64(rsq))
+        king_path = T[BETWEEN + ksq * 64 + kto] | (ONE << np.uint64(kto))
+        rook_path = T[BETWEEN + rsq * 64 + rto] | (ONE << np.uint64(rto))
+        if (king_path | rook_path) & lifted:
+            continue
+        ok = True
+        while king_path:
+            if is_attacked(T, P, N, D, O, K, them, tzcnt(king_path), lifted):
+                ok = False
+                break
+            king_path &= king_path - ONE
+        if ok:
+            castles |= 1 << side
+    return castles
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def king_destinations(T, s, ksq, checkers):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side). Each candidate square is
     tested with the king lifted off the board: testing the few candidates beats building
@@ -147,10 +178,12 @@ def king_destinations(T, s, ksq, checkers):
             if not (bishop_attacks(T, sq, lifted) & diag) and not (rook_attacks(T, sq, lifted) & orth):
                 safe |= ONE << np.uint64(sq)
             candidates &= candidates - ONE
-    # castling: the king is on e1 whenever rights remain; e1 itself is covered by `checkers`,
-    # f1 / d1 by the king-move test just made
+    # castling: in standard chess the king is on e1 whenever rights remain; e1 itself is
+    # covered by `checkers`, f1 / d1 by the king-move test just made
     castles = 0
     if checkers == 0 and cr & np.uint64(3):
+        if cr > CR_RIGHTS:
+            return safe, castles_960(T, s, ksq)
         if cr & ONE and not (occ & _K_EMPTY) and safe & np.uint64(0x20) \
                 and not is_attacked(T, P, N, D, O, K, them, 6, occ):
             castles |= 1
@@ -276,10 +309,10 @@ def generate_moves(T, s, buf, n):
     king_to, castles = king_destinations(T, s, ksq, checkers)
     n = _emit(buf, n, ksq, king_to)
     if castles & 1:
-        buf[n] = np.uint16(4 | (6 << 6) | (FLAG_CASTLE << 12))
+        buf[n] = np.uint16(ksq | (6 << 6) | (FLAG_CASTLE << 12))
         n += 1
     if castles & 2:
-        buf[n] = np.uint16(4 | (2 << 6) | (FLAG_CASTLE << 12))
+        buf[n] = np.uint16(ksq | (2 << 6) | (FLAG_CASTLE << 12))
         n += 1
     if evasion == 0:
         return n

@@ -3,7 +3,7 @@ import numpy as np
 from numba import njit, types
 
 from .bits import popcnt, tzcnt
-from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, make
+from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, make, move_flag, move_to
 from .movegen import count_moves, generate_moves, king_safety
 
 MAX_PLY = 64
@@ -69,9 +69,8 @@ def divide(T, s, depth, buf):
 @njit(cache=True)
 def _leaf_stats(T, s, m, stats):
     """Classify one leaf move as the chessprogramming table does."""
-    mi = np.int64(m)
-    flag = (mi >> 12) & 3
-    to = (mi >> 6) & 63
+    flag = move_flag(m)
+    to = move_to(m)
     if flag == FLAG_EP:
         stats[EP] += 1
         stats[CAPTURES] += 1

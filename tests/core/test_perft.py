@@ -1,4 +1,4 @@
-"""Node counts against every published figure a test run can afford, the chessprogramming
+"""Node counts against every published figure a test run can afford (Chess960 included), the chessprogramming
 statistics columns, and divide against python-chess on random positions."""
 import csv
 import random
@@ -18,8 +18,6 @@ BUDGET = 20_000_000          # largest single expected count checked per positio
 
 def suite_cases(name, budget=BUDGET):
     for entry in load(resources.path(name)):
-        if entry.name.startswith("xfen") or entry.name == "asymmetrical-and-king-on-h":
-            continue                      # Chess960 castling: not standard chess
         for depth, nodes in sorted(entry.expected.items()):
             if nodes <= budget:
                 yield pytest.param(entry.full_fen, depth, nodes, id=f"{entry.name}-D{depth}")
@@ -28,6 +26,7 @@ def suite_cases(name, budget=BUDGET):
 @pytest.mark.parametrize("fen, depth, nodes", [
     *suite_cases("perftsuite.epd"), *suite_cases("peterellisjones_gist.epd"),
     *suite_cases("ep_edge_cases.epd"), *suite_cases("python-chess_tricky.perft"),
+    *suite_cases("chess960.perft", budget=2_000_000),
     *suite_cases("standard.epd", budget=800_000_000)])
 def test_published_node_counts(fen, depth, nodes):
     assert perft(Position.from_fen(fen), depth) == nodes

@@ -26,7 +26,8 @@ def test_fen_without_counters_gets_defaults():
 
 @pytest.mark.parametrize("fen, words", [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "field 1 (piece placement): expected 8 ranks"),
-    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6"),
+    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6 ('9') describes 9 squares, expected 8"),
+    ("rnbqkbnr/pppppppp/44p/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6 ('44p') describes 9 squares"),
     ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unknown piece 'x'"),
     ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "black has 0 kings"),
     ("rnbqkbnP/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "white pawn on h8"),
@@ -82,3 +83,15 @@ def test_push_matches_python_chess_fen_and_polyglot_key():
             state = as_state(make(T, pos.state(), np.uint16(pos.kernel_move(move.uci()))))
             assert int(state[9]) == int(full_key(T, state)) == chess.polyglot.zobrist_hash(board)
             board.pop()
+
+
+def test_push_keeps_the_kernels_child_state_and_its_incremental_key(monkeypatch):
+    import core.position as position
+    pos = Position.from_fen(START_FEN)
+    assert pos.state() is pos.state()                      # built once per position
+    calls = []
+    monkeypatch.setattr(position, "full_key", lambda *a: calls.append(a) or 0)
+    child = pos.push("e2e4").push("e7e5")
+    assert calls == []                                     # no full key recomputed along a game
+    monkeypatch.undo()
+    assert child.key == Position.from_fen(child.fen()).key
