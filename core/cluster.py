@@ -3,9 +3,8 @@
     result = run_perft(START_FEN, "", depth=8, split=4, local=2, journal="d8.sqlite")
     result.nodes, result.tasks, result.merge_ratio
 
-The tree is expanded `split` plies with the core, one ply at a time; after each
-ply identical positions (compared field by field, see core.kernels.expand) are
-kept once with their multiplicity. The unique positions are packed into tasks of
+The tree is expanded `split` plies by core.split, which keeps each distinct
+position (compared field by field, never by key alone) once with its multiplicity. The unique positions are packed into tasks of
 about equal estimated cost; each task runs on a Dask worker with the jitted core
 (and, with hash_exp >= 0, that worker process's own hash table) and returns one
 count per position. The answer is the sum of multiplicity x count.
@@ -45,72 +44,17 @@ from .kernels import perft as _k
 from .kernels import search as _s
 from .pool import MAX_HASH_EXP
 from .position import Position
+from .split import Split, SplitError, split_positions
 
 DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any cluster size
 MAX_SPLIT = 8
-MAX_ROWS = 30_000_000      # children of one ply held at once (88 bytes each)
 RETRIES = 2                # a task that raised is tried again this often
 WORKER_WAIT = 60.0         # seconds to wait for a first worker on an external scheduler
-JOURNAL_FORMAT = 1
+JOURNAL_FORMAT = 2          # 2: rows in generation order (core.split)
 
 
 class ClusterError(PerftscopeError):
     """A cluster run that cannot start, cannot reach its scheduler, or did not finish."""
-
-
-# --- the split -----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Split:
-    """Unique positions `plies` below the root. owner[i] is the index of the root move
-    above row i when split for divide (each root move keeps its own copies), else 0."""
-    plies: int
-    rows: np.ndarray           # (n, 11) uint64 kernel states
-    mult: np.ndarray           # (n,) uint64: paths from the root to the position
-    owner: np.ndarray          # (n,) int64
-    total: int                 # positions at the split depth counted with repetition
-
-    @property
-    def unique(self) -> int:
-        return self.rows.shape[0]
-
-    @property
-    def merge_ratio(self) -> float:
-        return self.unique / self.total if self.total else 1.0
-
-
-def split_positions(pos: Position, plies: int, divide: bool = False) -> Split:
-    """Expand pos `plies` plies, merging transpositions after every ply."""
-    T = kernels.table()
-    rows = np.array([pos.state()], np.uint64)
-    _x.forget_dead_ep(T, rows)
-    mult = np.ones(1, np.uint64)
-    owner = np.zeros(1, np.int64)
-    for ply in range(plies):
-        counts = _x.child_counts(T, rows)
-        offsets = np.zeros(rows.shape[0] + 1, np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        n = int(offsets[-1])
-        if n > MAX_ROWS:
-            raise ClusterError(f"split {plies} is too deep for this position: ply {ply + 1} has "
-                               f"{n:,} positions before merging (at most {MAX_ROWS:,}); use a smaller --split")
-        children = np.zeros((n, _x.WIDTH), np.uint64)
-        parent = np.zeros(n, np.int64)
-        move_index = np.zeros(n, np.int64)
-        _x.expand(T, rows, offsets, children, parent, move_index)
-        _x.forget_dead_ep(T, children)
-        child_owner = move_index if (divide and ply == 0) else owner[parent]
-        child_mult = mult[parent]
-        if divide:
-            order = np.lexsort((children[:, _x.KEY_COL], child_owner))
-        else:
-            order = np.argsort(children[:, _x.KEY_COL])
-        keep = np.zeros(n, np.int64)
-        kept_mult = np.zeros(n, np.uint64)
-        k = _x.merge(children, child_mult, child_owner, order, keep, kept_mult)
-        rows, mult, owner = children[keep[:k]], kept_mult[:k], child_owner[keep[:k]]
-    return Split(plies=plies, rows=np.ascontiguousarray(rows), mult=mult, owner=owner,
-                 total=int(mult.sum(dtype=np.uint64)))
 
 
 # --- tasks -----------------------------------------------------------------------------
@@ -118,6 +62,7 @@ def split_positions(pos: Position, plies: int, divide: bool = False) -> Split:
 @dataclass(frozen=True)
 class Task:
     id: int
+    rows_index: np.ndarray     # which rows of the split
     rows: np.ndarray
     mult: np.ndarray
     owner: np.ndarray
@@ -142,7 +87,7 @@ def make_tasks(split: Split, depth: int, tasks: int) -> list[Task]:
         h = hashlib.sha256()
         for part in (np.int64(rem).tobytes(), rows.tobytes(), mult.tobytes(), owner.tobytes()):
             h.update(part)
-        out.append(Task(id=b, rows=rows, mult=mult, owner=owner, cost=int(costs[idx].sum()),
+        out.append(Task(id=b, rows_index=idx, rows=rows, mult=mult, owner=owner, cost=int(costs[idx].sum()),
                         digest=h.hexdigest()[:24]))
     return out
 
@@ -164,7 +109,7 @@ def _memory_limit() -> int | None:
 def _worker_table(hash_exp: int) -> np.ndarray:
     # one table per worker process, kept across tasks: an entry stays true in any task
     if hash_exp not in _TABLES:
-        need, limit = 16 << max(hash_exp, _h.MIN_EXP), _memory_limit()
+        need, limit = _h.table_bytes(hash_exp), _memory_limit()
         if limit and need > limit // 2:
             raise ClusterError(f"worker {socket.gethostname()}:{os.getpid()} has a memory limit of "
                                f"{limit / 2**30:.1f} GiB; a table of 2^{hash_exp} entries needs "
@@ -339,7 +284,10 @@ def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = Fa
     _check(depth, split, tasks, divide, local, address, hash_exp)
     pos = Position.from_fen(fen).play(moves)
     started = time.perf_counter()
-    sp = split_positions(pos, split, divide)
+    try:
+        sp = split_positions(pos, split, divide)
+    except SplitError as e:
+        raise ClusterError(f"{e}; use a smaller --split") from None
     todo_all = make_tasks(sp, depth, tasks)
     run_id = {"format": JOURNAL_FORMAT, "fen": fen, "moves": " ".join(moves.split()), "depth": depth,
               "split": split, "divide": divide, "tasks": tasks}
@@ -468,11 +416,12 @@ def _why(future) -> str:
 
 
 def _sum(pos, sp, all_tasks, counts, divide):
-    if not divide:
-        return sum(_nodes(t, counts[t.id]) for t in all_tasks), None
-    moves = pos.legal_moves()
-    per_root = np.zeros(len(moves), np.uint64)
+    # the tasks' counts back in the split's row order
+    by_row = np.zeros(sp.unique, np.uint64)
     for t in all_tasks:
-        np.add.at(per_root, t.owner, counts[t.id].astype(np.uint64) * t.mult)
-    rows = {uci: int(c) for uci, c in zip(moves, per_root)}
+        by_row[t.rows_index] = counts[t.id]
+    if not divide:
+        return sp.total_nodes(by_row), None
+    per_root = sp.per_root(by_row)
+    rows = {uci: int(c) for uci, c in zip(pos.legal_moves(), per_root)}
     return int(per_root.sum(dtype=np.uint64)), rows

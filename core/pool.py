@@ -28,6 +28,7 @@ from .kernels import hashtable as _h
 from .kernels import perft as _k
 from .kernels import search as _s
 from .position import Position
+from .split import split_positions
 
 MAX_WORKERS = 256
 MAX_HASH_EXP = 32
@@ -117,7 +118,7 @@ def _check(depth, workers, hash_exp):
     if hash_exp > MAX_HASH_EXP:
         raise PoolError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{MAX_HASH_EXP})")
     if hash_exp >= 0:
-        need = (16 << max(hash_exp, _h.MIN_EXP))
+        need = _h.table_bytes(hash_exp)
         try:
             have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (ValueError, OSError, AttributeError):
@@ -235,19 +236,11 @@ class PerftRun:
             # the root itself is the one leaf, and no move leads anywhere
             return self._finish({}, 1, dict.fromkeys(STAT_NAMES, 0) if self.want_stats else None)
         plies = _split_plies(T, s, depth, self.workers, self.want_divide, buf)
-        n = int(_k.perft(T, s, plies, buf))
-        items = np.zeros((n, 11), np.uint64)
-        roots = np.zeros(n, np.int64)
-        _s.split(T, s, plies, buf, items, roots)
-        mult = np.ones(n, np.uint64)
-        if self.hash_exp >= 0 and n > 1:
-            # transpositions at the cut: count each position once (per root move for divide)
-            owner = roots.astype(np.uint64) if self.want_divide else np.zeros(n, np.uint64)
-            rows = np.stack([owner, items[:, 9]], axis=1)
-            _, first, mult = np.unique(rows, axis=0, return_index=True, return_counts=True)
-            order = np.argsort(first)                  # keep generation order: siblings together
-            items, roots = items[first[order]], roots[first[order]]
-            mult = mult[order].astype(np.uint64)
+        # with a table, transpositions at the cut are counted once (per root move for
+        # divide); the statistics are summed per worker, not per item, so they need every path
+        sp = split_positions(self.pos, plies, divide=self.want_divide, merge=self.hash_exp >= 0,
+                             max_rows=MAX_ITEMS)
+        items = sp.rows
         self._items_total = items.shape[0]
         if self.hash_exp >= 0:
             self._table = _h.new_table(self.hash_exp)
@@ -290,14 +283,11 @@ class PerftRun:
             raise errors[0]
         if self._stop[0]:
             return self._finish(None, 0, None, cancelled=True)
-        counts = out * mult
-        total = int(counts.sum(dtype=np.uint64)) if counts.size else 0
+        total = sp.total_nodes(out)
         rows = None
         if self.want_divide:
-            per_root = np.zeros(int(_k.perft(T, s, 1, buf)), np.uint64)
-            np.add.at(per_root, roots, counts)
             moves = _k.legal_moves(T, s)
-            rows = {self.pos.move_to_uci(m): int(c) for m, c in zip(moves, per_root)}
+            rows = {self.pos.move_to_uci(m): int(c) for m, c in zip(moves, sp.per_root(out))}
         st = None
         if self.want_stats:
             st = dict(zip(STAT_NAMES, (int(x) for x in stats[:, :len(STAT_NAMES)].sum(axis=0))))
