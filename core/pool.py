@@ -59,6 +59,7 @@ class HashStats:
     stores: int
     replacements: int
     fill: float                # fraction of entries in use
+    by_depth: tuple[tuple[int, int, int], ...] = ()    # (remaining depth, probes, hits)
 
     @property
     def hit_rate(self) -> float:
@@ -67,7 +68,8 @@ class HashStats:
     def as_dict(self) -> dict:
         return {"entries": self.entries, "probes": self.probes, "hits": self.hits,
                 "stores": self.stores, "replacements": self.replacements,
-                "fill": round(self.fill, 6)}
+                "fill": round(self.fill, 6),
+                "by_depth": [{"depth": d, "probes": p, "hits": h} for d, p, h in self.by_depth]}
 
 
 @dataclass(frozen=True)
@@ -213,9 +215,12 @@ class PerftRun:
             fill = _h.filled_entries(self._table) / entries
         else:
             fill = min(1.0, int(c[:, _s.FILLS].sum()) / entries)
+        probes_at = c[:, _s.PROBES_AT:_s.PROBES_AT + _s.DEPTHS].sum(axis=0)
+        hits_at = c[:, _s.HITS_AT:_s.HITS_AT + _s.DEPTHS].sum(axis=0)
+        by_depth = tuple((d, int(probes_at[d]), int(hits_at[d])) for d in range(_s.DEPTHS) if probes_at[d])
         return HashStats(entries=entries, probes=int(c[:, _s.PROBES].sum()),
                          hits=int(c[:, _s.HITS].sum()), stores=int(c[:, _s.STORES].sum()),
-                         replacements=int(c[:, _s.REPLACEMENTS].sum()), fill=fill)
+                         replacements=int(c[:, _s.REPLACEMENTS].sum()), fill=fill, by_depth=by_depth)
 
     def _main(self):
         try:

@@ -25,9 +25,13 @@ from .hashtable import MAX_COUNT, STORED_EMPTY, STORED_REPLACED, bucket_of, prob
 from .movegen import count_moves, generate_moves
 from .perft import MAX_MOVES, MOVES, STATE, TABLE, _leaf_stats, _perft
 
-# counter slot layout
+# counter slot layout; PROBES_AT + d and HITS_AT + d count the table's probes and hits
+# at remaining depth d (d < DEPTHS; deeper ones are counted at DEPTHS - 1)
 NODES, PROBES, HITS, STORES, REPLACEMENTS, FILLS, ITEMS = range(7)
-SLOT = 8
+DEPTHS = 16
+PROBES_AT = 8
+HITS_AT = PROBES_AT + DEPTHS
+SLOT = HITS_AT + DEPTHS                # 320 bytes: whole cache lines, never shared by two workers
 
 DEFAULT_MIN_DEPTH = 2
 NO_TABLE = 1 << 30                 # a min_depth no run reaches
@@ -70,10 +74,13 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
         return np.uint64(0)
     hashed = depth >= min_depth
     if hashed:
+        at = min(depth, DEPTHS - 1)
         ctr[slot + PROBES] += 1
+        ctr[slot + PROBES_AT + at] += 1
         hit = probe(H, mask, s[9], depth)
         if hit >= 0:
             ctr[slot + HITS] += 1
+            ctr[slot + HITS_AT + at] += 1
             ctr[slot + NODES] += hit
             return np.uint64(hit)
     if depth == 2:
