@@ -96,7 +96,7 @@ def _leaf_stats(T, s, m, stats):
             stats[CHECKMATES] += 1
 
 
-@njit(cache=True)           # typed at the first call: runs without statistics never compile it
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS), cache=True)
 def _perft_stats(T, s, depth, buf, ply, stats):
     base = ply * MAX_MOVES
     end = generate_moves(T, s, buf, base)

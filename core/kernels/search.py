@@ -39,6 +39,7 @@ NO_TABLE = 1 << 30                 # a min_depth no run reaches
 HASH = types.Array(types.uint64, 1, "C")
 COUNTERS = types.Array(types.int64, 1, "C")
 FLAG = types.Array(types.int64, 1, "C")
+STATS = types.Array(types.int64, 1, "C")
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -137,8 +138,8 @@ def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, sl
         i = take_item(next_item, items.shape[0], stop)
 
 
-# no signature: typed at the first call, so runs without --stats never compile it
-@njit(cache=True)
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS, COUNTERS, types.int64,
+                   FLAG), cache=True)
 def _search_stats(T, s, depth, buf, ply, stats, ctr, slot, stop):
     # depth >= 1; the chessprogramming statistics need every leaf move, so no bulk count
     if atomic_load(stop, 0):
