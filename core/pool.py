@@ -245,19 +245,32 @@ class PerftRun:
         # divide); the statistics are summed per worker, not per item, so they need every path
         sp = split_positions(self.pos, plies, divide=self.want_divide, merge=self.hash_exp >= 0,
                              max_rows=MAX_ITEMS)
-        items = sp.rows
-        self._items_total = items.shape[0]
+        self._items_total = sp.unique
+        stats = _h.aligned_zeros(self.workers * _s.SLOT).view(np.int64).reshape(self.workers, _s.SLOT)
+        out = self._count(T, sp.rows, depth - plies, stats)
+        if self._stop[0]:
+            return self._finish(None, 0, None, cancelled=True)
+        total = sp.total_nodes(out)
+        rows = None
+        if self.want_divide:
+            moves = _k.legal_moves(T, s)
+            rows = {self.pos.move_to_uci(m): int(c) for m, c in zip(moves, sp.per_root(out))}
+        st = None
+        if self.want_stats:
+            st = dict(zip(STAT_NAMES, (int(x) for x in stats[:, :len(STAT_NAMES)].sum(axis=0))))
+        return self._finish(rows, total, st, items=sp.unique)
+
+    def _count(self, T, items, rem, stats) -> np.ndarray:
+        """perft `rem` of every item on the worker threads, sharing the run's table when it
+        has one; one count per item."""
         if self.hash_exp >= 0:
             self._table = _h.new_table(self.hash_exp)
             H = self._table
         else:
             H = np.zeros(_h.BUCKET_WORDS, np.uint64)     # never read: min_depth is out of reach
         mask = _h.bucket_mask(H)
-
         out = np.zeros(items.shape[0], np.uint64)
         next_item = _h.aligned_zeros(8).view(np.int64)
-        rem = depth - plies
-        stats = _h.aligned_zeros(self.workers * _s.SLOT).view(np.int64).reshape(self.workers, _s.SLOT)
         errors: list[BaseException] = []
         self._worker_cpu = [0.0] * self.workers
 
@@ -286,17 +299,7 @@ class PerftRun:
             t.join()
         if errors:
             raise errors[0]
-        if self._stop[0]:
-            return self._finish(None, 0, None, cancelled=True)
-        total = sp.total_nodes(out)
-        rows = None
-        if self.want_divide:
-            moves = _k.legal_moves(T, s)
-            rows = {self.pos.move_to_uci(m): int(c) for m, c in zip(moves, sp.per_root(out))}
-        st = None
-        if self.want_stats:
-            st = dict(zip(STAT_NAMES, (int(x) for x in stats[:, :len(STAT_NAMES)].sum(axis=0))))
-        return self._finish(rows, total, st, items=items.shape[0])
+        return out
 
     def _finish(self, rows, total, st, items=0, cancelled=False) -> Result:
         seconds = time.perf_counter() - self._started
