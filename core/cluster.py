@@ -50,7 +50,7 @@ DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any clu
 MAX_SPLIT = 8
 RETRIES = 2                # a task that raised is tried again this often
 WORKER_WAIT = 60.0         # seconds a run waits while the scheduler has no worker
-WAIT_NOTICE = 1.0          # seconds without a worker before saying so
+WAIT_NOTICE = 0.0          # seconds without a worker before saying so: at the first look
 WATCH_EVERY = 0.5          # seconds between looks at the scheduler's workers
 CRASH_LIMIT = 3            # workers dying this run, with no task finished: a crash loop
 YOUNG = 60.0               # a worker gone within this many seconds of joining died young
@@ -381,20 +381,32 @@ def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = Fa
         raise ClusterError(f"--wait-workers must be more than 0 seconds, got {wait_workers}")
     pos = Position.from_fen(fen).play(moves)
     started = time.perf_counter()
+    early = watch = None
+    if client is None and address is not None:
+        # ask an external scheduler first, so that having no worker is said at once,
+        # not after a split that may take a while
+        early, _ = _open_client(address, None)
+        client = early
+        watch = WorkerWatch(client, wait_workers, notify)
+        watch.workers(force=True)
     try:
-        sp = split_positions(pos, split, divide)
-    except SplitError as e:
-        raise ClusterError(f"{e}; use a smaller --split") from None
-    todo_all = make_tasks(sp, depth, tasks)
-    run_id = {"format": JOURNAL_FORMAT, "fen": fen, "moves": " ".join(moves.split()), "depth": depth,
-              "split": split, "divide": divide, "tasks": tasks}
-    jr = Journal(journal, run_id)
-    try:
-        done = jr.finished(todo_all)
-        return _run_on_cluster(pos, run_id, sp, todo_all, done, jr, depth, divide, address, local,
-                               client, hash_exp, progress, on_start, started, wait_workers, notify)
+        try:
+            sp = split_positions(pos, split, divide)
+        except SplitError as e:
+            raise ClusterError(f"{e}; use a smaller --split") from None
+        todo_all = make_tasks(sp, depth, tasks)
+        run_id = {"format": JOURNAL_FORMAT, "fen": fen, "moves": " ".join(moves.split()), "depth": depth,
+                  "split": split, "divide": divide, "tasks": tasks}
+        jr = Journal(journal, run_id)
+        try:
+            done = jr.finished(todo_all)
+            return _run_on_cluster(pos, run_id, sp, todo_all, done, jr, depth, divide, address, local,
+                                   client, hash_exp, progress, on_start, started, watch, wait_workers, notify)
+        finally:
+            jr.close()
     finally:
-        jr.close()
+        if early is not None:
+            early.close()
 
 
 def _open_client(address, local):
@@ -426,7 +438,7 @@ def _refused(address: str):
 
 
 def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address, local, client,
-                    hash_exp, progress, on_start, started, wait_workers, notify) -> ClusterResult:
+                    hash_exp, progress, on_start, started, watch, wait_workers, notify) -> ClusterResult:
     from distributed import as_completed
 
     own = None
@@ -436,7 +448,8 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         client = own
     futures = {}
     try:
-        watch = WorkerWatch(client, wait_workers, notify)
+        if watch is None:                  # a local cluster or a given client: known only now
+            watch = WorkerWatch(client, wait_workers, notify)
         watch.wait_for_one()
         workers = len(client.scheduler_info().get("workers", {}))
         counts = dict(done)
