@@ -3,9 +3,8 @@
     result = run_perft(START_FEN, "", depth=8, split=4, local=2, journal="d8.sqlite")
     result.nodes, result.tasks, result.merge_ratio
 
-The tree is expanded `split` plies with the core, one ply at a time; after each
-ply identical positions (compared field by field, see core.kernels.expand) are
-kept once with their multiplicity. The unique positions are packed into tasks of
+The tree is expanded `split` plies by core.split, which keeps each distinct
+position (compared field by field, never by key alone) once with its multiplicity. The unique positions are packed into tasks of
 about equal estimated cost; each task runs on a Dask worker with the jitted core
 (and, with hash_exp >= 0, that worker process's own hash table) and returns one
 count per position. The answer is the sum of multiplicity x count.
@@ -45,72 +44,21 @@ from .kernels import perft as _k
 from .kernels import search as _s
 from .pool import MAX_HASH_EXP
 from .position import Position
+from .split import Split, SplitError, split_positions
 
 DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any cluster size
 MAX_SPLIT = 8
-MAX_ROWS = 30_000_000      # children of one ply held at once (88 bytes each)
 RETRIES = 2                # a task that raised is tried again this often
-WORKER_WAIT = 60.0         # seconds to wait for a first worker on an external scheduler
-JOURNAL_FORMAT = 1
+WORKER_WAIT = 60.0         # seconds a run waits while the scheduler has no worker
+WAIT_NOTICE = 0.0          # seconds without a worker before saying so: at the first look
+WATCH_EVERY = 0.5          # seconds between looks at the scheduler's workers
+CRASH_LIMIT = 3            # workers dying this run, with no task finished: a crash loop
+YOUNG = 60.0               # a worker gone within this many seconds of joining died young
+JOURNAL_FORMAT = 2          # 2: rows in generation order (core.split)
 
 
 class ClusterError(PerftscopeError):
     """A cluster run that cannot start, cannot reach its scheduler, or did not finish."""
-
-
-# --- the split -----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Split:
-    """Unique positions `plies` below the root. owner[i] is the index of the root move
-    above row i when split for divide (each root move keeps its own copies), else 0."""
-    plies: int
-    rows: np.ndarray           # (n, 11) uint64 kernel states
-    mult: np.ndarray           # (n,) uint64: paths from the root to the position
-    owner: np.ndarray          # (n,) int64
-    total: int                 # positions at the split depth counted with repetition
-
-    @property
-    def unique(self) -> int:
-        return self.rows.shape[0]
-
-    @property
-    def merge_ratio(self) -> float:
-        return self.unique / self.total if self.total else 1.0
-
-
-def split_positions(pos: Position, plies: int, divide: bool = False) -> Split:
-    """Expand pos `plies` plies, merging transpositions after every ply."""
-    T = kernels.table()
-    rows = np.array([pos.state()], np.uint64)
-    _x.forget_dead_ep(T, rows)
-    mult = np.ones(1, np.uint64)
-    owner = np.zeros(1, np.int64)
-    for ply in range(plies):
-        counts = _x.child_counts(T, rows)
-        offsets = np.zeros(rows.shape[0] + 1, np.int64)
-        np.cumsum(counts, out=offsets[1:])
-        n = int(offsets[-1])
-        if n > MAX_ROWS:
-            raise ClusterError(f"split {plies} is too deep for this position: ply {ply + 1} has "
-                               f"{n:,} positions before merging (at most {MAX_ROWS:,}); use a smaller --split")
-        children = np.zeros((n, _x.WIDTH), np.uint64)
-        parent = np.zeros(n, np.int64)
-        move_index = np.zeros(n, np.int64)
-        _x.expand(T, rows, offsets, children, parent, move_index)
-        _x.forget_dead_ep(T, children)
-        child_owner = move_index if (divide and ply == 0) else owner[parent]
-        child_mult = mult[parent]
-        if divide:
-            order = np.lexsort((children[:, _x.KEY_COL], child_owner))
-        else:
-            order = np.argsort(children[:, _x.KEY_COL])
-        keep = np.zeros(n, np.int64)
-        kept_mult = np.zeros(n, np.uint64)
-        k = _x.merge(children, child_mult, child_owner, order, keep, kept_mult)
-        rows, mult, owner = children[keep[:k]], kept_mult[:k], child_owner[keep[:k]]
-    return Split(plies=plies, rows=np.ascontiguousarray(rows), mult=mult, owner=owner,
-                 total=int(mult.sum(dtype=np.uint64)))
 
 
 # --- tasks -----------------------------------------------------------------------------
@@ -118,6 +66,7 @@ def split_positions(pos: Position, plies: int, divide: bool = False) -> Split:
 @dataclass(frozen=True)
 class Task:
     id: int
+    rows_index: np.ndarray     # which rows of the split
     rows: np.ndarray
     mult: np.ndarray
     owner: np.ndarray
@@ -142,7 +91,7 @@ def make_tasks(split: Split, depth: int, tasks: int) -> list[Task]:
         h = hashlib.sha256()
         for part in (np.int64(rem).tobytes(), rows.tobytes(), mult.tobytes(), owner.tobytes()):
             h.update(part)
-        out.append(Task(id=b, rows=rows, mult=mult, owner=owner, cost=int(costs[idx].sum()),
+        out.append(Task(id=b, rows_index=idx, rows=rows, mult=mult, owner=owner, cost=int(costs[idx].sum()),
                         digest=h.hexdigest()[:24]))
     return out
 
@@ -164,7 +113,7 @@ def _memory_limit() -> int | None:
 def _worker_table(hash_exp: int) -> np.ndarray:
     # one table per worker process, kept across tasks: an entry stays true in any task
     if hash_exp not in _TABLES:
-        need, limit = 16 << max(hash_exp, _h.MIN_EXP), _memory_limit()
+        need, limit = _h.table_bytes(hash_exp), _memory_limit()
         if limit and need > limit // 2:
             raise ClusterError(f"worker {socket.gethostname()}:{os.getpid()} has a memory limit of "
                                f"{limit / 2**30:.1f} GiB; a table of 2^{hash_exp} entries needs "
@@ -251,6 +200,94 @@ def _describe(run: dict) -> str:
             f"of {run.get('fen')!r}{moves}")
 
 
+# --- the scheduler's workers ----------------------------------------------------------
+
+class WorkerWatch:
+    """Whether the scheduler has a worker, and which workers died on it.
+
+    Dask waits for workers forever, and a worker that dies at start-up is restarted
+    by its nanny (or its supervisor) and dies again, forever. So the run looks: with
+    no worker for `wait` seconds it gives up, and CRASH_LIMIT workers dying during
+    the run before any task finished is a crash loop, reported at once. Deaths are
+    read from the scheduler's own event log (add-worker / remove-worker), so a worker
+    that lived half a second between two looks is still seen, and one from before
+    this run still explains why there is no worker now."""
+
+    def __init__(self, client, wait: float, notify: Callable[[str], None] | None = None):
+        self.client = client
+        self.address = client.scheduler.address
+        self.wait = wait
+        self.notify = notify or (lambda message: None)
+        self.none_since: float | None = None
+        self.noticed = False
+        self.last_look = 0.0
+        self.before = {key for key, _ in self._deaths()}    # deaths from before this run
+
+    def _deaths(self) -> list[tuple[tuple[float, str], float]]:
+        """((when, worker), seconds it lived) for each worker that left unexpectedly."""
+        try:
+            events = self.client.get_events("all")
+        except Exception:      # noqa: BLE001  (an old scheduler without the event log)
+            return []
+        joined: dict[str, float] = {}
+        out = []
+        for when, msg in events:
+            if not isinstance(msg, dict):
+                continue
+            if msg.get("action") == "add-worker":
+                joined[msg.get("worker")] = when
+            elif msg.get("action") == "remove-worker" and not msg.get("expected", False):
+                w = msg.get("worker")
+                out.append(((when, w), when - joined.get(w, when)))
+        return out
+
+    def _workers(self) -> int:
+        return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
+
+    def _young_deaths(self, new_only: bool) -> list[tuple[str, float]]:
+        return [(key[1], lived) for key, lived in self._deaths()
+                if lived < YOUNG and not (new_only and key in self.before)]
+
+    def workers(self, tasks_finished: int = 0, force: bool = False) -> int:
+        """Live workers now; raises ClusterError for a crash loop or a wait run out."""
+        now = time.monotonic()
+        if not force and now - self.last_look < WATCH_EVERY:
+            return -1
+        self.last_look = now
+        n = self._workers()
+        new_deaths = self._young_deaths(new_only=True)
+        if tasks_finished == 0 and len(new_deaths) >= CRASH_LIMIT:
+            raise ClusterError(self._crash_message(new_deaths, "during this run"))
+        if n:
+            self.none_since = None
+            return n
+        if self.none_since is None:
+            self.none_since = now
+        waited = now - self.none_since
+        if waited >= self.wait:
+            young = self._young_deaths(new_only=False)
+            if young:
+                raise ClusterError(self._crash_message(young, f"and none is there after {self.wait:g} s"))
+            raise ClusterError(f"no worker at the scheduler {self.address} for {self.wait:g} s "
+                               f"(--wait-workers); start one with: dask worker {self.address}")
+        if waited >= WAIT_NOTICE and not self.noticed:
+            self.noticed = True
+            self.notify(f"the scheduler at {self.address} has no worker; waiting up to {self.wait:g} s "
+                        f"for one (start one with: dask worker {self.address})")
+        return 0
+
+    def _crash_message(self, deaths, when: str) -> str:
+        worker, lived = deaths[-1]
+        return (f"workers keep dying at the scheduler {self.address}: {len(deaths)} joined and died "
+                f"within {YOUNG:.0f} s of starting {when} (the last, {worker}, after {lived:.1f} s); "
+                f"see the workers' own logs")
+
+    def wait_for_one(self):
+        """Block until the scheduler has a worker (or raise as `workers` does)."""
+        while self.workers(force=True) <= 0:
+            time.sleep(WATCH_EVERY)
+
+
 # --- a run -----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -331,25 +368,45 @@ def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = Fa
               address: str | None = None, local: int | None = None, client=None,
               journal: str | os.PathLike | None = None, tasks: int = DEFAULT_TASKS,
               hash_exp: int = -1, progress: Callable[[Progress], None] | None = None,
-              on_start: Callable[[ClusterResult], None] | None = None) -> ClusterResult:
+              on_start: Callable[[ClusterResult], None] | None = None, wait_workers: float = WORKER_WAIT,
+              notify: Callable[[str], None] | None = None) -> ClusterResult:
     """perft (or divide) of fen + moves on a Dask cluster: `client` if given, else the
     scheduler at `address`, else a LocalCluster of `local` worker processes (default:
     one per core). `progress` is called after every finished task; `on_start` once the
-    work is split and the cluster is up (its result has nodes=0)."""
+    work is split and the cluster is up (its result has nodes=0). With no worker for
+    `wait_workers` seconds, or workers dying at start-up again and again, the run gives
+    up with ClusterError; `notify` hears what it is waiting for meanwhile."""
     _check(depth, split, tasks, divide, local, address, hash_exp)
+    if not wait_workers > 0:
+        raise ClusterError(f"--wait-workers must be more than 0 seconds, got {wait_workers}")
     pos = Position.from_fen(fen).play(moves)
     started = time.perf_counter()
-    sp = split_positions(pos, split, divide)
-    todo_all = make_tasks(sp, depth, tasks)
-    run_id = {"format": JOURNAL_FORMAT, "fen": fen, "moves": " ".join(moves.split()), "depth": depth,
-              "split": split, "divide": divide, "tasks": tasks}
-    jr = Journal(journal, run_id)
+    early = watch = None
+    if client is None and address is not None:
+        # ask an external scheduler first, so that having no worker is said at once,
+        # not after a split that may take a while
+        early, _ = _open_client(address, None)
+        client = early
+        watch = WorkerWatch(client, wait_workers, notify)
+        watch.workers(force=True)
     try:
-        done = jr.finished(todo_all)
-        return _run_on_cluster(pos, run_id, sp, todo_all, done, jr, depth, divide, address, local,
-                               client, hash_exp, progress, on_start, started)
+        try:
+            sp = split_positions(pos, split, divide)
+        except SplitError as e:
+            raise ClusterError(f"{e}; use a smaller --split") from None
+        todo_all = make_tasks(sp, depth, tasks)
+        run_id = {"format": JOURNAL_FORMAT, "fen": fen, "moves": " ".join(moves.split()), "depth": depth,
+                  "split": split, "divide": divide, "tasks": tasks}
+        jr = Journal(journal, run_id)
+        try:
+            done = jr.finished(todo_all)
+            return _run_on_cluster(pos, run_id, sp, todo_all, done, jr, depth, divide, address, local,
+                                   client, hash_exp, progress, on_start, started, watch, wait_workers, notify)
+        finally:
+            jr.close()
     finally:
-        jr.close()
+        if early is not None:
+            early.close()
 
 
 def _open_client(address, local):
@@ -361,12 +418,6 @@ def _open_client(address, local):
             c = Client(address, timeout=10)
         except (OSError, TimeoutError, ValueError) as e:
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e}") from None
-        try:
-            c.wait_for_workers(1, timeout=WORKER_WAIT)
-        except (TimeoutError, OSError):
-            c.close()
-            raise ClusterError(f"no worker joined the scheduler at {address} within {WORKER_WAIT:.0f} s; "
-                               f"start one with: dask worker {address}") from None
         return c, None
     n = local or (os.cpu_count() or 1)
     # a failed task is reported once, in the run's own error: not as a log line per try
@@ -387,7 +438,7 @@ def _refused(address: str):
 
 
 def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address, local, client,
-                    hash_exp, progress, on_start, started) -> ClusterResult:
+                    hash_exp, progress, on_start, started, watch, wait_workers, notify) -> ClusterResult:
     from distributed import as_completed
 
     own = None
@@ -395,7 +446,11 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
     if client is None:
         own, cluster = _open_client(address, local)
         client = own
+    futures = {}
     try:
+        if watch is None:                  # a local cluster or a given client: known only now
+            watch = WorkerWatch(client, wait_workers, notify)
+        watch.wait_for_one()
         workers = len(client.scheduler_info().get("workers", {}))
         counts = dict(done)
         nodes_done = sum(_nodes(t, counts[t.id]) for t in all_tasks if t.id in counts)
@@ -409,7 +464,6 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         rem = depth - sp.plies
         tag = uuid.uuid4().hex[:8]
         run_start = time.perf_counter()
-        futures = {}
         for t in todo:
             f = client.submit(count_task, t.rows, rem, hash_exp, key=f"perftscope-{tag}-{t.id}",
                               retries=RETRIES, priority=t.cost, pure=False)
@@ -418,41 +472,61 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
         nodes_run = 0
         task_seconds = 0.0
         ran = 0
-        for f in as_completed(futures):
-            t = futures.pop(f)
-            if f.status != "finished":
-                failed[t.id] = _why(f)
+        ac = as_completed(futures)
+        while not ac.is_empty():
+            ready = ac.next_batch(block=False)
+            if not ready:
+                try:
+                    watch.workers(tasks_finished=ran)
+                except ClusterError as e:
+                    raise ClusterError(f"{e}; {len(counts)} of {len(all_tasks)} tasks done, no total; "
+                                       f"{_keep_hint(jr)}") from None
+                time.sleep(0.05)
                 continue
-            c, secs, who = f.result()
-            n = _nodes(t, c)
-            jr.record(t, c, n, secs, who)
-            counts[t.id] = c
-            nodes_done += n
-            nodes_run += n
-            task_seconds += secs
-            ran += 1
-            if progress is not None:
-                progress(Progress(len(counts), len(all_tasks), nodes_done,
-                                  time.perf_counter() - run_start, nodes_run))
+            for f in ready:
+                t = futures.pop(f)
+                if f.status != "finished":
+                    failed[t.id] = _why(f)
+                    continue
+                c, secs, who = f.result()
+                n = _nodes(t, c)
+                jr.record(t, c, n, secs, who)
+                counts[t.id] = c
+                nodes_done += n
+                nodes_run += n
+                task_seconds += secs
+                ran += 1
+                if progress is not None:
+                    progress(Progress(len(counts), len(all_tasks), nodes_done,
+                                      time.perf_counter() - run_start, nodes_run))
         missing = [t.id for t in all_tasks if t.id not in counts]
         if missing:
             # the same cause usually fails every task: name each cause once
             causes = dict.fromkeys(failed[i] for i in missing if i in failed)
             reasons = "; ".join(list(causes)[:2])
-            keep = (f"run again with --journal {jr.path} to compute only those" if jr.path != ":memory:"
-                    else "run with --journal FILE to keep finished tasks across runs")
             raise ClusterError(f"{len(all_tasks) - len(missing)} of {len(all_tasks)} tasks done, "
-                               f"{len(missing)} missing ({reasons or 'cancelled'}); no total; {keep}")
+                               f"{len(missing)} missing ({reasons or 'cancelled'}); no total; {_keep_hint(jr)}")
         total, rows = _sum(pos, sp, all_tasks, counts, divide)
         seconds = time.perf_counter() - started
         return ClusterResult(nodes=total, divide=rows, tasks_run=ran, seconds=seconds,
                              task_seconds=task_seconds, compute_seconds=time.perf_counter() - run_start,
                              nodes_run=nodes_run, **base)
     finally:
+        if futures and own is None:
+            # a scheduler that outlives this client must not go on with a dead run's tasks
+            try:
+                client.cancel(list(futures))
+            except Exception:      # noqa: BLE001  (the scheduler may be gone already)
+                pass
         if own is not None:
             own.close()
         if cluster is not None:
             cluster.close()
+
+
+def _keep_hint(jr: Journal) -> str:
+    return (f"run again with --journal {jr.path} to compute only those" if jr.path != ":memory:"
+            else "run with --journal FILE to keep finished tasks across runs")
 
 
 def _nodes(task: Task, counts: np.ndarray) -> int:
@@ -468,11 +542,12 @@ def _why(future) -> str:
 
 
 def _sum(pos, sp, all_tasks, counts, divide):
-    if not divide:
-        return sum(_nodes(t, counts[t.id]) for t in all_tasks), None
-    moves = pos.legal_moves()
-    per_root = np.zeros(len(moves), np.uint64)
+    # the tasks' counts back in the split's row order
+    by_row = np.zeros(sp.unique, np.uint64)
     for t in all_tasks:
-        np.add.at(per_root, t.owner, counts[t.id].astype(np.uint64) * t.mult)
-    rows = {uci: int(c) for uci, c in zip(moves, per_root)}
+        by_row[t.rows_index] = counts[t.id]
+    if not divide:
+        return sp.total_nodes(by_row), None
+    per_root = sp.per_root(by_row)
+    rows = {uci: int(c) for uci, c in zip(pos.legal_moves(), per_root)}
     return int(per_root.sum(dtype=np.uint64)), rows

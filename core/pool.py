@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from .kernels import hashtable as _h
 from .kernels import perft as _k
 from .kernels import search as _s
 from .position import Position
+from .split import split_positions
 
 MAX_WORKERS = 256
 MAX_HASH_EXP = 32
@@ -58,6 +59,7 @@ class HashStats:
     stores: int
     replacements: int
     fill: float                # fraction of entries in use
+    by_depth: tuple[tuple[int, int, int], ...] = ()    # (remaining depth, probes, hits)
 
     @property
     def hit_rate(self) -> float:
@@ -66,7 +68,8 @@ class HashStats:
     def as_dict(self) -> dict:
         return {"entries": self.entries, "probes": self.probes, "hits": self.hits,
                 "stores": self.stores, "replacements": self.replacements,
-                "fill": round(self.fill, 6)}
+                "fill": round(self.fill, 6),
+                "by_depth": [{"depth": d, "probes": p, "hits": h} for d, p, h in self.by_depth]}
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,7 @@ def _check(depth, workers, hash_exp):
     if hash_exp > MAX_HASH_EXP:
         raise PoolError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{MAX_HASH_EXP})")
     if hash_exp >= 0:
-        need = (16 << max(hash_exp, _h.MIN_EXP))
+        need = _h.table_bytes(hash_exp)
         try:
             have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (ValueError, OSError, AttributeError):
@@ -212,9 +215,12 @@ class PerftRun:
             fill = _h.filled_entries(self._table) / entries
         else:
             fill = min(1.0, int(c[:, _s.FILLS].sum()) / entries)
+        probes_at = c[:, _s.PROBES_AT:_s.PROBES_AT + _s.DEPTHS].sum(axis=0)
+        hits_at = c[:, _s.HITS_AT:_s.HITS_AT + _s.DEPTHS].sum(axis=0)
+        by_depth = tuple((d, int(probes_at[d]), int(hits_at[d])) for d in range(_s.DEPTHS) if probes_at[d])
         return HashStats(entries=entries, probes=int(c[:, _s.PROBES].sum()),
                          hits=int(c[:, _s.HITS].sum()), stores=int(c[:, _s.STORES].sum()),
-                         replacements=int(c[:, _s.REPLACEMENTS].sum()), fill=fill)
+                         replacements=int(c[:, _s.REPLACEMENTS].sum()), fill=fill, by_depth=by_depth)
 
     def _main(self):
         try:
@@ -235,31 +241,36 @@ class PerftRun:
             # the root itself is the one leaf, and no move leads anywhere
             return self._finish({}, 1, dict.fromkeys(STAT_NAMES, 0) if self.want_stats else None)
         plies = _split_plies(T, s, depth, self.workers, self.want_divide, buf)
-        n = int(_k.perft(T, s, plies, buf))
-        items = np.zeros((n, 11), np.uint64)
-        roots = np.zeros(n, np.int64)
-        _s.split(T, s, plies, buf, items, roots)
-        mult = np.ones(n, np.uint64)
-        if self.hash_exp >= 0 and n > 1:
-            # transpositions at the cut: count each position once (per root move for divide)
-            owner = roots.astype(np.uint64) if self.want_divide else np.zeros(n, np.uint64)
-            rows = np.stack([owner, items[:, 9]], axis=1)
-            _, first, mult = np.unique(rows, axis=0, return_index=True, return_counts=True)
-            order = np.argsort(first)                  # keep generation order: siblings together
-            items, roots = items[first[order]], roots[first[order]]
-            mult = mult[order].astype(np.uint64)
-        self._items_total = items.shape[0]
+        # with a table, transpositions at the cut are counted once (per root move for
+        # divide); the statistics are summed per worker, not per item, so they need every path
+        sp = split_positions(self.pos, plies, divide=self.want_divide, merge=self.hash_exp >= 0,
+                             max_rows=MAX_ITEMS)
+        self._items_total = sp.unique
+        stats = _h.aligned_zeros(self.workers * _s.SLOT).view(np.int64).reshape(self.workers, _s.SLOT)
+        out = self._count(T, sp.rows, depth - plies, stats)
+        if self._stop[0]:
+            return self._finish(None, 0, None, cancelled=True)
+        total = sp.total_nodes(out)
+        rows = None
+        if self.want_divide:
+            moves = _k.legal_moves(T, s)
+            rows = {self.pos.move_to_uci(m): int(c) for m, c in zip(moves, sp.per_root(out))}
+        st = None
+        if self.want_stats:
+            st = dict(zip(STAT_NAMES, (int(x) for x in stats[:, :len(STAT_NAMES)].sum(axis=0))))
+        return self._finish(rows, total, st, items=sp.unique)
+
+    def _count(self, T, items, rem, stats) -> np.ndarray:
+        """perft `rem` of every item on the worker threads, sharing the run's table when it
+        has one; one count per item."""
         if self.hash_exp >= 0:
             self._table = _h.new_table(self.hash_exp)
             H = self._table
         else:
             H = np.zeros(_h.BUCKET_WORDS, np.uint64)     # never read: min_depth is out of reach
         mask = _h.bucket_mask(H)
-
         out = np.zeros(items.shape[0], np.uint64)
         next_item = _h.aligned_zeros(8).view(np.int64)
-        rem = depth - plies
-        stats = _h.aligned_zeros(self.workers * _s.SLOT).view(np.int64).reshape(self.workers, _s.SLOT)
         errors: list[BaseException] = []
         self._worker_cpu = [0.0] * self.workers
 
@@ -288,20 +299,7 @@ class PerftRun:
             t.join()
         if errors:
             raise errors[0]
-        if self._stop[0]:
-            return self._finish(None, 0, None, cancelled=True)
-        counts = out * mult
-        total = int(counts.sum(dtype=np.uint64)) if counts.size else 0
-        rows = None
-        if self.want_divide:
-            per_root = np.zeros(int(_k.perft(T, s, 1, buf)), np.uint64)
-            np.add.at(per_root, roots, counts)
-            moves = _k.legal_moves(T, s)
-            rows = {self.pos.move_to_uci(m): int(c) for m, c in zip(moves, per_root)}
-        st = None
-        if self.want_stats:
-            st = dict(zip(STAT_NAMES, (int(x) for x in stats[:, :len(STAT_NAMES)].sum(axis=0))))
-        return self._finish(rows, total, st, items=items.shape[0])
+        return out
 
     def _finish(self, rows, total, st, items=0, cancelled=False) -> Result:
         seconds = time.perf_counter() - self._started

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-ENTRY_BYTES = 16          # one hash entry: key ^ data beside data
+from core.kernels.hashtable import ENTRY_BYTES
 MAX_DEPTH = 12
 
 

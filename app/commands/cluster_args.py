@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from core.cluster import DEFAULT_TASKS, MAX_SPLIT, ClusterResult, Progress, run_perft
+from core.cluster import DEFAULT_TASKS, MAX_SPLIT, WORKER_WAIT, ClusterResult, Progress, run_perft
 
 from .common import fail, int_arg, print_json, stderr_is_terminal
 
@@ -32,15 +32,31 @@ def add_cluster_args(parser: argparse.ArgumentParser):
                        help="a local cluster of N worker processes (the default, with N = -w)")
     g.add_argument("--journal", metavar="FILE",
                    help="SQLite file keeping each finished task; run again with it to resume")
+    g.add_argument("--wait-workers", type=_seconds, metavar="SECONDS",
+                   help=f"give up when the scheduler has had no worker this long "
+                        f"(default {WORKER_WAIT:g}); workers dying at start-up again and again "
+                        "are reported sooner")
     g.add_argument("--tasks", type=int_arg("tasks", 1, 1_000_000), metavar="N",
                    help=f"tasks to pack the positions into (default {DEFAULT_TASKS})")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--wait-workers must be a number of seconds, got {text!r}") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"--wait-workers must be more than 0 and at most 86400 seconds, "
+                                         f"got {text}")
+    return value
 
 
 def wants_cluster(args) -> bool:
     """True when --split was given; refuses cluster options without it."""
     if args.split is None:
         extra = [flag for flag, value in (("--cluster", args.cluster), ("--local", args.local),
-                                          ("--journal", args.journal), ("--tasks", args.tasks))
+                                          ("--journal", args.journal), ("--tasks", args.tasks),
+                                          ("--wait-workers", args.wait_workers))
                  if value is not None]
         if extra:
             fail(f"{', '.join(extra)} {'needs' if len(extra) == 1 else 'need'} --split K")
@@ -65,6 +81,11 @@ class _Reporter:
         print(f"cluster: {r.workers} workers, scheduler {r.scheduler}{where}", file=sys.stderr)
         print(f"split {r.split}: {r.unique_positions:,} unique of {r.total_positions:,} positions "
               f"(merge ratio {r.merge_ratio:.4f}), {r.tasks} tasks{done}", file=sys.stderr, flush=True)
+
+    def notice(self, message: str):
+        self.close()
+        self.shown = False
+        print(f"perftscope: {message}", file=sys.stderr, flush=True)
 
     def __call__(self, p: Progress):
         self.last = p
@@ -95,7 +116,8 @@ def run_cluster(args, divide: bool) -> int:
     try:
         r = run_perft(args.fen, args.moves, args.depth, args.split, divide=divide, address=args.cluster,
                       local=local, journal=args.journal, tasks=args.tasks or DEFAULT_TASKS,
-                      hash_exp=args.hash, progress=report, on_start=report.start)
+                      hash_exp=args.hash, progress=report, on_start=report.start,
+                      wait_workers=args.wait_workers or WORKER_WAIT, notify=report.notice)
     except KeyboardInterrupt:
         report.close()
         p = report.last

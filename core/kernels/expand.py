@@ -1,6 +1,6 @@
 """Expanding a set of positions one ply at a time and merging transpositions, for
-the cluster's split (core.cluster). Rows are kernel states, one uint64 row of 11
-per position, as core.kernels.search.split writes them.
+the split (core.split) that feeds the pool and the cluster. Rows are kernel
+states, one uint64 row of 11 per position.
 
 Two rows are the same position when every field the game depends on is equal:
 all bitboards, castling rights, side to move and the en-passant square when an
@@ -20,8 +20,9 @@ EP_COL, KEY_COL = 7, 9
 WIDTH = 11
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline='always')
 def row_state(rows, i):
+    """Row i as the kernel state tuple the generator takes."""
     r = rows[i]
     return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
 

@@ -20,6 +20,7 @@ DEPTH_BITS = 6
 DEPTH_MASK = np.uint64((1 << DEPTH_BITS) - 1)
 MAX_COUNT = np.uint64((1 << (64 - DEPTH_BITS)) - 1)   # larger counts are not stored
 ENTRY_WORDS = 2
+ENTRY_BYTES = 8 * ENTRY_WORDS                         # what one entry costs in memory
 BUCKET_ENTRIES = 4
 BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES
 MIN_EXP = 2                                           # one bucket
@@ -42,7 +43,7 @@ def new_table(exp: int) -> np.ndarray:
     A big table is its own anonymous mapping (page-aligned, zero, given back to the
     system when the array goes), with huge pages asked for: first-touch page faults
     of a 256 MB np.zeros cost over a second here, several times the mapping's."""
-    nbytes = 8 * ENTRY_WORDS << exp
+    nbytes = ENTRY_BYTES << exp
     if nbytes < HUGE_PAGE:
         return aligned_zeros(ENTRY_WORDS << exp)
     m = mmap.mmap(-1, nbytes)
@@ -52,6 +53,11 @@ def new_table(exp: int) -> np.ndarray:
         except OSError:
             pass                    # only advice: a kernel without THP still works
     return np.frombuffer(m, np.uint64)
+
+
+def table_bytes(exp: int) -> int:
+    """Memory of a table of 2^exp entries."""
+    return ENTRY_BYTES << max(exp, MIN_EXP)
 
 
 def bucket_mask(table: np.ndarray) -> int:

@@ -20,13 +20,18 @@ from numba import njit, types
 
 from .bits import atomic_add, atomic_load, prefetch
 from .board import make
+from .expand import row_state
 from .hashtable import MAX_COUNT, STORED_EMPTY, STORED_REPLACED, bucket_of, probe, store
 from .movegen import count_moves, generate_moves
 from .perft import MAX_MOVES, MOVES, STATE, TABLE, _leaf_stats, _perft
 
-# counter slot layout
+# counter slot layout; PROBES_AT + d and HITS_AT + d count the table's probes and hits
+# at remaining depth d (d < DEPTHS; deeper ones are counted at DEPTHS - 1)
 NODES, PROBES, HITS, STORES, REPLACEMENTS, FILLS, ITEMS = range(7)
-SLOT = 8
+DEPTHS = 16
+PROBES_AT = 8
+HITS_AT = PROBES_AT + DEPTHS
+SLOT = HITS_AT + DEPTHS                # 320 bytes: whole cache lines, never shared by two workers
 
 DEFAULT_MIN_DEPTH = 2
 NO_TABLE = 1 << 30                 # a min_depth no run reaches
@@ -69,10 +74,13 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
         return np.uint64(0)
     hashed = depth >= min_depth
     if hashed:
+        at = min(depth, DEPTHS - 1)
         ctr[slot + PROBES] += 1
+        ctr[slot + PROBES_AT + at] += 1
         hit = probe(H, mask, s[9], depth)
         if hit >= 0:
             ctr[slot + HITS] += 1
+            ctr[slot + HITS_AT + at] += 1
             ctr[slot + NODES] += hit
             return np.uint64(hit)
     if depth == 2:
@@ -119,19 +127,13 @@ def count(T, s, depth, buf, H, mask, min_depth, ctr, slot, stop):
     return _search(T, s, depth, buf, 0, H, mask, min_depth, ctr, slot, stop)
 
 
-@njit(cache=True, _nrt=False, inline='always')
-def item_state(items, i):
-    r = items[i]
-    return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
-
-
 @njit(nogil=True, cache=True, _nrt=False)
 def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, slot, stop):
     """Count items (rows of 11 uint64) until none are left or stop[0] is set.
     next_item[0] is the shared queue head; out[i] receives item i's count."""
     i = take_item(next_item, items.shape[0], stop)
     while i >= 0:
-        out[i] = count(T, item_state(items, i), depth, buf, H, mask, min_depth, ctr, slot, stop)
+        out[i] = count(T, row_state(items, i), depth, buf, H, mask, min_depth, ctr, slot, stop)
         ctr[slot + ITEMS] += 1
         i = take_item(next_item, items.shape[0], stop)
 
@@ -164,29 +166,6 @@ def run_stats_worker(T, items, depth, out, next_item, buf, stats, ctr, slot, sto
             ctr[slot + NODES] += 1
             out[i] = np.uint64(1)
         else:
-            out[i] = _search_stats(T, item_state(items, i), depth, buf, 0, stats, ctr, slot, stop)
+            out[i] = _search_stats(T, row_state(items, i), depth, buf, 0, stats, ctr, slot, stop)
         ctr[slot + ITEMS] += 1
         i = take_item(next_item, items.shape[0], stop)
-
-
-@njit(types.int64(TABLE, STATE, types.int64, MOVES, types.int64, types.Array(types.uint64, 2, "C"),
-                  types.Array(types.int64, 1, "C"), types.int64, types.int64), cache=True)
-def _collect(T, s, plies, buf, ply, items, roots, n, root):
-    if plies == 0:
-        for j in range(11):
-            items[n, j] = s[j]
-        roots[n] = root
-        return n + 1
-    base = ply * MAX_MOVES
-    end = generate_moves(T, s, buf, base)
-    for i in range(base, end):
-        r = i - base if ply == 0 else root
-        n = _collect(T, make(T, s, buf[i]), plies - 1, buf, ply + 1, items, roots, n, r)
-    return n
-
-
-@njit(cache=True)
-def split(T, s, plies, buf, items, roots):
-    """Write every position `plies` below s into items (one row each) and the index of
-    the root move leading to it into roots; returns how many were written."""
-    return _collect(T, s, plies, buf, 0, items, roots, 0, -1)

@@ -122,3 +122,59 @@ def test_tasks_failing_on_every_worker_give_no_total_and_exit_2(dask_client, cap
     last = cap.err.strip().splitlines()[-1]
     assert "0 of 4 tasks done, 4 missing" in last and "no total" in last
     assert "memory limit" in last
+
+
+@pytest.fixture
+def empty_scheduler():
+    """A Dask scheduler (in this process) that starts with no worker."""
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=None)
+    yield cluster.scheduler_address
+    cluster.close()
+
+
+def test_a_scheduler_without_workers_says_so_and_gives_up(empty_scheduler, capsys):
+    start = time.monotonic()
+    code = main(["perft", "-d", "3", "--split", "1", "--cluster", empty_scheduler, "--wait-workers", "3"])
+    elapsed = time.monotonic() - start
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert "has no worker; waiting up to 3 s" in err[0] and f"dask worker {empty_scheduler}" in err[0]
+    assert f"no worker at the scheduler {empty_scheduler} for 3 s" in err[-1]
+    assert 3 <= elapsed < 40
+
+
+# A worker that joins the scheduler, keeps its one thread busy so it never finishes a
+# task, and dies 0.3 s later; its nanny starts it again, and again.
+CRASHING_WORKER = """
+import os, threading, time
+
+def dask_setup(worker):
+    worker.executors["default"].submit(time.sleep, 30)
+    threading.Timer(0.3, lambda: os._exit(3)).start()
+"""
+
+
+def test_workers_dying_at_start_up_are_reported_not_waited_on(empty_scheduler, tmp_path, capsys):
+    from distributed import Client
+
+    preload = tmp_path / "crashing_worker.py"
+    preload.write_text(CRASHING_WORKER)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", empty_scheduler,
+                               "--nthreads", "1", "--no-dashboard", "--preload", str(preload)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with Client(empty_scheduler, timeout=10) as watcher:
+            deadline = time.monotonic() + 90
+            while not any(msg.get("action") == "remove-worker" for _, msg in watcher.get_events("all")):
+                assert time.monotonic() < deadline, "the crashing worker never joined"
+                time.sleep(0.2)
+        code = main(["perft", "-d", "3", "--split", "1", "--cluster", empty_scheduler, "--wait-workers", "3"])
+    finally:
+        worker.kill()
+        worker.wait()
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert code == 2
+    assert f"workers keep dying at the scheduler {empty_scheduler}" in last
+    assert "no total" in last or "none is there after 3 s" in last

@@ -19,7 +19,7 @@ from core.position import Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
-HASH_KEYS = {"entries", "probes", "hits", "stores", "replacements", "fill"}
+HASH_KEYS = {"entries", "probes", "hits", "stores", "replacements", "fill", "by_depth"}
 
 
 def run(capsys, *argv):
@@ -36,6 +36,10 @@ def test_perft_json_with_table_and_workers(capsys):
     h = obj["hash"]
     assert set(h) == HASH_KEYS and h["entries"] == 1 << 16
     assert 0 < h["hits"] < h["probes"] and h["stores"] > 0 and 0 < h["fill"] <= 1
+    # probes and hits by remaining depth add up to the totals; depth 1 is never probed
+    assert sum(d["probes"] for d in h["by_depth"]) == h["probes"]
+    assert sum(d["hits"] for d in h["by_depth"]) == h["hits"]
+    assert min(d["depth"] for d in h["by_depth"]) == 2
 
 
 def test_perft_json_defaults_all_cores_and_no_table(capsys):
