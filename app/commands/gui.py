@@ -34,7 +34,17 @@ def register(sub):
                         "(default: the last one used)")
     g.add_argument("--screenshot", default=None, metavar="PATH",
                    help="save a PNG of the window (after the divide, if asked) and exit")
+    g.add_argument("--size", type=window_size, default=None, metavar="WxH",
+                   help="window size in pixels, e.g. 1024x700 (default: the last one used)")
     g.set_defaults(run=run_gui)
+
+
+def window_size(text: str) -> tuple[int, int]:
+    import argparse
+    w, x, h = text.lower().partition("x")
+    if not (x and w.isdigit() and h.isdigit() and 320 <= int(w) <= 10000 and 240 <= int(h) <= 10000):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels such as 1024x700, got {text!r}")
+    return int(w), int(h)
 
 
 def _invocation() -> str:
@@ -76,8 +86,14 @@ def check_reference(spec: str):
 
 
 def run_gui(args) -> int:
+    from app import warmup
     from core.position import START_FEN, Position
-    fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
+
+    def checked_fen():
+        return Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
+
+    # checking a FEN runs the kernels: on an empty cache that waits until the splash is up
+    fen = checked_fen() if warmup.cache_is_warm() else None
     if args.reference:
         check_reference(args.reference)
     overlays = overlay_names(args.overlays)
@@ -93,14 +109,26 @@ def run_gui(args) -> int:
         return 2
     from PySide6.QtWidgets import QApplication
 
-    from app.gui import MainWindow, apply_style
-    from widgets.overlays import LAYERS
+    from app.launch import Splash, prepare_kernels
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("perftscope")
+    # feedback first: the splash is up before the heavy imports and the kernels' compile
+    splash = Splash()
+    splash.show()
+    app.processEvents()
+    prepare_kernels(splash)
+    fen = fen or checked_fen()
+
+    from app.gui import MainWindow, apply_style
+    from widgets.overlays import LAYERS
+
     apply_style(app)
     window = MainWindow(fen, reference=args.reference)
+    if args.size:
+        window.resize(*args.size)
     window.show()
+    splash.finish(window)
     if overlays is not None:
         for key, *_ in LAYERS:
             window.legend.set_enabled(key, key in overlays)
