@@ -5,11 +5,18 @@ import argparse
 import json
 import sys
 
+from typing import TYPE_CHECKING
+
 from core.errors import PerftscopeError
-from core.position import START_FEN, Position
+
+if TYPE_CHECKING:
+    from core.position import Position
 
 
 def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
+    # imported here: core.position compiles kernels on an empty cache, which `gui` does
+    # only once its splash screen is up
+    from core.position import START_FEN
     if depth:
         parser.add_argument("-d", "--depth", type=depth_arg, required=True, metavar="DEPTH",
                             help="plies to count (0 counts 1)")
@@ -37,6 +44,7 @@ depth_arg = int_arg("depth", 0, 40)
 
 
 def position_from_args(args) -> Position:
+    from core.position import Position
     return Position.from_fen(args.fen).play(args.moves)
 
 

@@ -87,9 +87,9 @@ def check_reference(spec: str):
 
 def run_gui(args) -> int:
     from app import warmup
-    from core.position import START_FEN, Position
 
     def checked_fen():
+        from core.position import START_FEN, Position
         return Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
 
     # checking a FEN runs the kernels: on an empty cache that waits until the splash is up
