@@ -115,34 +115,45 @@ class Bridge(QObject):
 
 
 class DivideService:
-    """Our divide and a reference's, computed on the bridge's threads. Oracles are made on
-    first use (starting an engine can fail: that arrives as an error message like any other)
-    and kept until the reference changes."""
+    """The engine's divide and the reference's, computed on the bridge's threads. Oracles are
+    made on first use (starting an engine can fail: that arrives as an error message like any
+    other) and kept until the choice changes. With no engine only the reference is asked."""
 
-    def __init__(self, bridge: Bridge, reference: str = "python-chess", ours: str = "core"):
+    def __init__(self, bridge: Bridge, reference: str = "core", engine: str = "",
+                 timeout: float = 60.0):
         self.bridge = bridge
-        self.ours_spec, self.reference_spec = ours, reference
+        self.engine_spec, self.reference_spec, self.timeout = engine, reference, timeout
         self._oracles: dict[str, object] = {}
         self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
-    def set_reference(self, spec: str):
-        if spec != self.reference_spec:
-            self.reference_spec = spec
+    def set_specs(self, engine: str, reference: str, timeout: float | None = None):
+        if timeout is not None and timeout != self.timeout:
+            self.timeout = timeout
+            with self._lock:
+                for oracle in self._oracles.values():
+                    oracle.timeout = timeout          # read at the start of each call
+        if (engine, reference) != (self.engine_spec, self.reference_spec):
+            self.engine_spec, self.reference_spec = engine, reference
             self._drop_unused()
+
+    def set_reference(self, spec: str):
+        self.set_specs(self.engine_spec, spec)
 
     def oracle(self, spec: str):
         from core.oracles import make_oracle
         with self._lock:
             if spec not in self._oracles:
-                self._oracles[spec] = make_oracle(spec)
+                self._oracles[spec] = make_oracle(spec, timeout=self.timeout)
             return self._oracles[spec]
 
-    def divides(self, fen: str, moves, depth: int) -> tuple[dict, dict]:
-        """(ours, reference) for the position after `moves` (worker thread)."""
-        ours = self.oracle(self.ours_spec).divide(fen, list(moves), depth)
-        ref = self.oracle(self.reference_spec).divide(fen, list(moves), depth)
-        return ours, ref
+    def divides(self, fen: str, moves, depth: int) -> list:
+        """The rows (core.finder.Row) of the position after `moves` (worker thread): the
+        engine's count beside the reference's; with no engine its counts are None."""
+        from core.finder import diff_rows
+        engine = self.oracle(self.engine_spec).divide(fen, list(moves), depth) if self.engine_spec else {}
+        reference = self.oracle(self.reference_spec).divide(fen, list(moves), depth)
+        return diff_rows(engine, reference)
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
         job = self.bridge.submit(self.divides, on_done, on_error, fen, tuple(moves), depth)
@@ -164,9 +175,20 @@ class DivideService:
         for oracle in oracles:
             oracle.cancel()
 
+    def waiting(self) -> list[tuple[str, int, float]]:
+        """(engine name, call, seconds) for every engine call running now."""
+        with self._lock:
+            oracles = list(self._oracles.values())
+        return [(o.name, act.call, act.seconds) for o in oracles if (act := o.activity()) is not None]
+
+    def logs(self) -> dict[str, str]:
+        """Each engine's log (what was sent, what came back), by spec."""
+        with self._lock:
+            return {spec: o.log.text() for spec, o in self._oracles.items()}
+
     def _drop_unused(self):
         with self._lock:
-            for spec in [s for s in self._oracles if s not in (self.ours_spec, self.reference_spec)]:
+            for spec in [s for s in self._oracles if s not in (self.engine_spec, self.reference_spec)]:
                 self._oracles.pop(spec).close()
 
     def close(self):

@@ -1,38 +1,47 @@
-"""The main window: board and overlays, position library, divide tree against a
-reference, perft run with live graphs. This module only wires widgets to core through
-app.bridge; the widgets know nothing of each other.
+"""The main window: board and overlays, position library, the user's engine divided against
+a reference, the finder's report, the engine log, a perft run with live graphs. This module
+only wires widgets to controllers (app.bridge, app.finding, app.runs); the widgets know
+nothing of each other.
+
+Every result remembers the position it was computed for: when the board shows another one
+the result is greyed, with a button that puts its position back.
 """
 from __future__ import annotations
 
-import os
-
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QApplication, QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter,
-                               QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QApplication, QFileDialog, QGroupBox, QLabel, QMainWindow, QScrollArea,
+                               QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from core.errors import PerftscopeError
-from core.position import START_FEN, Position, parse_square
+from core.position import START_FEN, Position
+from core.verdicts import ILLEGAL, NOT_GENERATED
+from widgets import palette
 from widgets.board import BoardPanel
+from widgets.context import ContextBar
 from widgets.divide_tree import DivideModel, DivideTreePanel
+from widgets.engine_log import EngineLogPanel
+from widgets.finder_panel import FinderPanel
 from widgets.graphs import LiveGraphs
 from widgets.library import LibraryPanel
-from widgets.overlays import LAYERS, Arrow, Badge, Layer, OverlayLegend, layers_from_analysis
-from widgets.reference import ReferenceSelector
+from widgets.overlays import LAYERS, Layer, OverlayLegend, layers_from_analysis, mismatch_layer
+from widgets.reference import EngineChoice, short_name
 from widgets.run_panel import RunPanel
 
-from .bridge import Bridge, DivideService, Job
+from . import session
+from .bridge import Bridge, DivideService
+from .finding import FinderController
 from .runs import RunController
 
 OVERLAYS_KEY = "board/overlays"
 
 STYLE = """
-QGroupBox { font-weight: bold; border: 1px solid #c8c8c8; border-radius: 4px; margin-top: 8px; }
+QGroupBox { font-weight: bold; border: 1px solid %(frame)s; border-radius: 4px; margin-top: 8px; }
 QGroupBox::title { subcontrol-origin: margin; left: 8px; padding: 0 3px; }
 QGroupBox > QWidget { font-weight: normal; }
-QTabWidget::pane { border: 1px solid #c8c8c8; }
-QStatusBar { border-top: 1px solid #d0d0d0; }
-"""
+QTabWidget::pane { border: 1px solid %(frame)s; }
+QStatusBar { border-top: 1px solid %(rule)s; }
+""" % {"frame": palette.FRAME, "rule": palette.RULE}
 
 
 def apply_style(app):
@@ -54,8 +63,8 @@ def boxed(title: str, widget: QWidget) -> QGroupBox:
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, fen: str = START_FEN, reference: str | None = None,
-                 settings: QSettings | None = None):
+    def __init__(self, fen: str = START_FEN, reference: str | None = None, engine: str | None = None,
+                 settings: QSettings | None = None, timeout: float | None = None):
         super().__init__()
         self.setWindowTitle("perftscope")
         self.settings = settings or QSettings("perftscope", "perftscope")
@@ -64,20 +73,30 @@ class MainWindow(QMainWindow):
         self.board = BoardPanel()
         self.legend = OverlayLegend()
         self.library = LibraryPanel()
-        self.selector = ReferenceSelector(self.settings)
-        if reference:
-            self.selector.set_spec(reference)
-        self.divides = DivideService(self.bridge, reference=self.selector.spec())
+        self.choice = EngineChoice(self.settings)
+        if engine is not None:
+            self.choice.engine.set_spec(engine)
+        if reference is not None:
+            self.choice.reference.set_spec(reference)
+        if timeout is not None:
+            self.choice.timeout.setValue(timeout)
+        self.divides = DivideService(self.bridge, self.choice.reference.spec(), self.choice.engine.spec(),
+                                     self.choice.seconds())
         self.model = DivideModel(self.divides.fetch)
-        self.tree = DivideTreePanel(self.model, self.selector)
+        self.tree = DivideTreePanel(self.model, self.choice)
+        self.finder = FinderController(self.bridge, self.divides, parent=self)
+        self.finder_panel = FinderPanel()
+        self.engine_log = EngineLogPanel()
         self.run_panel = RunPanel()
+        self.run_context = ContextBar("Runs count the board position with the core.")
         self.graphs = LiveGraphs()
-        self.runs = RunController(self.bridge, self.run_panel, self.graphs, lambda: self.board.position)
+        self.runs = RunController(self.bridge, self.run_panel, self.graphs, self._run_position)
         self.mismatch_layer: Layer | None = None
         self.analysis = None
-        self.finder: Job | None = None          # the running finder, if any
-        self.finder_path: list[str] = []        # moves it has descended so far
-        self.report = None                      # the last finder report
+        self.divide_about: Position | None = None     # the position the divide tree was computed for
+        self.run_about: Position | None = None        # the position the last run counted
+        self.row_shown = None                         # moves of the tree row the board shows
+        self._showing_row = False
         remembered = self.settings.value(OVERLAYS_KEY)          # "checkers,pins", "" for none
         if isinstance(remembered, str):
             on = set(remembered.split(","))
@@ -87,6 +106,11 @@ class MainWindow(QMainWindow):
         self._menus()
         self._connect()
         self.set_fen(fen)
+
+    @property
+    def report(self):
+        """The finder's last report (None before one finished)."""
+        return self.finder.report
 
     # --- layout ----------------------------------------------------------------------
     def _layout(self):
@@ -103,10 +127,13 @@ class MainWindow(QMainWindow):
         run_tab = QWidget()
         run_box = QVBoxLayout(run_tab)
         run_box.setContentsMargins(0, 0, 0, 0)
+        run_box.addWidget(self.run_context)
         run_box.addWidget(self.run_panel)
         run_box.addWidget(self.graphs, 1)
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.tree, "Divide against a reference")
+        self.tabs.addTab(self.tree, "Divide: engine against reference")
+        self.tabs.addTab(self.finder_panel, "Finder report")
+        self.tabs.addTab(self.engine_log, "Engine log")
         self.tabs.addTab(run_tab, "Perft run")
 
         main = QSplitter(Qt.Horizontal)
@@ -118,10 +145,25 @@ class MainWindow(QMainWindow):
         main.setSizes([300, 620, 640])
         self.setCentralWidget(main)
         self.message = QLabel()
+        self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.waiting = QLabel()
         self.statusBar().addWidget(self.message, 1)
+        self.statusBar().addPermanentWidget(self.waiting)
         self.resize(1560, 900)
 
     def _menus(self):
+        files = self.menuBar().addMenu("&File")
+        for text, key, slot in (("&Open session…", QKeySequence.Open, self._ask_open_session),
+                                ("&Save session…", QKeySequence.Save, self._ask_save_session)):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(slot)
+            files.addAction(action)
+        files.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.Quit)
+        quit_action.triggered.connect(self.close)
+        files.addAction(quit_action)
         menu = self.menuBar().addMenu("&Position")
         for text, key, slot in (("&Start position", "Ctrl+N", lambda: self.set_fen(START_FEN)),
                                 ("&Flip board", "Ctrl+F", self.board.flip),
@@ -130,11 +172,6 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(key))
             action.triggered.connect(slot)
             menu.addAction(action)
-        menu.addSeparator()
-        quit_action = QAction("&Quit", self)
-        quit_action.setShortcut(QKeySequence.Quit)
-        quit_action.triggered.connect(self.close)
-        menu.addAction(quit_action)
 
     def _connect(self):
         self.board.positionChanged.connect(self._position_changed)
@@ -142,19 +179,35 @@ class MainWindow(QMainWindow):
         self.legend.toggled.connect(
             lambda: self.settings.setValue(OVERLAYS_KEY, ",".join(sorted(self.legend.enabled()))))
         self.library.positionChosen.connect(self._library_chosen)
-        self.selector.changed.connect(self.divides.set_reference)
+        self.choice.changed.connect(
+            lambda: self.divides.set_specs(*self.choice.specs(), timeout=self.choice.seconds()))
         self.tree.divideRequested.connect(self.divide)
         self.tree.findRequested.connect(self.find_mismatch)
         self.tree.positionSelected.connect(self._row_selected)
         self.tree.stopRequested.connect(self.stop_divides)
-        self.bridge.add_hook(lambda: self.tree.stop_button.setEnabled(
-            self.finder is not None or self.model.loading()))
+        self.tree.showPositionRequested.connect(self.show_divide_position)
+        self.run_context.showRequested.connect(self.show_run_position)
+        self.finder.level.connect(self._level)
+        self.finder.found.connect(self._found)
+        self.finder.failed.connect(self._finder_failed)
+        self.bridge.add_hook(self._tick)
         self.model.failed.connect(lambda message: self.show_message("divide stopped") if message == "stopped"
                                   else self.show_error(f"divide failed: {message}"))
         self.model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
-        self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentIndex(1))
-        self.runs.message.connect(self.show_message)
+        self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentIndex(self.tabs.count() - 1))
+        self.runs.message.connect(self._run_message)
         self.runs.error.connect(self.show_error)
+
+    def _tick(self):
+        """Once per bridge tick: what can be asked now, which engine is being waited for, the log."""
+        self.tree.set_busy(self.model.loading(), self.finder.running)
+        waiting = "   ".join(f"waiting for {name}: call {call}, {seconds:.1f} s (timeout {self.divides.timeout:g} s)"
+                               for name, call, seconds in self.divides.waiting())
+        if waiting != self.waiting.text():
+            self.waiting.setText(waiting)
+            self.tree.show_waiting(waiting)
+        if self.tabs.currentWidget() is self.engine_log:
+            self.engine_log.show_logs(self.divides.logs())
 
     # --- messages ----------------------------------------------------------------------
     def show_message(self, text: str):
@@ -162,7 +215,7 @@ class MainWindow(QMainWindow):
         self.message.setText(text)
 
     def show_error(self, text: str):
-        self.message.setStyleSheet("color:#a01010; font-weight:bold;")
+        self.message.setStyleSheet(f"color:{palette.ERROR}; font-weight:bold;")
         self.message.setText(f"⚠ {text}")
 
     # --- board and overlays ------------------------------------------------------------
@@ -184,13 +237,27 @@ class MainWindow(QMainWindow):
 
     def _position_changed(self, pos: Position):
         from core.analysis import analyze
-        self.mismatch_layer = None
+        if not self._showing_row:
+            # the user moved the board: the mark and the row it belonged to no longer apply
+            self.mismatch_layer, self.row_shown = None, None
+            self.board.set_caption("")
+            self.legend.show_mismatch(None)
         try:
             self.analysis = analyze(pos)       # microseconds: masks the generator computes anyway
         except PerftscopeError as e:
             self.analysis = None
             self.show_error(str(e))
         self._show_layers()
+        self._mark_stale()
+
+    def _mark_stale(self):
+        """Grey the results computed for another position than the board's."""
+        pos = self.board.position
+        divide_stale = self.divide_about is not None and self.row_shown is None and pos != self.divide_about
+        self.tree.set_stale(divide_stale)
+        run_stale = self.run_about is not None and pos != self.run_about
+        self.run_context.set_stale(run_stale)
+        self.run_panel.set_stale(run_stale)
 
     def _show_layers(self):
         layers = layers_from_analysis(self.analysis) if self.analysis is not None else {}
@@ -200,128 +267,174 @@ class MainWindow(QMainWindow):
             shown.append(self.mismatch_layer)
         self.board.view.set_layers(shown)
 
+    def _board_root(self) -> tuple[str, tuple]:
+        """The board's first position and the moves played from it to the one shown."""
+        return self.board.positions[0].fen(), tuple(self.board.moves[:self.board.index])
+
+    def _show(self, fen: str, moves):
+        self.board.set_position(Position.from_fen(fen), moves)
+
+    def show_divide_position(self):
+        """Put the divide tree's position back on the board."""
+        if self.model.fen is not None:
+            self._show(self.model.fen, self.model.root.moves)
+
+    def show_run_position(self):
+        if self.run_about is not None:
+            self._show(*self._run_root)
+
     # --- divide tree ---------------------------------------------------------------------
+    def _engines(self) -> tuple[str | None, str]:
+        """Short names of the engine (None when none is chosen) and the reference."""
+        engine, reference = self.choice.specs()
+        return (short_name(engine) if engine else None), short_name(reference)
+
     def _abandon(self):
         """A new divide or search replaces the old one: its engines stop instead of
         computing answers nobody will see."""
-        if self.finder is not None:
-            self.finder.cancel()
-            self.finder, self.finder_path = None, []
-            self.tree.find_button.setEnabled(True)
+        self.finder.cancel()
         self.divides.cancel()
 
-    def divide(self, depth: int):
+    def _start_tree(self, depth: int, fetch: bool):
         self._abandon()
         self.tree.depth.setValue(depth)
-        self.divides.set_reference(self.selector.spec())
-        self.model.set_root(self.board.position.fen(), depth)
+        self.divides.set_specs(*self.choice.specs(), timeout=self.choice.seconds())
+        fen, moves = self._board_root()
+        engine, reference = self._engines()
+        self.model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
+        self.divide_about = self.board.position
+        self.tree.context.set_about(fen, moves, f"{engine} against {reference}" if engine
+                                    else f"{reference} alone (no engine chosen)")
+        self.mismatch_layer, self.row_shown = None, None
+        self.legend.show_mismatch(None)
+        self.board.set_caption("")
+        self._show_layers()
+        self._mark_stale()
         self.tabs.setCurrentWidget(self.tree)
-        self.show_message(f"Dividing at depth {depth} against {self._reference_name()}…")
+        return fen, moves, engine, reference
 
-    def _reference_name(self) -> str:
-        kind, _, path = self.divides.reference_spec.partition(":")
-        return os.path.basename(path) if path else kind
+    def divide(self, depth: int):
+        *_, engine, reference = self._start_tree(depth, fetch=True)
+        against = f"{engine} against {reference}" if engine else f"{reference} (no engine chosen)"
+        self.show_message(f"Dividing at depth {depth}: {against}…")
 
     def _divide_done(self):
-        ours, ref = self.model.totals()
-        depth, name = self.model.root.depth, self._reference_name()
-        if ours == ref:
-            self.show_message(f"divide {depth}: ours and {name} agree ({ours:,} nodes)")
+        engine, ref = self.model.totals()
+        depth, name = self.model.root.depth, self.model.engine
+        if engine is None:
+            self.show_message(f"divide {depth}: {self.model.reference} counts {ref:,} nodes")
+        elif engine == ref:
+            self.show_message(f"divide {depth}: {name} and {self.model.reference} agree ({engine:,} nodes)")
         else:
-            self.show_error(f"divide {depth}: ours {ours:,}, {name} {ref:,} "
-                            f"({ours - ref:+,}): expand the marked rows or press Find first mismatch")
+            self.show_error(f"divide {depth}: {name} {engine:,}, {self.model.reference} {ref:,} "
+                            f"({engine - ref:+,}): expand the marked rows or press Find first mismatch")
 
     def _row_selected(self, moves):
-        """Show the row's position; a move one side does not play is drawn from the position
-        before it, with a mark saying which side lists it."""
-        root = Position.from_fen(self.model.fen)
-        index = self.model.find(moves)
+        """Show the row's position; a move one side does not generate is drawn from the
+        position before it, with its verdict. The tree keeps its root."""
+        index = self.model.find(moves[len(self.model.root.moves):])
         node = self.model.node(index) if index is not None else None
-        if node is not None and node.kind in ("missing", "extra"):
-            self.board.set_position(root, moves[:-1])
-            self.mismatch_layer = _mismatch_layer(node.move, node.kind)
-            self._show_layers()
-            self.show_message(self._explain(root.play(moves[:-1]), node.move, node.kind))
+        if node is None:
             return
-        self.board.set_position(root, moves)
+        verdict = node.verdict
+        odd = verdict in (ILLEGAL, NOT_GENERATED)
+        shown = moves[:-1] if odd else moves
+        self._showing_row = True
+        try:
+            self.row_shown = tuple(moves)
+            rel = " ".join(moves[len(self.model.root.moves):])
+            self.board.set_caption(f"showing the divide row {rel}" + (f" (before {node.move}: {verdict.word})"
+                                                                      if odd else ""))
+            if odd:
+                pos = Position.from_fen(self.model.fen).play(list(shown))
+                why = self._why(pos, node.move)
+                self.mismatch_layer = mismatch_layer(node.move, verdict, self.model.engine, why)
+                self.legend.show_mismatch(self.mismatch_layer)
+                self._show(self.model.fen, shown)
+                self.show_message(self.mismatch_layer.notes[0])
+            else:
+                self.mismatch_layer = None
+                self.legend.show_mismatch(None)
+                self._show(self.model.fen, shown)
+        finally:
+            self._showing_row = False
 
     @staticmethod
-    def _explain(pos: Position, move: str, kind: str) -> str:
+    def _why(pos: Position, move: str) -> str:
         from core.analysis import explain_move
-        who = "only the reference plays" if kind == "missing" else "only our generator plays"
         try:
-            why = explain_move(pos, move)
+            return explain_move(pos, move)
         except PerftscopeError as e:
-            why = str(e)
-        return f"{move}: {who} it; {why}"
+            return str(e)
 
+    # --- the finder --------------------------------------------------------------------
     def find_mismatch(self, depth: int):
-        """Run core.finder in the background; each level it divides is inserted in the tree
-        as it arrives, and the row where the move lists differ ends up selected."""
-        from core.finder import find_mismatch
-        self._abandon()
-        self.tree.depth.setValue(depth)
-        self.divides.set_reference(self.selector.spec())
-        fen = self.board.position.fen()
-        self.model.set_root(fen, depth, fetch=False)
-        self.tabs.setCurrentWidget(self.tree)
-        self.tree.find_button.setEnabled(False)
-        self.show_message(f"Looking for the first mismatch at depth {depth} against {self._reference_name()}…")
-        self.finder, self.finder_path = self.divides.track(Job()), []
-        job, divides = self.finder, self.divides
+        """Run the finder in the background; each level it divides is inserted in the tree
+        as it arrives, the whole report goes to the Finder report tab."""
+        if not self.choice.engine.spec():
+            self.show_error("choose the Engine to debug: Find first mismatch compares it with the reference")
+            return
+        fen, moves, engine, reference = self._start_tree(depth, fetch=False)
+        self.finder_panel.set_finding(engine, reference, fen, depth)
+        self.show_message(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
+        self.finder.start(fen, depth, moves)
 
-        def work():
-            return find_mismatch(divides.oracle(divides.ours_spec), divides.oracle(divides.reference_spec),
-                                 fen, [], depth, progress=lambda level: self.bridge.post(job, self._level, level),
-                                 cancelled=lambda: job.cancelled)
-
-        self.bridge.submit(work, self._found, self._finder_failed, job=job)
-
-    def _level(self, level):
-        """One level of the finder: the divides of the position reached so far."""
-        index = self.model.find(self.finder_path)
+    def _level(self, where, level):
+        """One level of the finder: the rows of the position reached so far."""
+        index = self.model.find(where)
         if index is None:
             return
-        node = self.model.node(index)
-        ours = {r.move: r.engine for r in level.rows if r.engine is not None}
-        ref = {r.move: r.reference for r in level.rows if r.reference is not None}
-        self.model.insert_divides(node, ours, ref)
+        self.model.insert_rows(self.model.node(index), level.rows)
         if level.chosen:
-            self.finder_path.append(level.chosen)
-            self.tree.reveal(self.finder_path)
+            self.tree.reveal(list(where) + [level.chosen])
 
     def _finder_failed(self, message):
-        index = self.model.find(self.finder_path)
-        if index is not None and self.model.node(index).state == "loading":
-            self.model.mark_failed(self.model.node(index), message)
-        self.finder, self.finder_path = None, []
-        self.tree.find_button.setEnabled(True)
+        self.model.stop_loading(message)
+        self.finder_panel.show_error(message)
         self.show_error(f"finder: {message}")
 
     def _found(self, report):
-        self.finder, self.finder_path = None, []
-        self.tree.find_button.setEnabled(True)
-        self.report = report
-        if report.agree or not (report.missing or report.extra):
-            self.show_message(report.note or f"✔ no mismatch: both agree at depth {report.depth}")
+        self.finder_panel.show_report(report)
+        below = list(report.path[len(self.model.root.moves):])
+        if report.error:
+            self.model.stop_loading(report.error)
+            self.show_error(f"finder: {report.error} (the levels found before are kept; see the Finder report)")
             return
-        where = " ".join(report.path) or "the root"
-        self.tree.reveal(report.path)
+        if report.cancelled:
+            self.model.stop_loading("stopped")
+            return
+        if report.agree or not (report.missing or report.extra):
+            self.model.stop_loading("no mismatch below")
+            text = f"✔ no mismatch: {report.engine} agrees with {report.reference} at depth {report.depth}"
+            if report.note:
+                self.show_error(f"{report.engine} is inconsistent: see the Finder report")
+            else:
+                self.show_message(text)
+            return
+        self.tree.reveal(below)
         odd = (report.missing + report.extra)[0]
-        row = self.model.find(list(report.path) + [odd])
-        if row is not None:
-            self.tree.view.setCurrentIndex(row)          # shows it on the board with its mark
-            self.tree.view.scrollTo(row)
-        kinds = [f"missing {', '.join(report.missing)}" if report.missing else "",
-                 f"extra {', '.join(report.extra)}" if report.extra else ""]
-        why = report.explanations.get(odd, "")
-        self.show_error(f"first mismatch after {where}: {'; '.join(k for k in kinds if k)}"
-                        + (f" — {odd}: {why}" if why else ""))
+        self.tree.select(below + [odd])          # shows it on the board with its mark
+        verdict = NOT_GENERATED if odd in report.missing else ILLEGAL
+        where = " ".join(report.path) or "the root"
+        self.show_error(f"first mismatch after {where}: {odd} {verdict.word} — see the Finder report")
 
     def start_perft(self, depth: int):
-        """Start a run with the run panel's settings, as its Start button does."""
+        """Start a run at `depth` with the run panel's other settings."""
         self.run_panel.depth.setValue(depth)
-        self.run_panel.start_button.click()
+        self.tabs.setCurrentIndex(self.tabs.count() - 1)
+        self.runs.start(depth, self.run_panel.workers.value(), int(self.run_panel.hash_size.currentData()))
+
+    def _run_position(self) -> Position:
+        """The position a run starts on, remembered: the run reports it whatever the board does."""
+        self._run_root = self._board_root()
+        self.run_about = self.board.position
+        self.run_context.set_about(*self._run_root, "core")
+        self._mark_stale()
+        return self.run_about
+
+    def _run_message(self, text: str):
+        about = self.run_about.fen() if self.run_about is not None else ""
+        self.show_message(f"{text} — {about}" if about and not text.endswith("…") else text)
 
     def stop_divides(self):
         """Stop the finder and every divide still running; the tree keeps what it has."""
@@ -330,20 +443,71 @@ class MainWindow(QMainWindow):
 
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""
-        return self.finder is not None or self.runs.running or self.model.root.state == "loading"
+        return self.finder.running or self.runs.running or self.model.loading()
+
+    # --- sessions ------------------------------------------------------------------------
+    def session_state(self) -> dict:
+        fen, moves = self._board_root()
+        engine, reference = self.choice.specs()
+        report = self.finder.report
+        return {"fen": fen, "moves": list(moves), "engine": engine, "reference": reference,
+                "timeout": self.choice.seconds(), "divide": session.divide_json(self.model),
+                "finder": session.report_json(report) if report is not None else None}
+
+    def save_session(self, path: str):
+        session.save(path, self.session_state())
+        self.show_message(f"Session saved to {path}")
+
+    def open_session(self, path: str) -> bool:
+        """Show a saved session: position, engines, divide rows and finder report; nothing
+        is recomputed. A bad file is a message, the window stays as it was."""
+        try:
+            data = session.load(path)
+            Position.from_fen(data["fen"]).play(list(data.get("moves", [])))     # FenError, MoveError
+            report = session.report_from_json(data["finder"]) if data.get("finder") else None
+        except (PerftscopeError, KeyError, TypeError, ValueError) as e:
+            self.show_error(str(e) if isinstance(e, PerftscopeError) else f"{path}: bad session ({e!r})")
+            return False
+        self._abandon()
+        self.choice.engine.set_spec(data.get("engine") or "")
+        self.choice.reference.set_spec(data.get("reference") or "core")
+        if data.get("timeout"):
+            self.choice.timeout.setValue(float(data["timeout"]))
+        self._show(data["fen"], data.get("moves", []))
+        if data.get("divide"):
+            session.fill_divide(self.model, data["divide"])
+            divide = data["divide"]
+            self.divide_about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
+            engine = divide.get("engine")
+            self.tree.context.set_about(divide["fen"], divide.get("moves", ()),
+                                        f"{engine} against {divide.get('reference')}" if engine
+                                        else f"{divide.get('reference')} alone (no engine chosen)")
+        self.finder.report = report
+        if report is not None:
+            self.finder_panel.show_report(report)
+        else:
+            self.finder_panel.clear()
+        self._mark_stale()
+        self.show_message(f"Opened session {path}")
+        return True
+
+    def _ask_save_session(self):
+        path, _ = QFileDialog.getSaveFileName(self, "Save session", "perftscope-session.json",
+                                              "perftscope sessions (*.json)")
+        if path:
+            try:
+                self.save_session(path)
+            except PerftscopeError as e:
+                self.show_error(str(e))
+
+    def _ask_open_session(self):
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "perftscope sessions (*.json)")
+        if path:
+            self.open_session(path)
 
     def closeEvent(self, event):
-        if self.finder is not None:
-            self.finder.cancel()
+        self.finder.cancel()
         self.runs.stop()
         self.divides.close()
         self.bridge.shutdown()
         super().closeEvent(event)
-
-
-def _mismatch_layer(move: str, kind: str) -> Layer:
-    a, b = parse_square(move[:2]), parse_square(move[2:4])
-    text = "missing" if kind == "missing" else "extra"
-    return Layer("mismatch", "Mismatch", "#882020",
-                 [Arrow(a, b, "#882020", dashed=kind == "missing"), Badge(b, "✗ " + text, "#882020")],
-                 [f"{move}: {text}"])

@@ -9,6 +9,12 @@ At each level both oracles divide the same position. Different move lists are th
 otherwise the finder follows the differing move with the smallest subtree (the cheapest next
 divide), one engine call per level, down to depth 1 where counts are all 1 and only the lists
 can differ. The CLI prints the Report; the GUI renders its levels as they arrive (`progress`).
+
+An engine that prints only totals is bisected by totals: its total here, then its total below
+each legal move, then down the differing one; where its total differs while every move's
+subtree agrees, its move list differs (which moves cannot be told from totals). An engine that
+crashes, hangs or floods on the way down is a finding too: the Report keeps the levels found so
+far, with `crash` set and `error` quoting the engine's own error.
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .analysis import analyze, explain_move
+from .errors import EngineCrashed, EngineFailed
 from .oracles import Oracle, OracleCancelled, validate
 from .position import Position
 
@@ -72,6 +79,9 @@ class Report:
     unreachable: list[str] = field(default_factory=list)  # why start or `fen` cannot arise in a game
     note: str = ""
     cancelled: bool = False
+    error: str = ""          # one line: why the descent stopped early (the engine failed)
+    crash: bool = False      # the engine under test crashed, hung or flooded: a finding
+    totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
 
     def to_json(self) -> dict:
         return {"agree": self.agree, "path": list(self.path), "fen": self.fen,
@@ -80,7 +90,8 @@ class Report:
                 "levels": [lv.to_json() for lv in self.levels], "engine_calls": self.engine_calls,
                 "reference_calls": self.reference_calls, "engine": self.engine,
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
-                "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled}
+                "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
+                "error": self.error, "crash": self.crash, "totals_only": self.totals_only}
 
 
 def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
@@ -115,10 +126,25 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             report.cancelled = True
             return report
         try:
-            ours = engine.divide(root_fen, report.path, remaining)
-            report.engine_calls += 1
+            try:
+                answer = engine.answer(root_fen, report.path, remaining)
+                report.engine_calls += 1
+            except EngineFailed as e:
+                return _crashed(report, engine, e)
             theirs = reference.divide(root_fen, report.path, remaining)
             report.reference_calls += 1
+            ours = answer.moves
+            if ours is None:           # totals only: ask below each move only when the totals differ
+                report.totals_only = True
+                if remaining == 1 or answer.total == sum(theirs.values()):
+                    return _compare_totals(report, pos, remaining, answer.total, theirs, progress)
+                ours = {}
+                for move in theirs:
+                    try:
+                        ours[move] = engine.perft(root_fen, report.path + [move], remaining - 1)
+                        report.engine_calls += 1
+                    except EngineFailed as e:
+                        return _crashed(report, engine, e, report.path + [move])
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
             report.cancelled = True
             return report
@@ -132,6 +158,9 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             level.chosen = min(differing, key=_subtree_size).move
         if progress is not None:
             progress(level)
+        if report.totals_only and not differing:     # the total differed, every subtree agrees
+            report.note = _totals_differ(report, remaining, answer.total, sum(theirs.values()))
+            return report
         if missing or extra:
             report.missing, report.extra = missing, extra
             report.unreachable = _unreachable(start, pos)
@@ -146,6 +175,50 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
         report.path.append(level.chosen)
         pos = pos.push(level.chosen)
         remaining -= 1
+    return report
+
+
+def _compare_totals(report: Report, pos: Position, depth: int, total: int, theirs: dict[str, int],
+                    progress) -> Report:
+    """A totals-only engine whose total here matches the reference's, or any total at depth 1."""
+    reference_total = sum(theirs.values())
+    level = Level(pos.fen(), depth, [Row(m, None, c) for m, c in theirs.items()])
+    report.levels.append(level)
+    report.fen = level.fen
+    if progress is not None:
+        progress(level)
+    if total == reference_total:
+        if len(report.levels) > 1:
+            parent = report.levels[-2]
+            row = next(r for r in parent.rows if r.move == parent.chosen)
+            report.note = (f"{report.engine} counted {row.engine} below {parent.chosen} one level up, "
+                           f"but asked about this position directly it answers {total} like "
+                           f"{report.reference}: its count depends on how the position was reached")
+        else:
+            report.agree = True
+        return report
+    report.note = _totals_differ(report, depth, total, reference_total)
+    return report
+
+
+def _totals_differ(report: Report, depth: int, total: int, reference_total: int) -> str:
+    what = "moves" if depth == 1 else f"leaves at depth {depth}"
+    return (f"{report.engine} counts {total} {what} here against {report.reference}'s "
+            f"{reference_total} ({total - reference_total:+}) while every move's subtree agrees: its "
+            f"move list differs here; it prints only totals, so which moves cannot be told")
+
+
+def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> Report:
+    """The engine under test failed mid-descent: a finding, with the levels found so far."""
+    path = report.path if path is None else path
+    fen = Position.from_fen(report.root_fen).play(path).fen()
+    where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
+    if isinstance(error, EngineCrashed):
+        own = error.own_error or str(error)
+        report.error = f"{engine.name} crashed {where}: {own}"
+    else:
+        report.error = f"{engine.name} failed {where}: {error}"
+    report.crash = True
     return report
 
 

@@ -4,40 +4,42 @@
     ...     sf.divide(START_FEN, ["e2e4"], 1)["e7e5"]
     1
 
-Specs: `core` (the jitted core), `python-chess` (in-process, slow, trusted), `stockfish` (found on
-PATH or at the Debian path), `uci:PATH` (any engine speaking `go perft N`), and `perftree:PATH`
-(a script in perftree's protocol, run unchanged). The FEN and every move are validated by
-core.position before anything is sent, so an engine only ever sees legal requests; depth 0 is
-answered here (an empty divide, one node) because engines disagree about what it means.
+Specs (parsed by core.engine_spec.parse_spec): `core` (the jitted core), `python-chess`
+(in-process, slow, trusted), `stockfish` (found on PATH or at the Debian path), `uci:PATH` (any
+engine speaking `go perft N`), `perftree:PATH` (a script in perftree's protocol, run unchanged),
+`cmd:TEMPLATE` (any program run per divide) and `file:ENGINE.toml` (an interactive program
+described by an engine file). The FEN and every move are validated by core.position before
+anything is sent, so an engine only ever sees legal requests; depth 0 is answered here (an
+empty divide, one node) because engines disagree about what it means. Every answer from another
+program goes through core.divide_parser, and every process through core.engine_io's bounds.
 
 Every oracle is safe to call from several threads: one lock per oracle, one engine process each.
 `cancel()` and `close()` never wait: a request running in another thread ends at once with
-OracleCancelled, so a GUI thread can stop a deep divide without blocking.
+OracleCancelled, so a GUI thread can stop a deep divide without blocking. `activity()` and `log`
+say what it is doing, for the GUI.
 """
 from __future__ import annotations
 
-import collections
 import os
-import queue
 import re
+import shlex
 import shutil
-import signal
-import subprocess
 import threading
 import time
+from dataclasses import dataclass
 
-from .errors import EngineError
+from .divide_parser import TOTAL_LINE, ParsedDivide, parse_divide
+from .engine_io import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess, run_command
+from .engine_spec import SPECS, Spec, parse_spec
+from .errors import EngineError, OracleCancelled
 from .position import Position
 from .stockfish import find_stockfish, require_stockfish
 
+__all__ = ["Activity", "EngineLog", "Oracle", "OracleCancelled", "SPECS", "Spec", "make_oracle",
+           "parse_spec", "validate", "DEFAULT_TIMEOUT"]
+
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
 HANDSHAKE_TIMEOUT = 10.0       # uci/isready must answer quickly, whatever the perft timeout
-SPECS = "core, python-chess, stockfish, uci:PATH or perftree:PATH"
-
-_UCI_MOVE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
-_UCI_COUNT = re.compile(r"^(\S+):\s*(\d+)$")                 # "e2e4: 20"
-_NODES = re.compile(r"^Nodes searched\s*:\s*(\d+)$")
-_SCRIPT_COUNT = re.compile(r"^(\S+?):?\s+(\d+)(\s.*)?$")     # "e2e4 20"; like perftree, more words are ignored
 
 
 def validate(fen: str, moves) -> tuple[str, list[str]]:
@@ -50,34 +52,77 @@ def validate(fen: str, moves) -> tuple[str, list[str]]:
     return root.fen(), moves
 
 
-class OracleCancelled(EngineError):
-    """A request stopped by cancel() or close() from another thread."""
+@dataclass(frozen=True)
+class Answer:
+    """One call's answer: `moves` {uci: count}, or None from an engine that prints only totals;
+    `total` the leaf count; `parsed` what the divide parser made of the output (None in process)."""
+    moves: dict[str, int] | None
+    total: int
+    parsed: ParsedDivide | None = None
 
 
 class Oracle:
-    """A source of divides. Subclasses implement `_divide` on validated input and `_abort` to
-    stop it from another thread."""
+    """A source of divides. Subclasses implement `_answer` (or `_divide`) on validated input
+    and `_abort` to stop it from another thread."""
     name = "oracle"
 
-    def __init__(self):
+    def __init__(self, spec: str | None = None, name: str | None = None, timeout: float = DEFAULT_TIMEOUT):
         self._lock = threading.Lock()
         self._cancelled = threading.Event()
+        self.spec = spec or type(self).name
+        self.name = name or type(self).name
+        self.timeout = float(timeout)
+        self.log = EngineLog()
+        self.calls = 0
+        self._running: tuple[int, float] | None = None
+        self.last: Answer | None = None
 
-    def divide(self, fen: str, moves=(), depth: int = 1) -> dict[str, int]:
-        """{uci_move: leaf count depth - 1 plies below it} after playing `moves` from `fen`."""
+    def activity(self) -> Activity | None:
+        """None when idle, else which call is running and for how long (safe from any thread)."""
+        running = self._running
+        return None if running is None else Activity(running[0], time.monotonic() - running[1])
+
+    def answer(self, fen: str, moves=(), depth: int = 1) -> Answer:
+        """The engine's answer after playing `moves` from `fen`: a divide, or only a total."""
         if not isinstance(depth, int) or depth < 0:
             raise EngineError(f"{self.name}: depth must be a non-negative whole number, got {depth!r}")
         root, moves = validate(fen, moves)
         if depth == 0:
-            return {}
+            return Answer({}, 1)
         with self._lock:
             self._cancelled.clear()
-            return self._divide(root, moves, depth)
+            self.calls += 1
+            self.log.start(self.calls)
+            self._running = (self.calls, time.monotonic())
+            try:
+                self.last = self._answer(root, moves, depth)
+            except EngineError as e:
+                self.log.add("!", str(e))
+                raise
+            finally:
+                self._running = None
+            return self.last
+
+    def divide(self, fen: str, moves=(), depth: int = 1) -> dict[str, int]:
+        """{uci_move: leaf count depth - 1 plies below it} after playing `moves` from `fen`.
+        From an engine that prints only totals, the divide is asked for one move at a time."""
+        answer = self.answer(fen, moves, depth)
+        if answer.moves is not None:
+            return answer.moves
+        root, moves = validate(fen, moves)
+        pos = Position.from_fen(root).play(moves)
+        if depth == 1:
+            raise EngineError(f"{self.name} prints only totals: a depth-1 divide cannot be read "
+                              f"from them (it counted {answer.total} moves)")
+        return {m: self.answer(root, moves + [m], depth - 1).total for m in pos.legal_moves()}
 
     def perft(self, fen: str, moves=(), depth: int = 1) -> int:
         """Total leaf count (1 at depth 0, like every perft)."""
-        rows = self.divide(fen, moves, depth)
-        return sum(rows.values()) if depth > 0 else 1
+        return self.answer(fen, moves, depth).total
+
+    def _answer(self, fen: str, moves: list[str], depth: int) -> Answer:
+        rows = self._divide(fen, moves, depth)
+        return Answer(rows, sum(rows.values()))
 
     def _divide(self, fen: str, moves: list[str], depth: int) -> dict[str, int]:
         raise NotImplementedError
@@ -183,278 +228,215 @@ def _chess_perft(board, depth: int, cancelled: threading.Event) -> int:
     return total
 
 
-# --- answers from other processes ---------------------------------------------------------
+# --- other programs ------------------------------------------------------------------------
 
-def _check_rows(name: str, sent: str, rows: list[tuple[str, int, str]], total: int | None,
-                total_line: str = "") -> dict[str, int]:
-    """Turn parsed (move, count, line) rows into a divide, rejecting broken answers."""
-    out: dict[str, int] = {}
-    for move, count, line in rows:
-        move = move.lower()
-        if not _UCI_MOVE.match(move):
-            raise EngineError(f"{name}: not a UCI move in the answer to {sent!r}: {line!r}")
-        if move in out:
-            raise EngineError(f"{name}: move {move} listed twice in the answer to {sent!r}: {line!r}")
-        out[move] = count
-    if total is not None and total != sum(out.values()):
-        raise EngineError(f"{name}: the moves add up to {sum(out.values())} but the engine reports "
-                          f"{total} in the answer to {sent!r}: {total_line!r}")
-    return out
+def fill_template(words: list[str], fen: str, moves: list[str], depth: int) -> list[str]:
+    """Fill a command split like a shell line: each placeholder fills exactly one argument, so
+    `{fen}` stays one argument with its spaces and `{moves}` is one (possibly empty) argument."""
+    values = {"depth": str(depth), "fen": fen, "moves": " ".join(moves),
+              "fen_moves": fen + (" moves " + " ".join(moves) if moves else "")}
+    return [_PLACEHOLDER.sub(lambda m: values[m.group(1)], word) for word in words]
 
 
-def _spawn(args, **pipes) -> subprocess.Popen:
-    # its own process group, so stopping it also stops whatever a wrapper script started
-    return subprocess.Popen(args, text=True, start_new_session=True, **pipes)
+_PLACEHOLDER = re.compile(r"\{(depth|fen_moves|fen|moves)\}")
 
 
-def _kill(proc):
-    """Kill a process started by _spawn together with its children."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
+def fill_line(template: str, fen: str, moves: list[str], depth: int) -> str:
+    """A line for an interactive engine; ` moves {moves}` is dropped when there are none."""
+    if not moves:
+        template = re.sub(r"\s+moves\s+\{moves\}", "", template)
+    return fill_template([template], fen, moves, depth)[0]
 
 
-def _describe_exit(proc) -> str:
-    code = proc.poll()
-    if code is None:
-        return "stopped answering"
-    if code < 0:
-        return f"was killed by signal {-code}"
-    return f"exited with code {code}"
+class CommandOracle(Oracle):
+    """A program run once per divide: `cmd:TEMPLATE`, or a perftree script (`PATH DEPTH "FEN"
+    "m1 m2 ..."`, the moves argument left out when empty, exactly like perftree)."""
+
+    def __init__(self, spec: Spec, timeout: float = DEFAULT_TIMEOUT, verbose: bool = False):
+        super().__init__(spec.text, spec.short_name, timeout)
+        if spec.kind == "perftree":
+            self.path = _executable(spec.target, self.name)
+            self.words = [self.path, "{depth}", "{fen}", "{moves}"]
+        else:
+            self.words = shlex.split(spec.target)
+            if not _PLACEHOLDER.search(spec.target):
+                raise EngineError(f"{self.name}: the command template {spec.target!r} has no "
+                                  f"{{depth}}, {{fen}} or {{moves}}: the engine would not know what to count")
+            self.words[0] = _executable(self.words[0], self.name)
+        self.drop_empty_moves = spec.kind == "perftree"
+        self.max_lines, self.max_bytes = MAX_LINES, MAX_BYTES
+        self._process: EngineProcess | None = None
+
+    def _answer(self, fen, moves, depth):
+        args = fill_template(self.words, fen, moves, depth)
+        if self.drop_empty_moves and not moves:
+            args = args[:-1]
+        sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
+        lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
+                            max_lines=self.max_lines, max_bytes=self.max_bytes)
+        self._process = None
+        if self._cancelled.is_set():
+            raise self._stopped(sent)
+        return _read_answer(self.name, sent, lines, fen, moves)
+
+    def _started(self, process: EngineProcess):
+        self._process = process
+        if self._cancelled.is_set():       # cancel() came before the program existed
+            process.cancelled.set()
+            process.kill()
+
+    def _abort(self):
+        process = self._process
+        if process is not None:
+            process.cancelled.set()
+            process.kill()
 
 
-class UciOracle(Oracle):
-    """A UCI engine answering `go perft N`, started once and kept running between requests.
+def _read_answer(name: str, sent: str, lines: list[str], fen: str, moves: list[str]) -> Answer:
+    position = Position.from_fen(fen).play(moves).fen()
+    parsed = parse_divide(lines, position, name, sent)
+    return Answer(parsed.moves, parsed.nodes, parsed)
 
-    The engine is restarted when it has died between requests; a request that outlives
-    `timeout` seconds kills it and raises EngineError (the next request starts a new one)."""
 
-    def __init__(self, path: str, name: str | None = None, timeout: float = DEFAULT_TIMEOUT):
-        super().__init__()
-        self.path = _executable(path, name or f"uci:{path}")
-        self.name = name or f"uci:{path}"
-        self.timeout = float(timeout)
+@dataclass(frozen=True)
+class Dialogue:
+    """How to talk to an interactive engine (UCI, or what an engine file describes)."""
+    command: tuple[str, ...]
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    start: tuple[str, ...] = ()            # sent once after starting
+    start_until: str | None = None         # regex of the line that ends the start-up answer
+    ready: tuple[str, str] | None = None   # (sent, awaited) before each request, to resync
+    position: tuple[str, ...] = ("position fen {fen} moves {moves}",)
+    divide: str | None = "go perft {depth}"
+    totals: str | None = None              # for a program that prints only totals
+    end_regex: str | None = None           # a line that ends an answer; default: a total line
+    sentinel: str | None = None            # sent after the request; its echo ends the answer
+    sentinel_reply: str | None = None
+    quit: str | None = "quit"
+
+
+UCI = Dialogue(command=(), start=("uci",), start_until=r"^uciok$", ready=("isready", "readyok"))
+
+
+class InteractiveOracle(Oracle):
+    """A program kept running across calls that reads commands on stdin: a UCI engine answering
+    `go perft N`, or anything an engine file describes. Restarted when it has died between
+    requests; a request that fails (timeout, flood, crash) stops it and the next one starts anew."""
+
+    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT):
+        super().__init__(spec, name, timeout)
+        self.dialogue = dialogue
         self.restarts = 0
-        self._proc = None
-        self._lines: queue.Queue = queue.Queue()
-        self._stderr: collections.deque = collections.deque(maxlen=5)
-        self._sent = ""
+        self._engine: EngineProcess | None = None
+        self._end = re.compile(dialogue.end_regex) if dialogue.end_regex else None
         with self._lock:
             self._start()
 
     @property
     def pid(self) -> int | None:
         """The engine process id (for tests and for the GUI's process list)."""
-        return self._proc.pid if self._proc is not None else None
+        return self._engine.pid if self._engine is not None else None
 
     @property
     def running(self) -> bool:
         """Whether the engine process is alive (a killed one is restarted on the next request)."""
-        proc = self._proc
-        return proc is not None and proc.poll() is None
+        engine = self._engine
+        return engine is not None and engine.alive
 
-    # --- process ------------------------------------------------------------------------
     def _start(self):
+        d = self.dialogue
+        self._engine = EngineProcess(self.name, list(d.command), cwd=d.cwd, env=dict(d.env), log=self.log)
+        for line in d.start:
+            self._engine.send(line, repr(line))
+        if d.start_until:
+            self._read_until(re.compile(d.start_until), HANDSHAKE_TIMEOUT, repr(" / ".join(d.start)))
+        self._sync()
+
+    def _sync(self):
+        if self.dialogue.ready:
+            sent, awaited = self.dialogue.ready
+            self._engine.send(sent, repr(sent))
+            self._read_until(re.compile(f"^{re.escape(awaited)}$"), HANDSHAKE_TIMEOUT, repr(sent))
+
+    def _read_until(self, pattern, seconds: float, what: str) -> list[str]:
+        deadline = time.monotonic() + seconds
+        lines = []
+        while True:
+            line = self._engine.read_line(deadline, seconds, what)
+            if line is None:
+                raise self._engine.crashed(what)
+            if pattern.search(line.strip()):
+                return lines + [line]
+            lines.append(line)
+
+    def _answer(self, fen, moves, depth):
+        if self._engine is None or not self._engine.alive:
+            if self._engine is not None:
+                self.restarts += 1
+                self._engine.kill()
+            self._start()
+        d = self.dialogue
+        engine = self._engine
+        engine.begin_call()
+        sent_lines = [fill_line(t, fen, moves, depth) for t in d.position]
+        sent_lines.append(fill_line(d.divide or d.totals, fen, moves, depth))
+        if d.sentinel:
+            sent_lines.append(d.sentinel)
+        sent = " / ".join(sent_lines)
         try:
-            self._proc = _spawn([self.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, bufsize=1)
-        except OSError as e:
-            raise EngineError(f"{self.name}: cannot start {self.path}: {e.strerror or e}") from None
-        self._lines = queue.Queue()
-        self._stderr.clear()
-        for stream, sink, end in ((self._proc.stdout, self._lines.put, True),
-                                  (self._proc.stderr, self._stderr.append, False)):
-            threading.Thread(target=_pump, args=(stream, sink, end), daemon=True).start()
-        self._send("uci")
-        self._read_until("uciok", HANDSHAKE_TIMEOUT)
-        self._sync(HANDSHAKE_TIMEOUT)
+            for line in sent_lines:
+                engine.send(line, repr(sent))
+            if self._cancelled.is_set():
+                raise self._stopped(repr(sent))
+            if d.sentinel:
+                end = re.compile(f"^{re.escape(d.sentinel_reply or d.sentinel)}$")
+            else:
+                end = self._end or TOTAL_LINE
+            lines = self._read_until(end, self.timeout, repr(sent))
+            if d.sentinel:
+                lines = lines[:-1]
+            self._sync()       # swallow trailing lines before the next request
+        except EngineError:
+            if self._engine is not None:
+                self._engine.kill()
+            raise
+        return _read_answer(self.name, repr(sent), lines, fen, moves)
 
     def _stop(self):
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        if proc.poll() is None:
-            try:
-                proc.stdin.write("quit\n")
-                proc.stdin.flush()
-                proc.wait(timeout=1)
-            except (OSError, subprocess.TimeoutExpired, ValueError):
-                _kill(proc)
-                proc.wait()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-    def _kill_engine(self):
-        if self._proc is not None and self._proc.poll() is None:
-            _kill(self._proc)
-            self._proc.wait()
-        self._stop()
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.close(self.dialogue.quit)
 
     def _release(self):
         self._stop()
 
     def _abort(self):
-        proc = self._proc
-        if proc is not None and proc.poll() is None:
-            _kill(proc)         # the running request reads end-of-output and reports the cancel
+        engine = self._engine
+        if engine is not None:
+            engine.cancelled.set()
+            engine.kill()     # the running request reads end-of-output and reports the cancel
 
     def __del__(self):
-        proc = getattr(self, "_proc", None)
-        if proc is not None and proc.poll() is None:
-            _kill(proc)
-
-    # --- talking ------------------------------------------------------------------------
-    def _send(self, command: str):
-        self._sent = command
-        try:
-            self._proc.stdin.write(command + "\n")
-            self._proc.stdin.flush()
-        except (OSError, ValueError):
-            raise self._died(command) from None
-
-    def _died(self, sent: str) -> EngineError:
-        proc = self._proc
-        try:
-            proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:      # closed its output but lingers: finish it
-            _kill(proc)
-            proc.wait()
-        stderr = " | ".join(x.strip() for x in self._stderr)
-        detail = f"; its last error output: {stderr!r}" if stderr else ""
-        self._stop()
-        if self._cancelled.is_set():
-            return self._stopped(repr(sent))
-        return EngineError(f"{self.name} {_describe_exit(proc)} while answering {sent!r}{detail}")
-
-    def _next_line(self, deadline: float, seconds: float, sent: str) -> str:
-        try:
-            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            self._kill_engine()
-            raise EngineError(f"{self.name}: no answer within {seconds:g} s to {sent!r}; "
-                              f"the engine was stopped") from None
-        if line is None:
-            raise self._died(sent)
-        return line.strip()
-
-    def _read_until(self, word: str, seconds: float):
-        deadline = time.monotonic() + seconds
-        while self._next_line(deadline, seconds, self._sent) != word:
-            pass
-
-    def _sync(self, seconds: float):
-        self._send("isready")
-        self._read_until("readyok", seconds)
-
-    def _divide(self, fen, moves, depth):
-        if self._proc is None or self._proc.poll() is not None:
-            if self._proc is not None:
-                self.restarts += 1
-            self._stop()
-            self._start()
-        position = f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else "")
-        self._send(position)
-        sent = f"{position} / go perft {depth}"
-        self._send(f"go perft {depth}")
-        deadline = time.monotonic() + self.timeout
-        rows = []
-        while True:
-            line = self._next_line(deadline, self.timeout, sent)
-            if not line or line.startswith("info"):
-                continue
-            nodes = _NODES.match(line)
-            if nodes:
-                break
-            match = _UCI_COUNT.match(line)
-            if not match:
-                self._kill_engine()
-                raise EngineError(f"{self.name}: cannot understand {line!r} in the answer to {sent!r} "
-                                  f"(expected 'move: count' or 'Nodes searched: N'); the engine was stopped")
-            rows.append((match.group(1), int(match.group(2)), line))
-        self._sync(HANDSHAKE_TIMEOUT)    # swallow the trailing blank line before the next request
-        return _check_rows(self.name, sent, rows, int(nodes.group(1)), line)
+        engine = getattr(self, "_engine", None)
+        if engine is not None and engine.alive:
+            engine.kill()
 
 
-def _pump(stream, sink, end: bool):
-    """Copy a pipe into `sink` line by line; with `end`, None marks that the process closed it."""
-    try:
-        for line in stream:
-            sink(line)
-    except (OSError, ValueError):
-        pass
-    if end:
-        sink(None)
+class UciOracle(InteractiveOracle):
+    """A UCI engine answering `go perft N`, started once and kept running between requests."""
+
+    def __init__(self, path: str, name: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 spec: str | None = None):
+        name = name or os.path.basename(path)
+        executable = _executable(path, name)
+        super().__init__(spec or f"uci:{path}", name, _uci(executable), timeout)
+        self.path = executable
 
 
-class PerftreeOracle(Oracle):
-    """A script in perftree's protocol: run as `PATH DEPTH "FEN" "m1 m2 ..."` (the moves argument
-    left out when empty); prints `move count` lines, a blank line, then the total."""
-
-    def __init__(self, path: str, timeout: float = DEFAULT_TIMEOUT):
-        super().__init__()
-        self.name = f"perftree:{path}"
-        self.path = _executable(path, self.name)
-        self.timeout = float(timeout)
-        self._proc = None
-
-    def _divide(self, fen, moves, depth):
-        args = [self.path, str(depth), fen] + ([" ".join(moves)] if moves else [])
-        sent = " ".join([os.path.basename(self.path), str(depth), f'"{fen}"'] +
-                        ([f'"{" ".join(moves)}"'] if moves else []))
-        try:
-            self._proc = _spawn(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
-        except OSError as e:
-            raise EngineError(f"{self.name}: cannot run {self.path}: {e.strerror or e}") from None
-        try:
-            if self._cancelled.is_set():   # cancel() came before the script existed
-                _kill(self._proc)
-            out, err = self._proc.communicate(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            _kill(self._proc)
-            self._proc.communicate()
-            raise EngineError(f"{self.name}: no answer within {self.timeout:g} s to {sent}; "
-                              f"the script was stopped") from None
-        finally:
-            code, self._proc = self._proc.returncode, None
-        if self._cancelled.is_set():
-            raise self._stopped(sent)
-        if code != 0:
-            last = err.strip().splitlines()[-1:] or out.strip().splitlines()[-1:] or [""]
-            raise EngineError(f"{self.name} exited with code {code} on {sent}: {last[0]!r}")
-        return _parse_perftree(self.name, sent, out)
-
-    def _abort(self):
-        proc = self._proc
-        if proc is not None and proc.poll() is None:
-            _kill(proc)
-
-
-def _parse_perftree(name: str, sent: str, text: str) -> dict[str, int]:
-    lines = text.splitlines()
-    rows = []
-    for i, raw in enumerate(lines):
-        line = raw.strip()
-        if not line:
-            # like perftree: the next line is the total, whatever follows it is not read
-            total = next((x.strip() for x in lines[i + 1:] if x.strip()), None)
-            if total is None:
-                raise EngineError(f"{name}: no total after the blank line in the answer to {sent}")
-            if not total.isdigit():
-                raise EngineError(f"{name}: cannot understand {total!r} in the answer to {sent} "
-                                  f"(expected the total after the blank line)")
-            return _check_rows(name, sent, rows, int(total), total)
-        match = _SCRIPT_COUNT.match(line)
-        if not match:
-            raise EngineError(f"{name}: cannot understand {line!r} in the answer to {sent} "
-                              f"(expected 'move count', a blank line, then the total)")
-        rows.append((match.group(1), int(match.group(2)), line))
-    raise EngineError(f"{name}: the answer to {sent} ended without the blank line and total "
-                      f"(last line {lines[-1] if lines else ''!r})")
+def _uci(path: str) -> Dialogue:
+    from dataclasses import replace
+    return replace(UCI, command=(path,))
 
 
 # --- finding and naming engines ------------------------------------------------------------
@@ -477,20 +459,22 @@ def stockfish_available() -> bool:
     return find_stockfish() is not None
 
 
-def make_oracle(spec: str, timeout: float = DEFAULT_TIMEOUT) -> Oracle:
-    """An Oracle for `spec`; EngineError naming the spec when it is unknown or cannot start."""
-    spec = (spec or "").strip()
-    kind, _, path = spec.partition(":")
-    if spec == "core":
-        return CoreOracle()
-    if spec in ("python-chess", "chess"):
-        return PythonChessOracle()
-    if spec == "stockfish":
-        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout)
-    if kind == "uci" and path:
-        return UciOracle(path, timeout=timeout)
-    if kind == "perftree" and path:
-        return PerftreeOracle(path, timeout=timeout)
-    raise EngineError(f"unknown engine {spec!r}: expected {SPECS}")
-
-
+def make_oracle(spec, timeout: float = DEFAULT_TIMEOUT) -> Oracle:
+    """An Oracle for `spec` (text or Spec); EngineError naming the spec when it is unknown or
+    cannot start."""
+    spec = parse_spec(spec)
+    if spec.kind == "core":
+        oracle = CoreOracle()
+    elif spec.kind == "python-chess":
+        oracle = PythonChessOracle()
+    elif spec.kind == "stockfish":
+        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text)
+    elif spec.kind == "uci":
+        return UciOracle(spec.target, timeout=timeout, spec=spec.text)
+    elif spec.kind in ("perftree", "cmd"):
+        return CommandOracle(spec, timeout=timeout)
+    else:
+        from .engine_file import load_engine_file
+        return load_engine_file(spec, timeout=timeout)
+    oracle.spec, oracle.timeout = spec.text, float(timeout)
+    return oracle

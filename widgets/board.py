@@ -282,6 +282,9 @@ class BoardPanel(QWidget):
         self.moves_label.setTextFormat(Qt.RichText)
         self.moves_label.setStyleSheet("color:#333;")
         self.moves_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
+        self.caption = QLabel()            # what the board shows when it is not the user's own position
+        self.caption.setStyleSheet("color:#003088; font-style:italic;")
+        self.caption.hide()
 
         nav = QHBoxLayout()
         nav.setSpacing(2)
@@ -313,6 +316,7 @@ class BoardPanel(QWidget):
         box.addWidget(self.view, 1)
         box.addLayout(nav)
         box.addWidget(self.moves_label)
+        box.addWidget(self.caption)
         box.addWidget(self.fen_edit)
         box.addWidget(self.fen_error)
 
@@ -408,6 +412,11 @@ class BoardPanel(QWidget):
         if index != self.index:
             self.index = index
             self._show()
+
+    def set_caption(self, text: str):
+        """Say what the board shows ("showing the divide row e2e4 f4e3"); "" hides it."""
+        self.caption.setText(text)
+        self.caption.setVisible(bool(text))
 
     def flip(self):
         self.view.set_flipped(not self.view.flipped)

@@ -1,10 +1,11 @@
-"""The divide tree: our perft divide beside a reference's, one row per move, children
-computed in the background when a row is expanded.
+"""The divide tree: the user's engine's divide beside the reference's, one row per move,
+children computed in the background when a row is expanded.
 
-`DivideModel` is a lazy QAbstractItemModel: hasChildren is true before a row is loaded,
-fetchMore asks the `fetch` callable for both divides (it runs them off the GUI thread and
-calls back on it), and the answer is inserted with beginInsertRows/endInsertRows.
-`DivideTreePanel` adds the reference selector, depth, Divide and Find first mismatch.
+Rows are `core.finder.Row`s, the same type the finder reports, and their verdict comes from
+`core.verdicts`: a move only the engine generates is *illegal*, one only the reference
+generates is *not generated*. `DivideModel` is a lazy QAbstractItemModel: fetchMore asks the
+`fetch` callable for a position's rows (it runs them off the GUI thread and calls back on it).
+`DivideTreePanel` adds depth, Divide, Find first mismatch and what the result belongs to.
 """
 from __future__ import annotations
 
@@ -13,47 +14,53 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton,
                                QSpinBox, QTreeView, QVBoxLayout, QWidget)
 
-COLUMNS = ("Move", "Ours", "Reference", "Difference")
+from core.finder import Row
+from core.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, Verdict, classify
+
+from . import palette
+from .context import ContextBar
+
 MAX_DEPTH = 10
-MISSING_BG, EXTRA_BG, DIFF_BG = QColor("#fde2e2"), QColor("#fff1d6"), QColor("#fff8c4")
-MISMATCH_FG = QColor("#8a1010")
+BACKGROUND = {ILLEGAL.key: QColor(palette.ILLEGAL_BG), NOT_GENERATED.key: QColor(palette.NOT_GENERATED_BG),
+              COUNT_DIFFERS.key: QColor(palette.DIFF_BG)}
+MISMATCH_FG, STALE_FG = QColor(palette.BAD), QColor(palette.STALE)
+ENGINE_COLUMN, REFERENCE_COLUMN, VERDICT_COLUMN = 1, 2, 3
 
 
 class Node:
-    """A position in the tree: the moves from the root, and its divide once loaded."""
-    __slots__ = ("parent", "move", "moves", "depth", "ours", "ref", "children", "state", "error")
+    """A position in the tree: the moves from the root, the row that reached it, its rows once loaded."""
+    __slots__ = ("parent", "row", "moves", "depth", "compared", "children", "state", "error")
 
-    def __init__(self, parent, move, moves, depth, ours=None, ref=None):
-        self.parent, self.move, self.moves, self.depth = parent, move, moves, depth
-        self.ours, self.ref = ours, ref          # counts for this row's move (None: not listed)
+    def __init__(self, parent, row: Row | None, moves, depth, compared: bool):
+        self.parent, self.row, self.moves, self.depth = parent, row, moves, depth
+        self.compared = compared                 # False: only the reference was asked
         self.children: list[Node] = []
         self.state = "idle"                       # idle, loading, loaded, failed
         self.error = ""
 
     @property
-    def row(self) -> int:
+    def move(self) -> str | None:
+        return self.row.move if self.row else None
+
+    @property
+    def verdict(self) -> Verdict:
+        if self.row is None:
+            return AGREES
+        return classify(self.row.engine, self.row.reference, self.compared)
+
+    @property
+    def index_in_parent(self) -> int:
         return self.parent.children.index(self) if self.parent else 0
 
     @property
-    def kind(self) -> str:
-        """'missing' (only the reference lists it), 'extra' (only ours), 'diff', or 'same'."""
-        if self.ours is None and self.ref is not None:
-            return "missing"
-        if self.ref is None and self.ours is not None:
-            return "extra"
-        if self.ours is not None and self.ours != self.ref:
-            return "diff"
-        return "same"
-
-    @property
     def expandable(self) -> bool:
-        # below a missing or extra move only one side can play on: nothing to compare
-        return self.depth >= 1 and self.kind in ("same", "diff")
+        # below a move one side does not generate only the other can play on: nothing to compare
+        return self.depth >= 1 and self.verdict in (AGREES, COUNT_DIFFERS, REFERENCE_ONLY)
 
 
 class DivideModel(QAbstractItemModel):
-    """Rows are moves; `fetch(fen, moves, depth, on_done, on_error)` computes
-    (ours, reference) divides off the GUI thread and calls back on it."""
+    """Rows are moves; `fetch(fen, moves, depth, on_done, on_error)` computes a position's
+    rows off the GUI thread and calls back on it with a list of core.finder.Row."""
     loaded = Signal(QModelIndex)         # a row's children arrived (invalid index: the root)
     failed = Signal(str)
 
@@ -61,21 +68,40 @@ class DivideModel(QAbstractItemModel):
         super().__init__(parent)
         self.fetch = fetch
         self.fen = None
-        self.root = Node(None, None, (), 0)
+        self.engine, self.reference = "engine", "reference"       # short names, for headers and words
+        self.root = Node(None, None, (), 0, True)
+        self.stale = False               # the board shows a position this tree was not computed for
         self._generation = 0
 
     # --- what is shown -------------------------------------------------------------
-    def set_root(self, fen: str, depth: int, moves=(), fetch: bool = True):
+    def set_root(self, fen: str, depth: int, moves=(), fetch: bool = True,
+                 engine: str | None = "engine", reference: str = "reference"):
         """Start over: divide `fen` (after `moves`) at `depth`; rows arrive in the background.
-        fetch=False: someone else (the finder) will call insert_divides for the root."""
+        engine=None: only the reference is asked. fetch=False: someone else (the finder or a
+        saved session) calls insert_rows."""
         self.beginResetModel()
         self._generation += 1
         self.fen = fen
-        self.root = Node(None, None, tuple(moves), depth)
+        self.engine, self.reference = engine or "", reference
+        self.root = Node(None, None, tuple(moves), depth, engine is not None)
         self.root.state = "loading"
+        self.stale = False
         self.endResetModel()
+        self.headerDataChanged.emit(Qt.Horizontal, 0, VERDICT_COLUMN)
         if fetch:
             self._load(self.root)
+
+    @property
+    def compared(self) -> bool:
+        return self.root.compared
+
+    def set_stale(self, stale: bool):
+        """Grey every row: the board has moved to a position these results are not about."""
+        if stale != self.stale:
+            self.stale = stale
+            if self.root.children:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self.root.children) - 1, VERDICT_COLUMN))
+                self.layoutChanged.emit()      # deeper rows repaint too
 
     def node(self, index: QModelIndex) -> Node:
         return index.internalPointer() if index.isValid() else self.root
@@ -83,7 +109,7 @@ class DivideModel(QAbstractItemModel):
     def index_of(self, node: Node) -> QModelIndex:
         if node is self.root or node.parent is None:
             return QModelIndex()
-        return self.createIndex(node.row, 0, node)
+        return self.createIndex(node.index_in_parent, 0, node)
 
     def find(self, moves) -> QModelIndex | None:
         """The loaded row reached by playing `moves` below the root, or None."""
@@ -94,9 +120,17 @@ class DivideModel(QAbstractItemModel):
                 return None
         return self.index_of(node)
 
+    def walk(self):
+        """Every loaded node below the root, parents before children (sessions save them)."""
+        stack = list(reversed(self.root.children))
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
     # --- Qt model ----------------------------------------------------------------------
     def columnCount(self, parent=QModelIndex()):
-        return len(COLUMNS)
+        return 4
 
     def rowCount(self, parent=QModelIndex()):
         if parent.isValid() and parent.column() != 0:
@@ -111,8 +145,7 @@ class DivideModel(QAbstractItemModel):
     def parent(self, index=QModelIndex()):
         if not index.isValid():
             return QModelIndex()
-        node = index.internalPointer()
-        return self.index_of(node.parent)
+        return self.index_of(index.internalPointer().parent)
 
     def hasChildren(self, parent=QModelIndex()):
         if parent.isValid() and parent.column() != 0:
@@ -132,10 +165,17 @@ class DivideModel(QAbstractItemModel):
         if self.canFetchMore(parent):
             self._load(self.node(parent))
 
+    def headers(self) -> tuple[str, str, str, str]:
+        """Columns named by the engines: ('Move', 'my-perft.sh', 'core', 'Verdict')."""
+        return "Move", self.engine or "engine", self.reference, "Verdict"
+
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if orientation == Qt.Horizontal and role == Qt.DisplayRole:
-            return COLUMNS[section]
-        if orientation == Qt.Horizontal and role == Qt.TextAlignmentRole and section:
+            return self.headers()[section]
+        if orientation == Qt.Horizontal and role == Qt.ToolTipRole and section in (1, 2):
+            return (f"{self.engine}: the engine being debugged" if section == 1
+                    else f"{self.reference}: the reference, taken as the truth")
+        if orientation == Qt.Horizontal and role == Qt.TextAlignmentRole and section in (1, 2):
             return int(Qt.AlignRight | Qt.AlignVCenter)
         return None
 
@@ -146,21 +186,24 @@ class DivideModel(QAbstractItemModel):
         if not index.isValid():
             return None
         node, col = index.internalPointer(), index.column()
-        kind = node.kind
+        verdict = node.verdict
+        odd = verdict not in (AGREES, REFERENCE_ONLY)
         if role == Qt.DisplayRole:
             return self._text(node, col)
-        if role == Qt.TextAlignmentRole and col:
+        if role == Qt.TextAlignmentRole and col in (1, 2):
             return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.BackgroundRole and kind != "same":
-            return QBrush({"missing": MISSING_BG, "extra": EXTRA_BG, "diff": DIFF_BG}[kind])
-        if role == Qt.ForegroundRole and kind != "same" and col in (0, 3):
+        if role == Qt.ForegroundRole and self.stale:
+            return QBrush(STALE_FG)
+        if role == Qt.BackgroundRole and odd and not self.stale:
+            return QBrush(BACKGROUND[verdict.key])
+        if role == Qt.ForegroundRole and odd and col in (0, 3):
             return QBrush(MISMATCH_FG)
-        if role == Qt.FontRole and kind != "same":
+        if role == Qt.FontRole and odd:
             font = QFont()
             font.setBold(True)
             return font
         if role == Qt.ToolTipRole:
-            return self._tooltip(node)
+            return self.tooltip(node)
         if role == Qt.UserRole:
             return node.moves
         return None
@@ -168,30 +211,27 @@ class DivideModel(QAbstractItemModel):
     def _text(self, node: Node, col: int) -> str:
         if col == 0:
             return node.move
-        if col == 1:
-            return "—" if node.ours is None else f"{node.ours:,}"
-        if col == 2:
-            return "—" if node.ref is None else f"{node.ref:,}"
+        if col in (1, 2):
+            count = node.row.engine if col == 1 else node.row.reference
+            return "—" if count is None else f"{count:,}"
         status = {"loading": "  computing…", "failed": "  stopped" if node.error == "stopped" else "  failed"
                   }.get(node.state, "")
-        # a mismatch is never colour alone: a written badge says which kind
-        if node.kind == "missing":
-            return "✗ missing" + status
-        if node.kind == "extra":
-            return "✚ extra" + status
-        if node.kind == "diff":
-            return f"≠ {node.ours - node.ref:+,}" + status
-        return "0" + status
+        verdict = node.verdict
+        # a mismatch is never colour alone: the verdict is written
+        if verdict is COUNT_DIFFERS:
+            return f"≠ {node.row.engine - node.row.reference:+,}" + status
+        if verdict in (AGREES, REFERENCE_ONLY):
+            return ("" if verdict is REFERENCE_ONLY else "✔") + status
+        return verdict.label + status
 
-    def _tooltip(self, node: Node) -> str:
-        line = " ".join(node.moves)
-        text = {"missing": "the reference plays this move; our generator does not",
-                "extra": "our generator plays this move; the reference does not",
-                "diff": "both play this move but count different positions below it",
-                "same": "both agree"}[node.kind]
+    def tooltip(self, node: Node) -> str:
+        """The row's line, its verdict worded from the engine's side, and any error."""
+        verdict = node.verdict
+        text = f"{verdict.word}: {verdict.by(self.engine)}" if verdict is not REFERENCE_ONLY else \
+            f"{self.reference}'s divide; no engine chosen"
         if node.error:
             text += f"\n{node.error}"
-        return f"{line}\n{text}"
+        return f"{' '.join(node.moves)}\n{text}"
 
     # --- loading ---------------------------------------------------------------------
     def _load(self, node: Node):
@@ -199,21 +239,20 @@ class DivideModel(QAbstractItemModel):
         self._changed(node)
         gen = self._generation
         self.fetch(self.fen, node.moves, node.depth,
-                   lambda result: self._arrived(gen, node, result),
+                   lambda rows: self._arrived(gen, node, rows),
                    lambda message: self._failed(gen, node, message))
 
-    def _arrived(self, gen, node: Node, result):
+    def _arrived(self, gen, node: Node, rows):
         if gen != self._generation:
             return
-        self.insert_divides(node, *result)
+        self.insert_rows(node, rows)
 
-    def insert_divides(self, node: Node, ours: dict, ref: dict):
-        """Show both divides of node's position as its rows (from a fetch or a finder report)."""
+    def insert_rows(self, node: Node, rows: list[Row]):
+        """Show a position's rows below `node` (from a fetch, a finder level or a session)."""
         if node.state == "loaded":
             return
-        moves = sorted(set(ours) | set(ref))
-        children = [Node(node, m, node.moves + (m,), node.depth - 1, ours.get(m), ref.get(m))
-                    for m in moves]
+        rows = sorted(rows, key=lambda r: r.move)
+        children = [Node(node, r, node.moves + (r.move,), node.depth - 1, self.compared) for r in rows]
         parent = self.index_of(node)
         node.state = "loaded"
         if children:
@@ -225,24 +264,16 @@ class DivideModel(QAbstractItemModel):
 
     def loading(self) -> bool:
         """Some row is waiting for its divides."""
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            if node.state == "loading":
-                return True
-            stack.extend(node.children)
-        return False
+        return self.root.state == "loading" or any(n.state == "loading" for n in self.walk())
 
     def stop_loading(self, message: str = "stopped"):
         """Rows still waiting end as failed with `message` (Divide starts over)."""
-        stack, stopped = [self.root], False
-        while stack:
-            node = stack.pop()
+        stopped = False
+        for node in [self.root, *self.walk()]:
             if node.state == "loading":
                 node.state, node.error = "failed", message
                 self._changed(node)
                 stopped = True
-            stack.extend(node.children)
         if stopped:
             self.failed.emit(message)
 
@@ -260,37 +291,41 @@ class DivideModel(QAbstractItemModel):
         if node.parent is None:
             return
         left = self.index_of(node)
-        self.dataChanged.emit(left, left.siblingAtColumn(len(COLUMNS) - 1))
+        self.dataChanged.emit(left, left.siblingAtColumn(VERDICT_COLUMN))
 
     def totals(self) -> tuple[int | None, int | None]:
+        """(engine, reference) node counts of the root once loaded; the engine's is None without one."""
         if self.root.state != "loaded":
             return None, None
-        return (sum(c.ours or 0 for c in self.root.children),
-                sum(c.ref or 0 for c in self.root.children))
+        rows = [c.row for c in self.root.children]
+        engine = sum(r.engine or 0 for r in rows) if self.compared else None
+        return engine, sum(r.reference or 0 for r in rows)
 
 
 class DivideTreePanel(QWidget):
-    """The tree view with depth, Divide and Find first mismatch; `reference` is any widget
-    (the reference selector) placed above the tree."""
+    """The tree view with depth, Divide, Find first mismatch and Stop; above it, what the
+    rows were computed for. `choice` is any widget (the engine selectors) placed on top."""
     divideRequested = Signal(int)                 # depth
     findRequested = Signal(int)                   # depth
     stopRequested = Signal()
-    positionSelected = Signal(object)             # moves from the root to the selected row
+    positionSelected = Signal(object)             # moves from the root to the row the user chose
+    showPositionRequested = Signal()              # "Show that position" on the greyed result
 
-    def __init__(self, model: DivideModel, reference: QWidget | None = None, parent=None):
+    def __init__(self, model: DivideModel, choice: QWidget | None = None, parent=None):
         super().__init__(parent)
         self.model = model
         self.depth = QSpinBox()
         self.depth.setRange(1, MAX_DEPTH)
         self.depth.setValue(3)
         self.depth.setPrefix("depth ")
-        self.divide_button = QPushButton("Divide")
-        self.find_button = QPushButton("Find first mismatch")
-        self.find_button.setToolTip("Descend both divides to the first position where the move lists differ")
-        self.stop_button = QPushButton("Stop")
-        self.stop_button.setToolTip("Stop the divides and the search still running")
-        self.stop_button.setEnabled(False)
-        self.summary = QLabel("Divide the board position against a reference.")
+        self._divide_button = QPushButton("Divide")
+        self._find_button = QPushButton("Find first mismatch")
+        self._find_button.setToolTip("Descend both divides to the first position where the move lists differ")
+        self._stop_button = QPushButton("Stop")
+        self._stop_button.setToolTip("Stop the divides and the search still running")
+        self._stop_button.setEnabled(False)
+        self.context = ContextBar("Divide the board position: the engine against the reference.")
+        self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.RichText)
         self.view = QTreeView()
@@ -307,47 +342,110 @@ class DivideTreePanel(QWidget):
 
         row = QHBoxLayout()
         row.addWidget(self.depth)
-        row.addWidget(self.divide_button)
-        row.addWidget(self.find_button)
-        row.addWidget(self.stop_button)
+        row.addWidget(self._divide_button)
+        row.addWidget(self._find_button)
+        row.addWidget(self._stop_button)
         row.addStretch(1)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
-        if reference is not None:
-            box.addWidget(reference)
+        if choice is not None:
+            box.addWidget(choice)
         box.addLayout(row)
+        box.addWidget(self.context)
         box.addWidget(self.summary)
         box.addWidget(self.view, 1)
 
-        self.divide_button.clicked.connect(lambda: self.divideRequested.emit(self.depth.value()))
-        self.find_button.clicked.connect(lambda: self.findRequested.emit(self.depth.value()))
-        self.stop_button.clicked.connect(self.stopRequested)
-        self.view.selectionModel().currentRowChanged.connect(self._selected)
+        self._divide_button.clicked.connect(lambda: self.divideRequested.emit(self.depth.value()))
+        self._find_button.clicked.connect(lambda: self.findRequested.emit(self.depth.value()))
+        self._stop_button.clicked.connect(self.stopRequested)
+        self.context.showRequested.connect(self.showPositionRequested)
+        # selection, not the current index: a view that gains focus makes its first row
+        # current without anyone choosing it, and that must never play a move on the board
+        self.view.selectionModel().selectionChanged.connect(self._selected)
+        self.view.clicked.connect(self._clicked)       # a click on the row already selected shows it again
         model.modelReset.connect(self._summarise)
+        model.modelReset.connect(self._columns)
+        self._columns()
         model.failed.connect(lambda _message: self._summarise())
         model.loaded.connect(lambda index: self._summarise() if not index.isValid() else None)
         if model.fen is not None:
             self._summarise()
 
-    def _selected(self, current, _previous):
-        if current.isValid():
-            self.positionSelected.emit(self.model.node(current).moves)
+    # --- what the owner tells the panel ----------------------------------------------
+    def set_busy(self, dividing: bool, finding: bool):
+        """Enable what can be asked now: Stop while anything runs, Find while no search does."""
+        self._stop_button.setEnabled(dividing or finding)
+        self._find_button.setEnabled(not finding)
+
+    def set_stale(self, stale: bool):
+        """Grey the rows and their summary: the board shows a position they were not computed for."""
+        self.model.set_stale(stale)
+        self.context.set_stale(stale)
+        self.summary.setEnabled(not stale)
+
+    def show_waiting(self, text: str):
+        """While the root's rows are computed: which engine is being waited for, and how long."""
+        if self.model.root.state == "loading" and self.model.fen is not None:
+            self.summary.setText(f"Dividing at depth {self.model.root.depth}…" + (f" {text}" if text else ""))
+
+    def request(self, action: str, depth: int):
+        """Ask for 'divide' or 'find' at `depth`, as the buttons do."""
+        self.depth.setValue(depth)
+        (self.divideRequested if action == "divide" else self.findRequested).emit(depth)
+
+    def stop(self):
+        self.stopRequested.emit()
+
+    def can_stop(self) -> bool:
+        return self._stop_button.isEnabled()
+
+    def select(self, moves) -> QModelIndex | None:
+        """Select the loaded row at `moves` (as a click would)."""
+        index = self.model.find(moves)
+        if index is not None and index.isValid():
+            self.view.setCurrentIndex(index)
+            self.view.scrollTo(index)
+        return index
+
+    def _columns(self):
+        # with no engine chosen there is no engine column to show
+        self.view.setColumnHidden(ENGINE_COLUMN, not self.model.compared)
+
+    def _clicked(self, index):
+        if index.isValid() and self.view.selectionModel().isRowSelected(index.row(), index.parent()):
+            self.positionSelected.emit(self.model.node(index).moves)
+
+    def _selected(self, selected, _deselected):
+        rows = [i for i in selected.indexes() if i.column() == 0]
+        if rows:
+            self.positionSelected.emit(self.model.node(rows[0]).moves)
 
     def _summarise(self):
-        ours, ref = self.model.totals()
-        if self.model.root.state == "failed":
-            self.summary.setText(f"<span style='color:#8a1010'>✗ {self.model.root.error}</span>")
+        engine, ref = self.model.totals()
+        root = self.model.root
+        if root.state == "failed":
+            self.summary.setText(f"<span style='color:{palette.BAD}'>✗ {root.error}</span>")
             return
-        if ours is None:
-            self.summary.setText(f"Dividing at depth {self.model.root.depth}…" if self.model.fen else "")
+        if ref is None:
+            self.summary.setText(f"Dividing at depth {root.depth}…" if self.model.fen else "")
             return
-        nodes = self.model.root.children
-        bad = [n for n in nodes if n.kind != "same"]
+        nodes = root.children
+        if not self.model.compared:
+            self.summary.setText(f"{self.model.reference}: {ref:,} nodes, {len(nodes)} moves "
+                                 f"(no engine chosen: the reference's divide alone)")
+            return
+        bad = [n for n in nodes if n.verdict is not AGREES]
         if not bad:
-            verdict = f"<span style='color:#15781B'>✔ agree</span>: {ours:,} nodes, {len(nodes)} moves"
+            verdict = (f"<span style='color:{palette.GOOD}'>✔ {self.model.engine} agrees</span>: "
+                       f"{engine:,} nodes, {len(nodes)} moves")
         else:
-            verdict = (f"<span style='color:#8a1010'><b>✗ {len(bad)} of {len(nodes)} moves differ</b></span>"
-                       f" · ours {ours:,} · reference {ref:,} · {ours - ref:+,}")
+            counts = {}
+            for n in bad:
+                counts[n.verdict.word] = counts.get(n.verdict.word, 0) + 1
+            kinds = ", ".join(f"{k} {v}" for k, v in counts.items())
+            verdict = (f"<span style='color:{palette.BAD}'><b>✗ {len(bad)} of {len(nodes)} moves differ"
+                       f"</b></span> ({kinds}) · {self.model.engine} {engine:,} · "
+                       f"{self.model.reference} {ref:,} · {engine - ref:+,}")
         self.summary.setText(verdict)
 
     def reveal(self, moves):

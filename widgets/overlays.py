@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QVBoxLayou
 
 from core.position import parse_square, square_name
 
+from . import palette
+
 # Arrow colours of lichess / python-chess SVG; alpha keeps the pieces readable under them.
 RED = "#882020"
 BLUE = "#003088"
@@ -153,6 +155,18 @@ def layers_from_analysis(analysis) -> dict[str, Layer]:
     return layers
 
 
+def mismatch_layer(move: str, verdict, engine: str, why: str = "") -> Layer:
+    """The move the engine and the reference disagree on, drawn from the position before it:
+    solid for an illegal move the engine plays, dashed for a legal one it does not generate,
+    with the verdict written on the target square (never colour alone)."""
+    from core.verdicts import ILLEGAL
+    a, b = _uci_squares(move)
+    color = RED if verdict is ILLEGAL else palette.NOT_GENERATED
+    note = f"{move} {verdict.word}: {verdict.by(engine)}" + (f"; {why}" if why else "")
+    return Layer("mismatch", "Mismatch", color,
+                 [Arrow(a, b, color, dashed=verdict is not ILLEGAL), Badge(b, verdict.label, color)], [note])
+
+
 def _zone_counts(zone) -> dict[int, int]:
     """Every zone square with its attacker count (the analysis lists attacked ones only)."""
     return {int(sq): int(zone.attacks.get(sq, 0)) for sq in zone.squares}
@@ -283,7 +297,21 @@ class OverlayLegend(QWidget):
             note.hide()
             box.addWidget(note)
             self._boxes[key], self._notes[key] = check, note
+        self._mismatch = QLabel()
+        self._mismatch.setWordWrap(True)
+        self._mismatch.hide()
+        box.insertWidget(0, self._mismatch)
         box.addStretch(1)
+
+    def show_mismatch(self, layer: Layer | None):
+        """Say what the mismatch mark on the board means, worded from the engine's side."""
+        self._mismatch.setVisible(layer is not None)
+        if layer is not None:
+            self._mismatch.setStyleSheet(f"color:{layer.color}; font-weight:bold;")
+            self._mismatch.setText("\n".join(layer.notes))
+
+    def mismatch_text(self) -> str:
+        return "" if self._mismatch.isHidden() else self._mismatch.text()
 
     def enabled(self) -> set[str]:
         return {k for k, b in self._boxes.items() if b.isChecked()}

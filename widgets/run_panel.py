@@ -116,6 +116,11 @@ class RunPanel(QWidget):
             self.status.setText(f"<b>{format_count(nodes)}</b> nodes in {seconds:.3f} s · "
                                 f"<b>{format_rate(rate)}</b>")
 
+    def set_stale(self, stale: bool):
+        """Grey the result: the board now shows another position than the one counted."""
+        self.status.setEnabled(not stale)
+        self.progress.setEnabled(not stale)
+
     def show_error(self, message: str):
         self.set_running(False)
         self.progress.setFormat("failed")

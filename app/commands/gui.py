@@ -1,8 +1,9 @@
 """`perftscope gui`: the desktop workbench.
 
-With --screenshot the window opens, runs the divide if asked, waits for it with the
-event loop running, saves a PNG of the whole window and exits: that is how the README's
-pictures are made.
+With --screenshot or --save-session the window opens, runs the divide or the finder if asked,
+waits for it with the event loop running, saves a PNG of the whole window or the session's
+JSON and exits: that is how the README's pictures are made, and how a bug report carries
+the work.
 """
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from core.errors import EngineError, PerftscopeError
 from .common import depth_arg
 
 SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
-REFERENCE_KINDS = ("python-chess", "stockfish", "uci", "perftree")
 
 
 def register(sub):
@@ -29,13 +29,22 @@ def register(sub):
     g.add_argument("--overlays", default=None, metavar="NAMES",
                    help="overlay layers to show: 'all', 'none' or a comma list of "
                         "checkers,pins,discovered,attacked,king_zone,ep")
-    g.add_argument("--reference", default=None, metavar="SPEC",
-                   help="reference engine: python-chess, stockfish, uci:PATH or perftree:PATH "
+    g.add_argument("--engine", default=None, metavar="SPEC",
+                   help="the engine being debugged: perftree:PATH, uci:PATH, cmd:TEMPLATE, file:ENGINE.toml, "
+                        "or core, python-chess, stockfish; 'none' for the reference alone "
                         "(default: the last one used)")
+    g.add_argument("--reference", default=None, metavar="SPEC",
+                   help="the truth it is checked against: core, python-chess, stockfish or any engine spec "
+                        "(default: the last one used, core the first time)")
+    g.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="longest wait for one engine call before the engine counts as hung")
     g.add_argument("--screenshot", default=None, metavar="PATH",
                    help="save a PNG of the window (after the divide, if asked) and exit")
     g.add_argument("--size", type=window_size, default=None, metavar="WxH",
                    help="window size in pixels, e.g. 1024x700 (default: the last one used)")
+    g.add_argument("--save-session", default=None, metavar="FILE",
+                   help="save the session (position, engines, divide rows, finder report) as JSON "
+                        "after the divide or search asked for, and exit")
     g.set_defaults(run=run_gui)
 
 
@@ -79,10 +88,24 @@ def overlay_names(text: str | None) -> set | None:
     return names
 
 
-def check_reference(spec: str):
-    kind, colon, path = spec.partition(":")
-    if kind not in REFERENCE_KINDS or (kind in ("uci", "perftree")) != bool(colon and path):
-        raise EngineError(f"--reference {spec!r}: expected python-chess, stockfish, uci:PATH or perftree:PATH")
+def _seconds(text: str) -> float:
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"timeout is a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"timeout must be more than 0 seconds, got {text!r}")
+    return value
+
+
+def check_spec(flag: str, spec: str):
+    """A spec the window can use, or EngineError naming the flag and what is wrong."""
+    from core.oracles import parse_spec
+    try:
+        parse_spec(spec)
+    except EngineError as e:
+        raise EngineError(f"{flag} {spec!r}: {e}") from None
 
 
 def run_gui(args) -> int:
@@ -95,7 +118,10 @@ def run_gui(args) -> int:
     # checking a FEN runs the kernels: on an empty cache that waits until the splash is up
     fen = checked_fen() if warmup.cache_is_warm() else None
     if args.reference:
-        check_reference(args.reference)
+        check_spec("--reference", args.reference)
+    engine = "" if args.engine in ("none", "") else args.engine
+    if engine:
+        check_spec("--engine", engine)
     overlays = overlay_names(args.overlays)
     from widgets import divide_tree, run_panel
     for flag, depth, most in (("--divide", args.divide, divide_tree.MAX_DEPTH),
@@ -124,7 +150,7 @@ def run_gui(args) -> int:
     from widgets.overlays import LAYERS
 
     apply_style(app)
-    window = MainWindow(fen, reference=args.reference)
+    window = MainWindow(fen, reference=args.reference, engine=engine, timeout=args.timeout)
     if args.size:
         window.resize(*args.size)
     window.show()
@@ -138,13 +164,14 @@ def run_gui(args) -> int:
         window.find_mismatch(args.find)
     elif args.divide is not None:
         window.divide(args.divide)
-    if args.screenshot:
-        return screenshot(app, window, args.screenshot)
+    if args.screenshot or args.save_session:
+        return save_and_exit(app, window, args.screenshot, args.save_session)
     return app.exec()
 
 
-def screenshot(app, window, path: str) -> int:
-    """Let the window settle (and the divide or finder finish), grab it, save it, close it."""
+def save_and_exit(app, window, shot: str | None, session_path: str | None) -> int:
+    """Let the window settle (and the divide or finder finish), save the screenshot and/or
+    the session, close it."""
     import time
 
     from PySide6.QtCore import QEventLoop, QTimer
@@ -156,9 +183,14 @@ def screenshot(app, window, path: str) -> int:
         loop.exec()
     QTimer.singleShot(300, loop.quit)      # one last layout and paint
     loop.exec()
-    ok = window.grab().save(path)
-    window.close()
-    if not ok:
-        raise PerftscopeError(f"cannot write the screenshot to {path} (is the folder there and writable?)")
-    print(path)
+    try:
+        if session_path:
+            window.save_session(session_path)
+            print(session_path)
+        if shot:
+            if not window.grab().save(shot):
+                raise PerftscopeError(f"cannot write the screenshot to {shot} (is the folder there and writable?)")
+            print(shot)
+    finally:
+        window.close()
     return 0

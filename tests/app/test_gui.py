@@ -5,6 +5,7 @@ from PySide6.QtGui import QImage
 from app.cli import main
 from app.gui import MainWindow
 from core.position import START_FEN, Position
+from core.verdicts import ILLEGAL
 from widgets.overlays import Arrow
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -33,8 +34,8 @@ def _isolated(tmp_path):
 
 @pytest.fixture
 def window(qtbot):
-    def make(fen=START_FEN, reference="python-chess"):
-        w = MainWindow(fen, reference=reference)
+    def make(fen=START_FEN, reference="python-chess", engine="core", timeout=None):
+        w = MainWindow(fen, reference=reference, engine=engine, timeout=timeout)
         qtbot.addWidget(w)
         w.show()
         return w
@@ -46,24 +47,24 @@ def status(w):
 
 
 def test_find_first_mismatch_lands_on_the_position_where_the_lists_differ(qtbot, window, engine_path):
-    # the planted engine lets a pawn take en passant through a rank pin
-    w = window(POSITION_3, f"perftree:{engine_path('ep_rank_pin')}")
+    # the planted engine lets a pawn take en passant through a rank pin: an illegal move it generates
+    w = window(POSITION_3, "core", f"perftree:{engine_path('ep_rank_pin')}")
     w.find_mismatch(3)
-    qtbot.waitUntil(lambda: w.finder is None, timeout=60000)
+    qtbot.waitUntil(lambda: not w.finder.running, timeout=60000)
     report = w.report
-    assert report is not None and report.missing and not report.extra
+    assert report is not None and report.extra and not report.missing
     node = w.model.node(w.tree.view.currentIndex())
-    # the selected row is the move only the reference plays, below the finder's path
-    assert node.moves == tuple(report.path) + (report.missing[0],)
-    assert node.kind == "missing" and node.ours is None
-    bad = report.missing[0]
+    # the selected row is the move only the engine generates, below the finder's path
+    assert node.moves == tuple(report.path) + (report.extra[0],)
+    assert node.verdict is ILLEGAL and node.row.reference is None
+    bad = report.extra[0]
     assert bad[2:4] in ("e3", "g3") and bad[:2] == "f4"          # an en-passant capture
     assert bad not in Position.from_fen(POSITION_3).play(report.path).legal_moves()
     # the board shows the position where the lists differ, with the move marked on it
     assert w.board.position == Position.from_fen(POSITION_3).play(report.path)
     marks = [s for layer in w.board.view.layers if layer.key == "mismatch" for s in layer.shapes]
     assert any(isinstance(s, Arrow) for s in marks)
-    assert "first mismatch" in status(w) and bad in status(w)
+    assert "first mismatch" in status(w) and f"{bad} illegal" in status(w)
     # every level the finder walked is in the tree, expanded
     for i in range(len(report.path)):
         assert w.tree.view.isExpanded(w.model.find(report.path[:i + 1]))
@@ -95,7 +96,7 @@ def test_overlay_choices_are_remembered_between_sessions(qtbot, window):
 
 
 def test_a_new_divide_stops_the_one_still_running(qtbot, window):
-    w = window(KIWIPETE, "python-chess")
+    w = window(KIWIPETE, "python-chess", "core")
     w.divide(5)                                   # minutes for python-chess
     qtbot.wait(300)
     first = list(w.divides._jobs)
@@ -110,7 +111,7 @@ def test_engine_errors_show_in_the_window_and_it_keeps_working(qtbot, window):
     w.divide(2)
     qtbot.waitUntil(lambda: "nonexistent" in status(w), timeout=10000)
     assert w.model.root.state == "failed"
-    w.selector.set_spec("python-chess")
+    w.choice.reference.set_spec("python-chess")
     w.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=10000)
     assert w.model.totals() == (400, 400)
@@ -119,19 +120,19 @@ def test_engine_errors_show_in_the_window_and_it_keeps_working(qtbot, window):
 @pytest.mark.parametrize("action", ["divide", "find_mismatch"])
 def test_stop_ends_a_slow_divide_or_search_and_the_tree_keeps_working(qtbot, window, action):
     # python-chess needs minutes for divide 5 of Kiwipete
-    w = window(KIWIPETE, "python-chess")
+    w = window(KIWIPETE, "python-chess", "core")
     getattr(w, action)(5)
-    qtbot.waitUntil(w.tree.stop_button.isEnabled, timeout=5000)
+    qtbot.waitUntil(w.tree.can_stop, timeout=5000)
     qtbot.wait(300)                              # let the engines get going
-    w.tree.stop_button.click()
-    assert w.model.root.state == "failed" and w.finder is None
+    w.tree.stop()
+    assert w.model.root.state == "failed" and not w.finder.running
     assert "stopped" in status(w) and "stopped" in w.tree.summary.text()
     # the engines really stop: every job of the service ends soon after
     qtbot.waitUntil(lambda: all(job.done.is_set() for job in list(w.divides._jobs)), timeout=5000)
     w.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert w.model.totals() == (2039, 2039)
-    qtbot.waitUntil(lambda: not w.tree.stop_button.isEnabled(), timeout=2000)
+    qtbot.waitUntil(lambda: not w.tree.can_stop(), timeout=2000)
 
 
 def test_bad_fen_in_the_window_is_a_message_not_a_crash(qtbot, window):

@@ -8,7 +8,7 @@ from core.analysis import explain_move
 from core.errors import EngineError, MoveError
 from core.finder import find_mismatch
 from core.oracles import make_oracle
-from core.position import Position
+from core.position import START_FEN, Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -143,5 +143,5 @@ def test_cancelling_an_oracle_mid_divide_ends_the_descent(core):
 def test_bad_requests_and_failing_engines(core, engine_path):
     with pytest.raises(MoveError, match="e2e5"):
         find_mismatch(core, core, POSITION_3, ["e2e5"], 2)
-    with pytest.raises(EngineError, match="uci_garbage"):
-        find_mismatch(make_oracle(f"uci:{engine_path('uci_garbage')}"), core, POSITION_3, [], 2)
+    with pytest.raises(EngineError, match="uci_duplicates.py: move a2a3 listed twice"):
+        find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, [], 2)

@@ -1,28 +1,46 @@
 from PySide6.QtCore import QSettings
 
-from widgets.reference import ReferenceSelector
+from widgets.reference import EngineChoice, short_name
 
 
-def test_the_reference_is_remembered_between_sessions(qtbot, tmp_path):
-    settings = QSettings(str(tmp_path / "perftscope.ini"), QSettings.IniFormat)
-    first = ReferenceSelector(settings)
+def settings_at(tmp_path):
+    return QSettings(str(tmp_path / "perftscope.ini"), QSettings.IniFormat)
+
+
+def test_both_choices_and_the_timeout_are_remembered_between_sessions(qtbot, tmp_path):
+    first = EngineChoice(settings_at(tmp_path))
     qtbot.addWidget(first)
-    assert first.spec() == "python-chess"                  # the default on a first run
-    assert not first.path.isVisibleTo(first)
-    first.set_spec("perftree:engines/my-perft.sh")
-    assert first.path.isVisibleTo(first) and first.path.text() == "engines/my-perft.sh"
-    settings.sync()
-    again = ReferenceSelector(QSettings(str(tmp_path / "perftscope.ini"), QSettings.IniFormat))
+    # a first run: no engine yet, the core is the truth
+    assert first.specs() == ("", "core")
+    assert not first.engine.path.isVisibleTo(first)
+    first.engine.set_spec("perftree:engines/my-perft.sh")
+    first.reference.set_spec("stockfish")
+    first.timeout.setValue(12)
+    assert first.engine.path.isVisibleTo(first) and first.engine.path.text() == "engines/my-perft.sh"
+    first.settings.sync()
+    again = EngineChoice(settings_at(tmp_path))
     qtbot.addWidget(again)
-    assert again.spec() == "perftree:engines/my-perft.sh"
+    assert again.specs() == ("perftree:engines/my-perft.sh", "stockfish")
+    assert again.seconds() == 12
+    assert again.engine.name() == "my-perft.sh" and again.reference.name() == "stockfish"
 
 
 def test_choosing_a_kind_announces_the_new_spec(qtbot, tmp_path):
-    selector = ReferenceSelector(QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
-    qtbot.addWidget(selector)
-    with qtbot.waitSignal(selector.changed) as signal:
-        selector.kind.setCurrentIndex(selector.kind.findData("uci"))
+    choice = EngineChoice(settings_at(tmp_path))
+    qtbot.addWidget(choice)
+    with qtbot.waitSignal(choice.engine.changed) as signal:
+        choice.engine.kind.setCurrentIndex(choice.engine.kind.findData("uci"))
     assert signal.args == ["uci:"]
     # Stockfish is installed here, so it is offered with where it was found
-    i = selector.kind.findData("stockfish")
-    assert i >= 0 and "stockfish" in selector.kind.itemText(i).lower()
+    i = choice.reference.kind.findData("stockfish")
+    assert i >= 0 and "stockfish" in choice.reference.kind.itemText(i).lower()
+    # the reference is always some engine: it has no "none"
+    assert choice.reference.kind.findData("") == -1 and choice.engine.kind.findData("") == 0
+
+
+def test_short_names_are_what_headers_and_messages_call_engines():
+    assert short_name("perftree:/x/my-perft.sh") == "my-perft.sh"
+    assert short_name("uci:/x/eng") == "eng"
+    assert short_name("cmd:./engine perft {depth} {fen}") == "engine"
+    for builtin in ("core", "stockfish", "python-chess"):
+        assert short_name(builtin) == builtin

@@ -1,0 +1,93 @@
+"""Sessions: the position, both engine specs, the divide rows shown with their verdicts and
+the finder's report, in one JSON file a bug report can carry (File > Save session,
+`perftscope gui ... --save-session FILE`), and read back (File > Open session).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+
+from core.errors import PerftscopeError
+from core.finder import Level, Report, Row
+from core.verdicts import classify
+
+FORMAT = "perftscope-session"
+VERSION = 1
+
+
+class SessionError(PerftscopeError):
+    """A session file that cannot be read or written."""
+
+
+def divide_json(model) -> dict | None:
+    """The divide tree as shown: its root, engines, and every loaded row (its moves from the
+    tree's root) with its verdict."""
+    if model.fen is None:
+        return None
+    root = model.root
+    return {"fen": model.fen, "moves": list(root.moves), "depth": root.depth, "state": root.state,
+            "error": root.error, "engine": model.engine if model.compared else None,
+            "reference": model.reference,
+            "rows": [{"moves": list(n.moves[len(root.moves):]), "engine": n.row.engine, "reference": n.row.reference,
+                      "verdict": n.verdict.key} for n in model.walk()]}
+
+
+def fill_divide(model, data: dict):
+    """Show a saved divide tree in `model` without computing anything."""
+    model.set_root(data["fen"], int(data["depth"]), data.get("moves", ()), fetch=False,
+                   engine=data.get("engine"), reference=data.get("reference") or "reference")
+    by_parent: dict[tuple, list[Row]] = {}
+    for row in data.get("rows", []):
+        moves = tuple(row["moves"])
+        by_parent.setdefault(moves[:-1], []).append(Row(moves[-1], row["engine"], row["reference"]))
+    for below in sorted(by_parent, key=len):
+        index = model.find(below)
+        node = model.node(index) if index is not None else None
+        if node is not None:
+            model.insert_rows(node, by_parent[below])
+    if model.root.state == "loading":          # saved before the root's rows arrived
+        model.mark_failed(model.root, data.get("error") or "not finished when the session was saved")
+
+
+def report_json(report) -> dict:
+    data = report.to_json()
+    # the verdicts as shown, so a reader of the file needs no glossary
+    data["verdicts"] = {m: classify(None, 1).key for m in report.missing}
+    data["verdicts"].update({m: classify(1, None).key for m in report.extra})
+    return data
+
+
+def report_from_json(data: dict) -> Report:
+    known = {f.name for f in fields(Report)}
+    values = {k: v for k, v in data.items() if k in known}
+    values["levels"] = [Level(lv["fen"], lv["depth"], [Row(r["move"], r["engine"], r["reference"])
+                                                        for r in lv["rows"]], lv.get("chosen"))
+                        for lv in data.get("levels", [])]
+    return Report(**values)
+
+
+def save(path: str, data: dict):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"format": FORMAT, "version": VERSION, **data}, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        raise SessionError(f"cannot write the session to {path}: {e.strerror or e}") from None
+
+
+def load(path: str) -> dict:
+    """The session in `path`, or SessionError saying what is wrong with the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise SessionError(f"cannot read the session {path}: {e.strerror or e}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise SessionError(f"{path} is not a perftscope session (not JSON: {e})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SessionError(f"{path} is not a perftscope session (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise SessionError(f"{path}: session version {data.get('version')!r}, this perftscope reads {VERSION}")
+    if not isinstance(data.get("fen"), str):
+        raise SessionError(f"{path}: the session has no position (\"fen\")")
+    return data

@@ -1,0 +1,83 @@
+"""Engine specs: the one parser for every string that names an engine.
+
+    >>> parse_spec("perftree:/home/me/my-perft.sh").short_name
+    'my-perft.sh'
+    >>> parse_spec("cmd:./engine divide {depth} {fen} {moves}").short_name
+    'engine'
+
+Kinds: `core`, `python-chess` (also `chess`), `stockfish`, `uci:PATH`, `perftree:PATH`,
+`cmd:TEMPLATE` (a command run per divide, placeholders {depth} {fen} {moves} {fen_moves})
+and `file:ENGINE.toml` (an engine file, see core.engine_file).
+"""
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+
+from .errors import EngineError
+
+SPECS = ("core, python-chess, stockfish, uci:PATH, perftree:PATH, cmd:TEMPLATE "
+         "or file:ENGINE.toml")
+BUILTIN = ("core", "python-chess", "stockfish")
+WITH_TARGET = ("uci", "perftree", "cmd", "file")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed spec: `kind` is one of BUILTIN or WITH_TARGET, `target` the path, template or
+    file after the colon ('' for built-in engines), `text` the spec as written."""
+    kind: str
+    target: str
+    text: str
+
+    @property
+    def short_name(self) -> str:
+        """What the user calls it: the program's file name, an engine file's `name`."""
+        if self.kind in BUILTIN:
+            return self.kind
+        if self.kind == "cmd":
+            try:
+                words = shlex.split(self.target)
+            except ValueError:
+                words = self.target.split()
+            return os.path.basename(words[0]) if words else "cmd"
+        if self.kind == "file":
+            from .engine_file import engine_file_name
+            return engine_file_name(self.target)
+        return os.path.basename(self.target.rstrip("/")) or self.target
+
+    @property
+    def external(self) -> bool:
+        """Whether it runs another program (and can crash, hang or flood)."""
+        return self.kind not in ("core", "python-chess")
+
+    def __str__(self):
+        return self.text
+
+
+def parse_spec(text) -> Spec:
+    """A Spec, or EngineError naming what is wrong with `text`."""
+    if isinstance(text, Spec):
+        return text
+    text = (text or "").strip()
+    if text in ("python-chess", "chess"):
+        return Spec("python-chess", "", text)
+    if text in BUILTIN:
+        return Spec(text, "", text)
+    kind, colon, target = text.partition(":")
+    kind = kind.strip().lower()
+    if colon and kind in WITH_TARGET:
+        target = target.strip()
+        if not target:
+            what = "a command template" if kind == "cmd" else "a path"
+            raise EngineError(f"engine {text!r}: nothing after '{kind}:' (expected {what})")
+        if kind == "cmd":
+            try:
+                words = shlex.split(target)
+            except ValueError as e:
+                raise EngineError(f"engine {text!r}: cannot split the command template: {e}") from None
+            if not words:
+                raise EngineError(f"engine {text!r}: empty command template")
+        return Spec(kind, target, text)
+    raise EngineError(f"unknown engine {text!r}: expected {SPECS}")

@@ -1,0 +1,69 @@
+"""What a result belongs to: the position (root FEN and the moves played from it) and the
+engines, shown above the result; greyed with "computed for another position" and a
+"Show that position" button once the board has moved elsewhere.
+"""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from . import palette
+
+
+def describe(fen: str, moves=(), engines: str = "") -> str:
+    """'8/2p5/… w - - 0 1 + e2e4 e7e5 · my-perft.sh against core' in HTML."""
+    line = f"<tt>{html.escape(fen)}</tt>"
+    if moves:
+        line += f" + <b>{html.escape(' '.join(moves))}</b>"
+    return line + (f" · {html.escape(engines)}" if engines else "")
+
+
+class ContextBar(QWidget):
+    showRequested = Signal()
+
+    def __init__(self, hint: str = "", parent=None):
+        super().__init__(parent)
+        self.label = QLabel(hint)
+        self.label.setWordWrap(True)
+        self.label.setTextFormat(Qt.RichText)
+        self.label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.show_button = QPushButton("Show that position")
+        self.show_button.setToolTip("Put the position this result was computed for back on the board")
+        self.show_button.hide()
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.show_button, 0, Qt.AlignTop)
+        self.show_button.clicked.connect(self.showRequested)
+        self._about = ""
+        self.stale = False
+
+    def set_about(self, fen: str, moves=(), engines: str = ""):
+        """The result below is for this position and these engines."""
+        self._about = describe(fen, moves, engines)
+        self.set_stale(False)
+
+    def clear(self, hint: str = ""):
+        self._about = ""
+        self.stale = False
+        self.show_button.hide()
+        self.label.setStyleSheet("")
+        self.label.setText(hint)
+
+    def set_stale(self, stale: bool):
+        """Grey the result: the board shows a position it was not computed for."""
+        if not self._about:
+            return
+        self.stale = stale
+        self.show_button.setVisible(stale)
+        if stale:
+            self.label.setStyleSheet(f"color:{palette.STALE}; background:{palette.STALE_BG};")
+            self.label.setText(f"<b>computed for another position</b> — {self._about}")
+        else:
+            self.label.setStyleSheet("")
+            self.label.setText(f"computed for {self._about}")
+
+    def text(self) -> str:
+        return self.label.text()

@@ -1,0 +1,94 @@
+"""The finder's whole report in a panel of its own: where it went, each level's differing
+moves, the moves the engine does not generate and the ones it generates illegally with the
+reason for each, warnings about unreachable positions, the inconsistent-engine diagnosis, and
+an engine failure with the levels found before it. Selectable, so it can be copied.
+"""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from core.verdicts import ILLEGAL, NOT_GENERATED, classify
+
+from . import palette
+
+
+def _count(value) -> str:
+    return "—" if value is None else f"{value:,}"
+
+
+def report_html(report) -> str:
+    """The report as HTML, every finding worded from the engine's side (core.verdicts)."""
+    e = html.escape
+    engine, reference = e(report.engine), e(report.reference)
+    parts = [f"<p><b>{engine}</b> against <b>{reference}</b> (the reference), depth {report.depth}<br>"
+             f"from <tt>{e(report.root_fen)}</tt></p>"]
+    for reason in report.unreachable:
+        parts.append(f"<p style='color:{palette.YELLOW}'>⚠ this position cannot arise in a real game "
+                     f"({e(reason)}): engines legitimately disagree here</p>")
+    if report.error:
+        what = "crashed, hung or flooded" if report.crash else "failed"
+        parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(report.error)}<br>"
+                     f"the levels below were found before it stopped</p>")
+    parts.append(f"<p>path: <b>{e(' '.join(report.path)) or '(none)'}</b><br>"
+                 f"position: <tt>{e(report.fen)}</tt></p>")
+    if report.cancelled:
+        parts.append("<p><i>stopped before the end</i></p>")
+    elif report.agree:
+        parts.append(f"<p style='color:{palette.GOOD}'><b>✔ {engine} agrees with {reference}</b></p>")
+    elif report.note:
+        parts.append(f"<p style='color:{palette.BAD}'><b>inconsistent engine</b>: {e(report.note)}</p>")
+    for verdict, moves, colour in ((NOT_GENERATED, report.missing, palette.NOT_GENERATED),
+                                   (ILLEGAL, report.extra, palette.ILLEGAL)):
+        if not moves:
+            continue
+        items = "".join(f"<li><b>{e(m)}</b> {e(report.explanations.get(m, ''))}</li>" for m in moves)
+        parts.append(f"<p style='color:{colour}'><b>{verdict.label}</b>: {e(verdict.by(report.engine))}</p>"
+                     f"<ul>{items}</ul>")
+    for level in report.levels:
+        rows = level.differing
+        lines = "".join(
+            f"<tr><td>{e(r.move)}{' ←' if r.move == level.chosen else ''}</td>"
+            f"<td align=right>{_count(r.engine)}</td><td align=right>{_count(r.reference)}</td>"
+            f"<td>{classify(r.engine, r.reference).word}</td></tr>" for r in rows)
+        agreeing = len(level.rows) - len(rows)
+        parts.append(f"<p>depth {level.depth} · <tt>{e(level.fen)}</tt><br>{agreeing} moves agree</p>"
+                     + (f"<table cellspacing=4><tr><th>move</th><th>{engine}</th><th>{reference}</th>"
+                        f"<th>verdict</th></tr>{lines}</table>" if rows else ""))
+    parts.append(f"<p>engine calls {report.engine_calls} (reference calls {report.reference_calls})</p>")
+    return "".join(parts)
+
+
+class FinderPanel(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.browser = QTextBrowser()
+        self.browser.setOpenLinks(False)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 4, 4, 4)
+        box.addWidget(self.browser)
+        self.report = None
+        self.clear()
+
+    def clear(self):
+        self.report = None
+        self.browser.setHtml("<p><i>Press Find first mismatch: the finder's report appears here.</i></p>")
+
+    def set_finding(self, engine: str, reference: str, fen: str, depth: int):
+        self.report = None
+        self.browser.setHtml(f"<p>Looking for the first position where <b>{html.escape(engine)}</b> "
+                             f"and <b>{html.escape(reference)}</b> generate different moves, "
+                             f"depth {depth}, from <tt>{html.escape(fen)}</tt>…</p>")
+
+    def show_report(self, report):
+        self.report = report
+        self.browser.setHtml(report_html(report))
+
+    def show_error(self, message: str):
+        self.report = None
+        self.browser.setHtml(f"<p style='color:{palette.ERROR}'><b>✗ the search failed</b>: "
+                             f"{html.escape(message)}</p>")
+
+    def text(self) -> str:
+        return self.browser.toPlainText()
