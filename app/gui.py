@@ -28,7 +28,7 @@ from widgets.overlays import LAYERS, Layer, OverlayLegend, layers_from_analysis,
 from widgets.reference import EngineChoice, short_name
 from widgets.run_panel import RunPanel
 
-from . import session
+from . import everyday, session
 from .bridge import Bridge, DivideService
 from .finding import FinderController
 from .runs import RunController
@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self._layout()
         self._menus()
         self._connect()
+        everyday.install(self)                       # Edit, View, Divide, Help menus; remembered settings
         self.set_fen(fen)
 
     @property
@@ -119,6 +120,7 @@ class MainWindow(QMainWindow):
         legend.setWidgetResizable(True)
         legend.setFrameShape(QScrollArea.NoFrame)
         centre = QSplitter(Qt.Vertical)
+        centre.setObjectName("centre")              # named splitters are remembered (app.everyday)
         centre.addWidget(self.board)
         centre.addWidget(boxed("Overlays", legend))
         centre.setStretchFactor(0, 1)
@@ -130,6 +132,11 @@ class MainWindow(QMainWindow):
         run_box.addWidget(self.run_context)
         run_box.addWidget(self.run_panel)
         run_box.addWidget(self.graphs, 1)
+        run_scroll = QScrollArea()                   # a short window scrolls the graphs, never clips them
+        run_scroll.setWidget(run_tab)
+        run_scroll.setWidgetResizable(True)
+        run_scroll.setFrameShape(QScrollArea.NoFrame)
+        run_tab = run_scroll
         self.tabs = QTabWidget()
         self.tabs.addTab(self.tree, "Divide: engine against reference")
         self.tabs.addTab(self.finder_panel, "Finder report")
@@ -137,12 +144,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(run_tab, "Perft run")
 
         main = QSplitter(Qt.Horizontal)
+        main.setObjectName("main")
         main.addWidget(boxed("Position library", self.library))
         main.addWidget(centre)
         main.addWidget(self.tabs)
         main.setStretchFactor(1, 3)
         main.setStretchFactor(2, 2)
-        main.setSizes([300, 620, 640])
+        main.setSizes([260, 640, 660])
         self.setCentralWidget(main)
         self.message = QLabel()
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -506,6 +514,7 @@ class MainWindow(QMainWindow):
             self.open_session(path)
 
     def closeEvent(self, event):
+        everyday.remember(self)
         self.finder.cancel()
         self.runs.stop()
         self.divides.close()
