@@ -319,6 +319,7 @@ class BoardPanel(QWidget):
         box.addWidget(self.caption)
         box.addWidget(self.fen_edit)
         box.addWidget(self.fen_error)
+        box.addStretch(0)                 # what the square board leaves goes below the FEN
 
         self.view.moveMade.connect(self.play)
         self.fen_edit.textEdited.connect(self._validate)
@@ -337,6 +338,13 @@ class BoardPanel(QWidget):
         return self.positions[self.index]
 
     def resizeEvent(self, event):
+        # the board as large as the panel allows and square: a wide panel centres it, a tall
+        # one keeps the controls right under it
+        below = sum(w.sizeHint().height() for w in (self.fen_edit, self.moves_label, self.buttons["flip"]))
+        below += sum(w.sizeHint().height() for w in (self.caption, self.fen_error) if not w.isHidden())
+        below += 5 * self.layout().spacing()
+        self.view.setMaximumHeight(max(self.view.minimumHeight(), min(event.size().width(),
+                                                                      event.size().height() - below)))
         super().resizeEvent(event)
         self._fit_fen()
 
