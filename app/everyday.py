@@ -103,9 +103,14 @@ def new_root(window, fen: str):
         window.divide(depth)
 
 
-def set_san(window, on: bool):
+def set_san(window, on: bool, remember: bool = True):
+    """Every move list in SAN (on) or UCI: the board's moves and the divide tree's rows."""
+    from widgets.divide_export import SanNames
     window.board.set_san(on)
-    window.settings.setValue(SAN_KEY, on)
+    window.model.move_text = SanNames(window.model) if on else None
+    window.model.layoutChanged.emit()
+    if remember:
+        window.settings.setValue(SAN_KEY, on)
 
 
 def _splitters(window):
@@ -125,7 +130,7 @@ def restore(window):
     san = s.value(SAN_KEY, True)
     san = san if isinstance(san, bool) else str(san).lower() == "true"
     window.san_action.setChecked(san)
-    window.board.set_san(san)
+    set_san(window, san, remember=False)
     panel = window.run_panel
     depth, workers, hash_exp = (s.value(k) for k in RUN_KEYS)
     if depth is not None:

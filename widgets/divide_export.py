@@ -48,6 +48,28 @@ def row_fen(model, node) -> str:
     return Position.from_fen(model.fen).play(" ".join(node.moves)).fen()
 
 
+class SanNames:
+    """A tree row's move in SAN (python-chess writes it), remembered per row: the view asks on
+    every paint. A move the position does not allow (an engine's illegal one) stays in UCI."""
+
+    def __init__(self, model):
+        self.model = model
+        self._cache: dict = {}
+
+    def __call__(self, node) -> str:
+        key = (self.model.fen, node.moves)
+        if key not in self._cache:
+            import chess
+            try:
+                board = chess.Board(self.model.fen)
+                for uci in node.moves[:-1]:
+                    board.push_uci(uci)
+                self._cache[key] = board.san(chess.Move.from_uci(node.move))
+            except ValueError:
+                self._cache[key] = node.move
+        return self._cache[key]
+
+
 def level(model, node):
     """(moves to the position, its depth, its rows) of the divide `node`'s children make."""
     return node.moves, node.depth, [c.row for c in node.children]

@@ -196,3 +196,13 @@ def test_a_run_without_a_table_says_so_and_keeps_its_final_figures(qtbot, window
     with qtbot.waitSignal(w.runs.finished, timeout=30000):
         w.start_perft(4)
     assert not w.graphs.no_table.isVisible() and w.graphs.hit_plot.isVisible()
+
+
+def test_the_notation_toggle_reaches_the_divide_tree(qtbot, window):
+    w = window(KIWIPETE)
+    divided(qtbot, w, 1)
+    index = w.model.find(["e1g1"])
+    assert w.model.data(index) == "O-O"                  # SAN by default
+    assert w.model.data(w.model.find(["e5f7"])) == "Nxf7"
+    w.san_action.trigger()
+    assert w.model.data(index) == "e1g1" and not w.board.san
