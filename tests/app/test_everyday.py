@@ -206,3 +206,31 @@ def test_the_notation_toggle_reaches_the_divide_tree(qtbot, window):
     assert w.model.data(w.model.find(["e5f7"])) == "Nxf7"
     w.san_action.trigger()
     assert w.model.data(index) == "e1g1" and not w.board.san
+
+
+def test_the_splash_follows_every_warmup_step(qtbot):
+    from app import warmup
+    from app.launch import Splash, prepare_kernels
+    splash = Splash()
+    qtbot.addWidget(splash)
+    splash.show()
+    seen = []
+    original = splash.show_step
+    splash.show_step = lambda d, t, label: (seen.append((d, label)), original(d, t, label))
+    seconds = prepare_kernels(splash, terminal=None)
+    assert seconds >= 0
+    assert [d for d, _ in seen] == list(range(len(warmup.STEPS) + 1))
+    assert seen[-1][1] == "ready" and splash.text().endswith(f"{len(warmup.STEPS)}/{len(warmup.STEPS)}: ready")
+
+
+def test_nothing_before_the_splash_can_compile_a_kernel():
+    """Kernels with explicit signatures compile when their module is imported: `perftscope gui`
+    must reach its splash without importing any of them."""
+    import subprocess
+    import sys
+    code = ("import sys; from app.cli import build_parser; from app.commands import gui; "
+            "build_parser('gui').parse_args(['gui']); import app.launch; "
+            "print(sorted(m for m in sys.modules if m.startswith('core.kernels.') or m == 'core.position'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
