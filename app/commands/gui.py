@@ -108,15 +108,12 @@ def check_spec(flag: str, spec: str):
         raise EngineError(f"{flag} {spec!r}: {e}") from None
 
 
-def run_gui(args) -> int:
-    from app import warmup
-
-    def checked_fen():
-        from core.position import START_FEN, Position
-        return Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
-
-    # checking a FEN runs the kernels: on an empty cache that waits until the splash is up
-    fen = checked_fen() if warmup.cache_is_warm() else None
+def _checked(args):
+    """(fen, engine, overlays) from the arguments, or the PerftscopeError naming the bad one.
+    This imports core (the FEN is checked by the kernels, the widgets' limits live beside
+    code that imports core.position): on an empty cache, only once the splash is up."""
+    from core.position import START_FEN, Position
+    fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
     if args.reference:
         check_spec("--reference", args.reference)
     engine = "" if args.engine in ("none", "") else args.engine
@@ -129,6 +126,14 @@ def run_gui(args) -> int:
                               ("--perft", args.perft, run_panel.MAX_DEPTH)):
         if depth is not None and not 1 <= depth <= most:
             raise PerftscopeError(f"{flag}: depth must be between 1 and {most} in the window, got {depth}")
+    return fen, engine, overlays
+
+
+def run_gui(args) -> int:
+    from app import warmup
+
+    # with a warm cache checking costs nothing: bad arguments exit before any window
+    checked = _checked(args) if warmup.cache_is_warm() else None
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               f"or under a virtual one with `xvfb-run -a {_invocation()} gui`", file=sys.stderr)
@@ -144,7 +149,7 @@ def run_gui(args) -> int:
     splash.show()
     app.processEvents()
     prepare_kernels(splash)
-    fen = fen or checked_fen()
+    fen, engine, overlays = checked or _checked(args)
 
     from app.gui import MainWindow, apply_style
     from widgets.overlays import LAYERS
