@@ -1,6 +1,6 @@
 """Measure the first launch as a user meets it (docs/BENCHMARKS.md, "First launch").
 
-    python -m app.launch_bench windows [COMMAND ...]   # on an X server, with xdotool
+    python -m app.launch_bench windows [--cache DIR] [COMMAND ...]   # on an X server, with xdotool
     python -m app.launch_bench runs [DEPTH]            # first and second perft in a window
 
 `windows` starts COMMAND (default: `perftscope gui`) with an empty private compile cache
@@ -31,8 +31,8 @@ def _windows() -> list[tuple[int, int]]:
     return sizes
 
 
-def windows(command: list[str]) -> int:
-    cache = tempfile.mkdtemp(prefix="perftscope-cache-")
+def windows(command: list[str], cache: str | None = None) -> int:
+    cache = cache or tempfile.mkdtemp(prefix="perftscope-cache-")
     config = tempfile.mkdtemp(prefix="perftscope-config-")
     env = dict(os.environ, PERFTSCOPE_CACHE=cache, XDG_CONFIG_HOME=config)
     start = time.monotonic()
@@ -102,5 +102,8 @@ def runs(depth: int) -> int:
 if __name__ == "__main__":
     mode, rest = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("windows", [])
     if mode == "windows":
-        sys.exit(windows(rest or ["perftscope", "gui"]))
+        # --cache DIR: time a launch on that (warm) cache instead of an empty one
+        cache = rest[1] if rest[:1] == ["--cache"] else None
+        rest = rest[2:] if cache else rest
+        sys.exit(windows(rest or ["perftscope", "gui"], cache))
     sys.exit(runs(int(rest[0]) if rest else 6))

@@ -130,10 +130,6 @@ def _checked(args):
 
 
 def run_gui(args) -> int:
-    from app import warmup
-
-    # with a warm cache checking costs nothing: bad arguments exit before any window
-    checked = _checked(args) if warmup.cache_is_warm() else None
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               f"or under a virtual one with `xvfb-run -a {_invocation()} gui`", file=sys.stderr)
@@ -144,12 +140,19 @@ def run_gui(args) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("perftscope")
-    # feedback first: the splash is up before the heavy imports and the kernels' compile
+    # feedback first: the splash is up before numba is imported and the kernels compile
     splash = Splash()
     splash.show()
     app.processEvents()
-    prepare_kernels(splash)
-    fen, engine, overlays = checked or _checked(args)
+    from app import warmup
+    try:
+        # with a warm cache checking costs nothing: bad arguments exit before the work starts
+        checked = _checked(args) if warmup.cache_is_warm() else None
+        prepare_kernels(splash)
+        fen, engine, overlays = checked or _checked(args)
+    except BaseException:
+        splash.close()
+        raise
 
     from app.gui import MainWindow, apply_style
     from widgets.overlays import LAYERS
