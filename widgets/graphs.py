@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 pg.setConfigOptions(antialias=False, background="w", foreground="#333")
@@ -70,6 +70,14 @@ def nice_ceiling(value: float) -> float:
     return float(10 * power)
 
 
+class Plot(pg.PlotWidget):
+    """A PlotWidget asking for what reads well (pyqtgraph asks 600x480, which in a scroll area
+    means scrolling on any laptop screen); the layout grows it into the room there is."""
+
+    def sizeHint(self):
+        return QSize(300, 220)
+
+
 class LiveGraphs(QWidget):
     """Four plots fed by `add_sample`; `refresh` redraws them (call it from one timer)."""
 
@@ -114,17 +122,39 @@ class LiveGraphs(QWidget):
         self.caption = QLabel("No run yet: press Start perft.")
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        grid.addWidget(self.caption, 0, 0, 1, 2)
-        grid.addWidget(self.nps_plot, 1, 0)
-        grid.addWidget(self.hit_plot, 1, 1)
-        grid.addWidget(self.worker_plot, 2, 0)
-        grid.addWidget(self.fill_plot, 2, 1)
-        grid.addWidget(self.no_table, 1, 1, 2, 1)
-        grid.setRowStretch(1, 1)
-        grid.setRowStretch(2, 1)
+        self.grid = grid
+        self.columns = 0
+        self._arrange(2)
 
     def set_caption(self, text: str):
         self.caption.setText(text)
+
+    def _arrange(self, columns: int):
+        """Two columns of plots, or one when two would squeeze them below their minimum width."""
+        if columns == self.columns:
+            return
+        self.columns = columns
+        grid = self.grid
+        for w in (self.caption, self.nps_plot, self.hit_plot, self.worker_plot, self.fill_plot, self.no_table):
+            grid.removeWidget(w)
+        grid.addWidget(self.caption, 0, 0, 1, columns)
+        if columns == 2:
+            places = {self.nps_plot: (1, 0), self.hit_plot: (1, 1), self.worker_plot: (2, 0),
+                      self.fill_plot: (2, 1)}
+            grid.addWidget(self.no_table, 1, 1, 2, 1)
+        else:          # the table's plots last, so "no table" takes their place
+            places = {self.nps_plot: (1, 0), self.worker_plot: (2, 0), self.hit_plot: (3, 0),
+                      self.fill_plot: (4, 0)}
+            grid.addWidget(self.no_table, 3, 0, 2, 1)
+        for w, (row, col) in places.items():
+            grid.addWidget(w, row, col)
+        for row in range(1, 5):
+            grid.setRowStretch(row, 1 if row <= (2 if columns == 2 else 4) else 0)
+
+    def resizeEvent(self, event):
+        two = 2 * self.nps_plot.minimumWidth() + 3 * self.grid.spacing() + 40
+        self._arrange(2 if event.size().width() >= two else 1)
+        super().resizeEvent(event)
 
     def set_table(self, has_table: bool):
         """Show the table's plots, or say there is no table in their place."""
@@ -135,12 +165,12 @@ class LiveGraphs(QWidget):
 
     @staticmethod
     def _plot(title, xlabel, xunits, ylabel, yunits) -> pg.PlotWidget:
-        w = pg.PlotWidget(title=title)
+        w = Plot(title=title)
         w.setLabel("bottom", xlabel, units=xunits or None)
         w.setLabel("left", ylabel, units=yunits or None)
         # no grid: its lines cost three quarters of every repaint (13 of 17 ms CPU)
         w.setMouseEnabled(x=True, y=False)
-        w.setMinimumSize(220, 170)     # below that titles and tick labels collide: scroll instead
+        w.setMinimumSize(180, 170)     # below that titles and tick labels collide: scroll instead
         return w
 
     def clear(self):

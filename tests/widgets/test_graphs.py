@@ -85,3 +85,16 @@ def test_a_run_without_a_table_says_so_instead_of_empty_plots(qtbot):
     assert not graphs.hit_plot.isVisible() and not graphs.fill_plot.isVisible()
     graphs.set_table(True)
     assert not graphs.no_table.isVisible() and graphs.hit_plot.isVisible()
+
+
+def test_a_narrow_panel_stacks_the_plots_in_one_column(qtbot):
+    graphs = LiveGraphs()
+    qtbot.addWidget(graphs)
+    graphs.resize(900, 600)
+    graphs.show()
+    qtbot.waitExposed(graphs)
+    assert graphs.columns == 2
+    graphs.resize(380, 900)
+    qtbot.waitUntil(lambda: graphs.columns == 1)
+    assert graphs.nps_plot.width() >= graphs.nps_plot.minimumWidth()
+    assert graphs.worker_plot.y() > graphs.nps_plot.y() and graphs.hit_plot.y() > graphs.worker_plot.y()
