@@ -96,5 +96,5 @@ def test_a_narrow_panel_stacks_the_plots_in_one_column(qtbot):
     assert graphs.columns == 2
     graphs.resize(380, 900)
     qtbot.waitUntil(lambda: graphs.columns == 1)
+    qtbot.waitUntil(lambda: graphs.hit_plot.y() > graphs.worker_plot.y() > graphs.nps_plot.y())
     assert graphs.nps_plot.width() >= graphs.nps_plot.minimumWidth()
-    assert graphs.worker_plot.y() > graphs.nps_plot.y() and graphs.hit_plot.y() > graphs.worker_plot.y()
