@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 
-from PySide6.QtCore import QEventLoop, QObject, QRectF, Qt, Signal
+from PySide6.QtCore import QEventLoop, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
 from PySide6.QtWidgets import QSplashScreen
 
@@ -26,8 +27,17 @@ class Splash(QSplashScreen):
         super().__init__(QPixmap(SPLASH_W, SPLASH_H))
         self.done, self.total, self.label = 0, len(warmup.STEPS), "starting"
         self.cold = False
+        self.started = time.monotonic()
         self.setWindowTitle("perftscope")
+        # the first step alone can take half a minute: a clock that moves says nothing hangs
+        self.clock = QTimer(self)
+        self.clock.timeout.connect(self._draw)
+        self.clock.start(500)
         self._draw()
+
+    def hideEvent(self, event):
+        self.clock.stop()
+        super().hideEvent(event)
 
     def mousePressEvent(self, event):
         pass                              # a click must not hide it: the work goes on
@@ -38,7 +48,7 @@ class Splash(QSplashScreen):
 
     def text(self) -> str:
         head = warmup.MESSAGE if self.cold else "starting…"
-        return f"{head}\n{self.done}/{self.total}: {self.label}"
+        return f"{head}\n{self.done}/{self.total}: {self.label} · {time.monotonic() - self.started:.0f} s"
 
     def _draw(self):
         import resources
