@@ -154,8 +154,9 @@ class PaletteButton(QToolButton):
         self.setCheckable(True)
         self.setIcon(piece_icon(piece))
         self.setIconSize(QSize(36, 36))
-        self.setToolTip({"": "empty square"}.get(piece, f"{'white' if piece.isupper() else 'black'} "
-                        f"{dict(k='king', q='queen', r='rook', b='bishop', n='knight', p='pawn')[piece.lower()]}"))
+        names = dict(k="king", q="queen", r="rook", b="bishop", n="knight", p="pawn")
+        self.setToolTip(f"{'white' if piece.isupper() else 'black'} {names[piece.lower()]}" if piece
+                        else "empty square")
 
     def mousePressEvent(self, e):
         self._start = e.position()
@@ -180,10 +181,15 @@ class BoardEditor(QDialog):
         self.palette.setExclusive(True)
         grid = QGridLayout()
         grid.setSpacing(2)
-        for i, piece in enumerate(PIECES + ERASE):
+        for i, piece in enumerate([*PIECES, ERASE]):
             b = PaletteButton(piece)
             self.palette.addButton(b, i)
-            grid.addWidget(b, i % 6 if piece else 6, i // 6 if piece else 0)
+            if piece:
+                grid.addWidget(b, i % 6, i // 6)
+            else:
+                b.setText("✕ empty")
+                b.setToolButtonStyle(Qt.ToolButtonTextOnly)
+                grid.addWidget(b, 6, 0, 1, 2)
         self.palette.buttons()[PIECES.index("P")].setChecked(True)
         self.palette.buttonToggled.connect(self._picked)
 

@@ -20,7 +20,7 @@ def click(qtbot, editor, square, button=Qt.LeftButton):
 
 
 def pick(editor, piece):
-    editor.palette.buttons()[PIECES.index(piece)].click()
+    editor.palette.buttons()[PIECES.index(piece) if piece else len(PIECES)].click()
 
 
 def ok(editor):
@@ -46,6 +46,9 @@ def test_set_up_by_hand_from_a_clear_board(qtbot):
     Position.from_fen(editor.fen())                  # the core takes it
     click(qtbot, editor, "d4", Qt.RightButton)       # right-click empties a square
     assert editor.board.board[parse_square("d4")] == ""
+    pick(editor, "")                                 # so does the palette's empty square
+    click(qtbot, editor, "e4")
+    assert editor.fen().split()[0] == "4k3/8/8/8/8/8/8/4K2R"
 
 
 def test_the_editor_refuses_an_illegal_setup_naming_the_field(qtbot):
