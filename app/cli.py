@@ -8,7 +8,7 @@ import sys
 
 from core.errors import PerftscopeError
 
-COMMANDS = ("perft", "suite", "bench", "gui", "analyze", "compare", "perftree")
+COMMANDS = ("perft", "suite", "bench", "gui", "analyze", "compare", "perftree", "engine")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

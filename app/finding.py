@@ -12,7 +12,6 @@ from .bridge import Bridge, DivideService, Job
 
 
 class FinderController(QObject):
-    started = Signal(str, int)         # fen, depth
     level = Signal(object, object)     # path to the level's position (tuple), core.finder.Level
     found = Signal(object)             # core.finder.Report (also when the engine failed part way)
     failed = Signal(str)               # one line: the finder could not run at all
@@ -23,7 +22,6 @@ class FinderController(QObject):
         self.job: Job | None = None
         self.path: list[str] = []      # moves descended so far, from the search's position
         self.report = None             # the last finished report
-        self.fen, self.moves, self.depth = None, (), 0
 
     @property
     def running(self) -> bool:
@@ -33,7 +31,6 @@ class FinderController(QObject):
         """Search from `fen` + `moves` at `depth`; a search still running is abandoned."""
         from core.finder import find_mismatch
         self.cancel()
-        self.fen, self.moves, self.depth = fen, tuple(moves), depth
         self.path, self.report = [], None
         self.job = job = self.divides.track(Job())
         engine = self.divides.engine_spec
@@ -45,7 +42,6 @@ class FinderController(QObject):
                                  progress=lambda lv: self.bridge.post(job, self._level, lv),
                                  cancelled=lambda: job.cancelled)
 
-        self.started.emit(fen, depth)
         self.bridge.submit(work, self._found, self._failed, job=job)
 
     def cancel(self):

@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
         self.analysis = None
         self.divide_about: Position | None = None     # the position the divide tree was computed for
         self.run_about: Position | None = None        # the position the last run counted
+        self._run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
         self.row_shown = None                         # moves of the tree row the board shows
         self._showing_row = False
         remembered = self.settings.value(OVERLAYS_KEY)          # "checkers,pins", "" for none
@@ -136,7 +137,7 @@ class MainWindow(QMainWindow):
         run_scroll.setWidget(run_tab)
         run_scroll.setWidgetResizable(True)
         run_scroll.setFrameShape(QScrollArea.NoFrame)
-        run_tab = run_scroll
+        self.run_tab = run_tab = run_scroll          # the tab's page
         self.tabs = QTabWidget()
         self.tabs.addTab(self.tree, "Divide: engine against reference")
         self.tabs.addTab(self.finder_panel, "Finder report")
@@ -202,7 +203,7 @@ class MainWindow(QMainWindow):
         self.model.failed.connect(lambda message: self.show_message("divide stopped") if message == "stopped"
                                   else self.show_error(f"divide failed: {message}"))
         self.model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
-        self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentIndex(self.tabs.count() - 1))
+        self.run_panel.startRequested.connect(lambda *_: self.tabs.setCurrentWidget(self.run_tab))
         self.runs.message.connect(self._run_message)
         self.runs.error.connect(self.show_error)
 
@@ -305,7 +306,7 @@ class MainWindow(QMainWindow):
 
     def _start_tree(self, depth: int, fetch: bool):
         self._abandon()
-        self.tree.depth.setValue(depth)
+        self.tree.set_depth(depth)
         self.divides.set_specs(*self.choice.specs(), timeout=self.choice.seconds())
         fen, moves = self._board_root()
         engine, reference = self._engines()
@@ -394,6 +395,7 @@ class MainWindow(QMainWindow):
             return
         self.model.insert_rows(self.model.node(index), level.rows)
         if level.chosen:
+            self.model.expect(list(where) + [level.chosen])        # the finder's next level
             self.tree.reveal(list(where) + [level.chosen])
 
     def _finder_failed(self, message):
@@ -406,7 +408,9 @@ class MainWindow(QMainWindow):
         below = list(report.path[len(self.model.root.moves):])
         if report.error:
             self.model.stop_loading(report.error)
-            self.show_error(f"finder: {report.error} (the levels found before are kept; see the Finder report)")
+            self.tree.add_note(report.error)
+            self.show_error(f"{report.engine} failed during the search: the levels found before are kept; "
+                            f"its error is above the tree and in the Finder report")
             return
         if report.cancelled:
             self.model.stop_loading("stopped")
@@ -429,7 +433,7 @@ class MainWindow(QMainWindow):
     def start_perft(self, depth: int):
         """Start a run at `depth` with the run panel's other settings."""
         self.run_panel.depth.setValue(depth)
-        self.tabs.setCurrentIndex(self.tabs.count() - 1)
+        self.tabs.setCurrentWidget(self.run_tab)
         self.runs.start(depth, self.run_panel.workers.value(), int(self.run_panel.hash_size.currentData()))
 
     def _run_position(self) -> Position:

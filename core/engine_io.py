@@ -205,6 +205,7 @@ class EngineProcess:
     def begin_call(self):
         self.lines_read = 0
         self.bytes_read = 0
+        self.call_started = time.monotonic()
 
     def send(self, line: str, what: str):
         """Write one line to the engine; EngineCrashed when it is gone."""
@@ -223,16 +224,17 @@ class EngineProcess:
             self.kill()
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}") from None
-            raise EngineTimeout(f"{self.name}: no answer within {seconds:g} s to {what}; "
-                                f"the engine was stopped", seconds=seconds) from None
+            waited = time.monotonic() - self.call_started
+            raise EngineTimeout(f"{self.name}: no answer within {seconds:g} s to {what} (waited "
+                                f"{waited:.1f} s); the engine was stopped", seconds=seconds) from None
         if line is None:
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}")
             return None
         if line is _TooLong:
             self.kill()
-            raise EngineFlood(f"{self.name}: printed a line longer than {MAX_LINE} bytes in the answer "
-                              f"to {what}; is it looping? The engine was stopped")
+            raise EngineFlood(f"{self.name}: printed a line longer than {MAX_LINE} bytes; is it looping? "
+                              f"(answering {what}; the engine was stopped)")
         self.lines_read += 1
         self.bytes_read += len(line) + 1
         if self.log is not None:
@@ -241,8 +243,8 @@ class EngineProcess:
             self.kill()
             limit = (f"{self.max_lines} lines" if self.lines_read > self.max_lines
                      else f"{self.max_bytes} bytes")
-            raise EngineFlood(f"{self.name}: printed more than {limit} in the answer to {what}; "
-                              f"is it looping? The engine was stopped")
+            raise EngineFlood(f"{self.name}: printed more than {limit}; is it looping? "
+                              f"(answering {what}; the engine was stopped)")
         return line
 
     def crashed(self, what: str) -> EngineError:

@@ -23,7 +23,7 @@ from typing import Callable
 
 from .analysis import analyze, explain_move
 from .errors import EngineCrashed, EngineFailed
-from .oracles import Oracle, OracleCancelled, validate
+from .oracles import Oracle, OracleCancelled, fen_warnings, validate
 from .position import Position
 
 
@@ -82,6 +82,8 @@ class Report:
     error: str = ""          # one line: why the descent stopped early (the engine failed)
     crash: bool = False      # the engine under test crashed, hung or flooded: a finding
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
+    fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
+    command: str = ""        # the command line the engine failed on, when it crashed
 
     def to_json(self) -> dict:
         return {"agree": self.agree, "path": list(self.path), "fen": self.fen,
@@ -91,7 +93,8 @@ class Report:
                 "reference_calls": self.reference_calls, "engine": self.engine,
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
-                "error": self.error, "crash": self.crash, "totals_only": self.totals_only}
+                "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
+                "fen_warnings": list(self.fen_warnings), "command": self.command}
 
 
 def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
@@ -118,7 +121,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
     root_fen, path = validate(fen, moves)
     start = Position.from_fen(root_fen).play(path)
     report = Report(engine=engine.name, reference=reference.name, root_fen=root_fen, depth=depth,
-                    path=list(path), fen=start.fen(), unreachable=_unreachable(start))
+                    path=list(path), fen=start.fen(), unreachable=_unreachable(start),
+                    fen_warnings=fen_warnings(fen))
     report.agree = depth == 0          # depth 0: one node each, nothing to ask
     pos, remaining = start, depth
     while remaining > 0:
@@ -154,12 +158,15 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
         missing = [m for m in theirs if m not in ours]
         extra = [m for m in ours if m not in theirs]
         differing = level.differing
-        if differing and not (missing or extra):
+        # a totals-only engine whose total is not the sum of its totals below each legal move
+        # plays other moves here
+        moves_differ = report.totals_only and sum(ours.values()) != answer.total
+        if differing and not (missing or extra or moves_differ):
             level.chosen = min(differing, key=_subtree_size).move
         if progress is not None:
             progress(level)
-        if report.totals_only and not differing:     # the total differed, every subtree agrees
-            report.note = _totals_differ(report, remaining, answer.total, sum(theirs.values()))
+        if moves_differ:
+            report.note = _totals_differ(report, remaining, answer.total, ours)
             return report
         if missing or extra:
             report.missing, report.extra = missing, extra
@@ -180,9 +187,10 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
 
 def _compare_totals(report: Report, pos: Position, depth: int, total: int, theirs: dict[str, int],
                     progress) -> Report:
-    """A totals-only engine whose total here matches the reference's, or any total at depth 1."""
+    """A totals-only engine whose total here matches the reference's, or any total at depth 1:
+    the level has no rows (nothing is known move by move), the note says what the totals say."""
     reference_total = sum(theirs.values())
-    level = Level(pos.fen(), depth, [Row(m, None, c) for m, c in theirs.items()])
+    level = Level(pos.fen(), depth, [])
     report.levels.append(level)
     report.fen = level.fen
     if progress is not None:
@@ -197,15 +205,23 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
         else:
             report.agree = True
         return report
-    report.note = _totals_differ(report, depth, total, reference_total)
+    report.note = _totals_differ(report, depth, total, dict(theirs))
     return report
 
 
-def _totals_differ(report: Report, depth: int, total: int, reference_total: int) -> str:
+def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]) -> str:
+    """Why a totals-only engine's move list differs here, with the moves whose subtree size
+    is exactly the difference (likely, not certain: totals cannot say which moves)."""
+    legal = sum(below.values())
     what = "moves" if depth == 1 else f"leaves at depth {depth}"
-    return (f"{report.engine} counts {total} {what} here against {report.reference}'s "
-            f"{reference_total} ({total - reference_total:+}) while every move's subtree agrees: its "
-            f"move list differs here; it prints only totals, so which moves cannot be told")
+    text = (f"{report.engine} counts {total} {what} here, but its counts below each legal move add "
+            f"up to {legal} ({total - legal:+}): its move list here is not the legal one; it prints "
+            f"only totals, so which moves cannot be told")
+    if depth > 1 and total < legal:
+        fits = [m for m, n in below.items() if n == legal - total]
+        if 0 < len(fits) <= 4:
+            text += f" (the difference is exactly the count below {' or '.join(fits)})"
+    return text
 
 
 def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> Report:
@@ -216,9 +232,14 @@ def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> 
     if isinstance(error, EngineCrashed):
         own = error.own_error or str(error)
         report.error = f"{engine.name} crashed {where}: {own}"
+        report.command = error.command
     else:
-        report.error = f"{engine.name} failed {where}: {error}"
+        message = str(error)
+        if message.startswith(f"{engine.name}: "):
+            message = message[len(engine.name) + 2:]
+        report.error = f"{engine.name} failed {where}: {message}"
     report.crash = True
+    report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
     return report
 
 

@@ -32,6 +32,7 @@ from .divide_parser import TOTAL_LINE, ParsedDivide, parse_divide
 from .engine_io import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess, run_command
 from .engine_spec import SPECS, Spec, parse_spec
 from .errors import EngineError, OracleCancelled
+from .lenient_fen import lenient_fen
 from .position import Position
 from .stockfish import find_stockfish, require_stockfish
 
@@ -43,13 +44,19 @@ HANDSHAKE_TIMEOUT = 10.0       # uci/isready must answer quickly, whatever the p
 
 
 def validate(fen: str, moves) -> tuple[str, list[str]]:
-    """(normalised root FEN, lower-case moves) after checking both with core.position.
+    """(normalised root FEN, lower-case moves) after checking both with core.position; castling
+    rights and en-passant squares that cannot stand are dropped (core.lenient_fen).
 
     Raises FenError or MoveError naming what is wrong; the engine is never asked."""
     moves = [m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves)]
-    root = Position.from_fen(fen)
-    root.play(moves)
-    return root.fen(), moves
+    root, _ = lenient_fen(fen)
+    Position.from_fen(root).play(moves)
+    return root, moves
+
+
+def fen_warnings(fen: str) -> list[str]:
+    """What a comparison drops from `fen` (one line each), [] for a FEN that stands as it is."""
+    return lenient_fen(fen)[1]
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,7 @@ class Oracle:
         root, moves = validate(fen, moves)
         if depth == 0:
             return Answer({}, 1)
+
         with self._lock:
             self._cancelled.clear()
             self.calls += 1
@@ -316,6 +324,13 @@ class Dialogue:
     quit: str | None = "quit"
 
 
+def sentinel_reply(d: Dialogue) -> str:
+    """The line that ends an answer after the sentinel: `echo WORDS` answers WORDS."""
+    if d.sentinel_reply:
+        return d.sentinel_reply
+    return d.sentinel[5:].strip() if d.sentinel.startswith("echo ") else d.sentinel
+
+
 UCI = Dialogue(command=(), start=("uci",), start_until=r"^uciok$", ready=("isready", "readyok"))
 
 
@@ -390,7 +405,7 @@ class InteractiveOracle(Oracle):
             if self._cancelled.is_set():
                 raise self._stopped(repr(sent))
             if d.sentinel:
-                end = re.compile(f"^{re.escape(d.sentinel_reply or d.sentinel)}$")
+                end = re.compile(f"^{re.escape(sentinel_reply(d))}$")
             else:
                 end = self._end or TOTAL_LINE
             lines = self._read_until(end, self.timeout, repr(sent))

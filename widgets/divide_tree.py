@@ -99,9 +99,11 @@ class DivideModel(QAbstractItemModel):
         """Grey every row: the board has moved to a position these results are not about."""
         if stale != self.stale:
             self.stale = stale
-            if self.root.children:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(self.root.children) - 1, VERDICT_COLUMN))
-                self.layoutChanged.emit()      # deeper rows repaint too
+            for node in [self.root, *self.walk()]:
+                if node.children:
+                    parent = self.index_of(node)
+                    self.dataChanged.emit(self.index(0, 0, parent),
+                                          self.index(len(node.children) - 1, VERDICT_COLUMN, parent))
 
     def node(self, index: QModelIndex) -> Node:
         return index.internalPointer() if index.isValid() else self.root
@@ -264,6 +266,15 @@ class DivideModel(QAbstractItemModel):
         self._changed(node)
         self.loaded.emit(parent)
 
+    def expect(self, moves):
+        """The row at `moves` will be filled by someone else (the finder): expanding it must
+        not start a second divide of the same position."""
+        index = self.find(moves)
+        node = self.node(index) if index is not None else None
+        if node is not None and node.state == "idle":
+            node.state = "loading"
+            self._changed(node)
+
     def loading(self) -> bool:
         """Some row is waiting for its divides."""
         return self.root.state == "loading" or any(n.state == "loading" for n in self.walk())
@@ -390,9 +401,18 @@ class DivideTreePanel(QWidget):
         if self.model.root.state == "loading" and self.model.fen is not None:
             self.summary.setText(f"Dividing at depth {self.model.root.depth}…" + (f" {text}" if text else ""))
 
+    def add_note(self, text: str):
+        """A line under the summary: why the finder stopped (the whole report has its own tab)."""
+        import html
+        self.summary.setText(f"{self.summary.text()}<br><span style='color:{palette.ERROR}'>"
+                             f"{html.escape(text)}</span>")
+
+    def set_depth(self, depth: int):
+        self.depth.setValue(depth)
+
     def request(self, action: str, depth: int):
         """Ask for 'divide' or 'find' at `depth`, as the buttons do."""
-        self.depth.setValue(depth)
+        self.set_depth(depth)
         (self.divideRequested if action == "divide" else self.findRequested).emit(depth)
 
     def stop(self):

@@ -24,13 +24,16 @@ def report_html(report) -> str:
     engine, reference = e(report.engine), e(report.reference)
     parts = [f"<p><b>{engine}</b> against <b>{reference}</b> (the reference), depth {report.depth}<br>"
              f"from <tt>{e(report.root_fen)}</tt></p>"]
+    for warning in report.fen_warnings:
+        parts.append(f"<p style='color:{palette.YELLOW}'>⚠ {e(warning)}</p>")
     for reason in report.unreachable:
         parts.append(f"<p style='color:{palette.YELLOW}'>⚠ this position cannot arise in a real game "
                      f"({e(reason)}): engines legitimately disagree here</p>")
     if report.error:
         what = "crashed, hung or flooded" if report.crash else "failed"
         parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(report.error)}<br>"
-                     f"the levels below were found before it stopped</p>")
+                     + (f"command: <tt>{e(report.command)}</tt><br>" if report.command else "")
+                     + "the levels below were found before it stopped</p>")
     parts.append(f"<p>path: <b>{e(' '.join(report.path)) or '(none)'}</b><br>"
                  f"position: <tt>{e(report.fen)}</tt></p>")
     if report.cancelled:
@@ -38,7 +41,8 @@ def report_html(report) -> str:
     elif report.agree:
         parts.append(f"<p style='color:{palette.GOOD}'><b>✔ {engine} agrees with {reference}</b></p>")
     elif report.note:
-        parts.append(f"<p style='color:{palette.BAD}'><b>inconsistent engine</b>: {e(report.note)}</p>")
+        title = "only totals to compare" if report.totals_only else "inconsistent engine"
+        parts.append(f"<p style='color:{palette.BAD}'><b>{title}</b>: {e(report.note)}</p>")
     for verdict, moves, colour in ((NOT_GENERATED, report.missing, palette.NOT_GENERATED),
                                    (ILLEGAL, report.extra, palette.ILLEGAL)):
         if not moves:

@@ -43,6 +43,17 @@ def int_arg(what: str, low: int, high: int):
 depth_arg = int_arg("depth", 0, 40)
 
 
+def seconds_arg(text: str) -> float:
+    """An argparse type: a timeout in seconds, more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"timeout is a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"timeout must be more than 0 seconds, got {text!r}")
+    return value
+
+
 def position_from_args(args) -> Position:
     from core.position import Position
     return Position.from_fen(args.fen).play(args.moves)

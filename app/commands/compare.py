@@ -4,21 +4,12 @@ from __future__ import annotations
 import argparse
 
 from core.finder import Level, Report, find_mismatch
-from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, stockfish_available, validate
+from core.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
 
 from core.verdicts import ILLEGAL, NOT_GENERATED
 
 from .common import add_position_args, print_json
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"timeout is a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"timeout must be more than 0 seconds, got {text!r}")
-    return value
+from .common import seconds_arg as _seconds
 
 
 def register(sub):
@@ -49,6 +40,8 @@ def run(args) -> int:
         if not args.json:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
+            for warning in fen_warnings(args.fen):
+                print(f"warning    the FEN's {warning} (normalised as python-chess does)")
             print(flush=True)
         said: set[str] = set()
 
@@ -92,6 +85,9 @@ def _print_reading(oracle, verbose: bool, said: set):
 def _print_level(level: Level):
     # printed as each level arrives, so a slow engine shows progress
     print(f"depth {level.depth}  {level.fen}")
+    if not level.rows:
+        print("  (only totals from the engine here)\n", flush=True)
+        return
     width = max([len(r.move) for r in level.rows] + [4])
     differing = level.differing
     if differing:
@@ -117,8 +113,10 @@ def _print_verdict(report: Report):
     print(f"fen        {report.fen}")
     if report.crash:
         print(f"crash      {report.error}")
+        if report.command:
+            print(f"command    {report.command}")
     elif report.agree:
-        nodes = sum(r.engine for r in report.levels[0].rows) if report.levels else 1
+        nodes = sum(r.reference for r in report.levels[0].rows) if report.levels else 1
         print(f"agree      {nodes} node{'s' if nodes != 1 else ''} at depth {report.depth}")
     elif report.note:
         print(f"mismatch   {report.note}")

@@ -13,6 +13,7 @@ import sys
 from core.errors import EngineError, PerftscopeError
 
 from .common import depth_arg
+from .common import seconds_arg as _seconds      # not from .compare: it imports core (kernels compile)
 
 SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
 
@@ -21,7 +22,8 @@ def register(sub):
     g = sub.add_parser("gui", help="open the desktop workbench")
     g.add_argument("--fen", default=None, help="position to open")
     g.add_argument("--divide", type=depth_arg, default=None, metavar="DEPTH",
-                   help="divide the position against the reference at this depth on opening")
+                   help="divide the position at this depth on opening: the engine against the reference, "
+                        "or the reference alone with no engine")
     g.add_argument("--find", type=depth_arg, default=None, metavar="DEPTH",
                    help="run Find first mismatch at this depth on opening")
     g.add_argument("--perft", type=depth_arg, default=None, metavar="DEPTH",
@@ -88,20 +90,9 @@ def overlay_names(text: str | None) -> set | None:
     return names
 
 
-def _seconds(text: str) -> float:
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"timeout is a number of seconds, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"timeout must be more than 0 seconds, got {text!r}")
-    return value
-
-
 def check_spec(flag: str, spec: str):
     """A spec the window can use, or EngineError naming the flag and what is wrong."""
-    from core.oracles import parse_spec
+    from core.engine_spec import parse_spec
     try:
         parse_spec(spec)
     except EngineError as e:
@@ -159,6 +150,11 @@ def run_gui(args) -> int:
 
     apply_style(app)
     window = MainWindow(fen, reference=args.reference, engine=engine, timeout=args.timeout)
+    if args.find is not None and not window.choice.engine.spec():
+        window.close()
+        splash.close()
+        raise PerftscopeError("--find: no engine to debug (give --engine SPEC; the reference is the truth "
+                              "it is checked against)")
     if args.size:
         window.resize(*args.size)
     window.show()

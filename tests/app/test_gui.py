@@ -166,6 +166,8 @@ def test_screenshot_saves_the_whole_window_after_the_divide(qtbot, tmp_path, cap
     (["--reference", "lc0"], "--reference 'lc0'"),
     (["--overlays", "pins,threats"], "unknown layer 'threats'"),
     (["--divide", "0"], "--divide: depth must be between 1 and 10"),
+    (["--engine", "perftree:"], "--engine 'perftree:'"),
+    (["--find", "2", "--engine", "none"], "--find: no engine to debug"),
 ])
 def test_bad_arguments_exit_2_with_one_line(args, message, capsys, tmp_path):
     shot = tmp_path / "never.png"
@@ -246,7 +248,7 @@ def test_the_event_loop_answers_within_50_ms_during_a_long_run(qtbot, window):
     import gc
     gc.collect()              # earlier tests' windows are garbage: their collection is not this run's
     w = window()
-    w.tabs.setCurrentIndex(1)                    # the live graphs are on screen and repainting
+    w.tabs.setCurrentWidget(w.graphs.parentWidget())      # the live graphs are on screen and repainting
     start_long_run(qtbot, w)
     stall = max_timer_stall(qtbot, 2.0)
     w.runs.stop()

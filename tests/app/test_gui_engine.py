@@ -287,3 +287,27 @@ def test_the_engine_log_shows_what_was_sent_and_what_came_back(qtbot, window, en
     w.engine_log.copy_button.click()
     from PySide6.QtWidgets import QApplication
     assert QApplication.clipboard().text() == text
+
+
+def test_a_divide_after_moves_on_the_board_names_the_root_and_the_moves(qtbot, window):
+    w = window(START_FEN, "core", "python-chess")
+    w.board.play("e2e4")
+    w.board.play("e7e5")
+    w.divide(1)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
+    assert w.model.fen == START_FEN and w.model.root.moves == ("e2e4", "e7e5")
+    assert "+ <b>e2e4 e7e5</b>" in w.tree.context.text()
+    assert w.model.totals() == (29, 29)
+    w.tree.select(["g1f3"])
+    assert w.board.position == Position.from_fen(START_FEN).play(["e2e4", "e7e5", "g1f3"])
+    assert not w.model.stale
+
+
+def test_with_no_engine_divide_shows_the_reference_alone(qtbot, window):
+    w = window(START_FEN, "", "python-chess")
+    w.divide(2)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
+    assert w.model.totals() == (None, 400)
+    assert "python-chess counts 400 nodes" in w.message.text()
+    w.find_mismatch(2)
+    assert "choose the Engine" in w.message.text() and not w.finder.running

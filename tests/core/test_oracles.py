@@ -286,3 +286,74 @@ def test_close_does_not_wait_for_a_running_request():
     worker.join(timeout=10)
     assert not worker.is_alive() and isinstance(failure[0], oracles.OracleCancelled)
     assert not sf.running
+
+
+# --- specs, cmd: templates, engine files ---------------------------------------------------
+
+@pytest.mark.parametrize("text, kind, short", [
+    ("perftree:/x/my-perft.sh", "perftree", "my-perft.sh"),
+    ("uci:/x/eng", "uci", "eng"),
+    ("cmd:./engine divide {depth} {fen} {moves}", "cmd", "engine"),
+    ("cmd:'/opt/my engine/perft' {depth} {fen}", "cmd", "perft"),
+    ("file:/nowhere/my-engine.toml", "file", "my-engine"),
+    ("core", "core", "core"), ("stockfish", "stockfish", "stockfish"),
+    ("python-chess", "python-chess", "python-chess"), ("chess", "python-chess", "python-chess"),
+])
+def test_one_spec_parser_and_short_names(text, kind, short):
+    spec = oracles.parse_spec(text)
+    assert (spec.kind, spec.short_name, spec.text) == (kind, short, text)
+
+
+@pytest.mark.parametrize("text, complaint", [
+    ("fish", "unknown engine 'fish': expected core, python-chess, stockfish, uci:PATH"),
+    ("uci:", "nothing after 'uci:' (expected a path)"),
+    ("cmd:  ", "nothing after 'cmd:' (expected a command template)"),
+    ("cmd:./engine 'unclosed {fen}", "cannot split the command template"),
+])
+def test_bad_specs_say_what_is_wrong(text, complaint):
+    with pytest.raises(EngineError, match=complaint.replace("(", r"\(").replace(")", r"\)")):
+        oracles.parse_spec(text)
+
+
+def test_cmd_template_placeholders_fill_one_argument_each(tmp_path):
+    script = tmp_path / "engine"
+    script.write_text('#!/bin/sh\n[ $# -eq 5 ] || { echo "got $# arguments" >&2; exit 3; }\n'
+                      '[ "$1" = divide ] && [ "$2" = 1 ] || exit 4\n'
+                      'echo "fen=$3" >&2; echo "moves=$4" >&2; echo "line=$5" >&2\n'
+                      'echo "e7e5: 1"; echo "Nodes searched: 1"\n')
+    script.chmod(0o755)
+    engine = make_oracle(f"cmd:{script} divide {{depth}} {{fen}} {{moves}} --position={{fen_moves}}")
+    assert engine.name == "engine" and engine.divide(START_FEN, ["e2e4", "c7c5"], 1) == {"e7e5": 1}
+    said = [t for _, d, t in engine.log.entries() if d == "!"]
+    assert said == [f"fen={START_FEN}", "moves=e2e4 c7c5", f"line=--position={START_FEN} moves e2e4 c7c5"]
+    assert engine.divide(START_FEN, [], 1) == {"e7e5": 1}          # no moves: still one (empty) argument
+    assert [t for _, d, t in engine.log.entries() if d == "!"][-2:] == ["moves=", f"line=--position={START_FEN}"]
+    with pytest.raises(EngineError, match="has no {depth}, {fen} or {moves}"):
+        make_oracle(f"cmd:{script} divide")
+
+
+def test_engine_file_errors_name_the_file_and_key(tmp_path):
+    toml = tmp_path / "eng.toml"
+    for text, complaint in (('command = "no-such-program-here"', "'no-such-program-here' is not a file"),
+                            ('comand = "x"', "unknown key 'comand'"),
+                            ('command = [', "not valid TOML"),
+                            ('name = "x"', "'command' must name the program")):
+        toml.write_text(text + "\n")
+        with pytest.raises(EngineError, match=complaint):
+            make_oracle(f"file:{toml}")
+    with pytest.raises(EngineError, match="cannot read the engine file"):
+        make_oracle(f"file:{tmp_path / 'missing.toml'}")
+
+
+def test_an_engine_file_for_a_uci_engine_needs_only_its_command(tmp_path, engine_path):
+    toml = tmp_path / "sf.toml"
+    toml.write_text(f'command = "{stockfish_module.require_stockfish()}"\ntimeout = 20\n')
+    with make_oracle(f"file:{toml}") as sf, make_oracle("python-chess") as truth:
+        assert sf.name == "sf" and sf.timeout == 20
+        assert sf.divide(KIWIPETE, ["e1g1"], 2) == truth.divide(KIWIPETE, ["e1g1"], 2)
+        pid = sf.pid
+        os.kill(pid, 9)
+        deadline = time.monotonic() + 5
+        while sf.running and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert sf.perft(START_FEN, [], 3) == 8902 and sf.restarts == 1 and sf.pid != pid

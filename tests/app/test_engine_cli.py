@@ -1,0 +1,101 @@
+"""`perftscope engine check`, and `compare` with a crashing engine, a lenient FEN and --verbose."""
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+ENGINES = Path(__file__).parent.parent / "engines"
+EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
+TYPE_ERROR = "TypeError: Cannot read properties of undefined (reading 'piece')"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def in_format(fmt, planted):
+    return f"cmd:{ENGINES / 'formats.py'} {fmt} {ENGINES / planted}.py {{depth}} {{fen}} {{moves}}"
+
+
+def test_engine_check_of_a_good_engine(capsys, engine_path):
+    code, out, err = run(capsys, "engine", "check", in_format("numbered", "correct"))
+    assert code == 0 and err == ""
+    assert out.startswith("engine     formats.py (cmd:")
+    assert "  read     20 moves adding up to 400, its total line says 400\n" in out
+    assert "  read     48 moves adding up to 2039, its total line says 2039\n" in out
+    assert "  ignored  'perft of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 to depth 2'" in out
+    assert out.count("  agrees   all ") == 2
+    assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
+
+
+def test_engine_check_of_a_buggy_engine_writing_castling_king_takes_rook(capsys, engine_path):
+    code, out, _ = run(capsys, "engine", "check", in_format("king_rook", "castle_through_attack"))
+    assert code == 1
+    kiwipete = out.split("Kiwipete")[1]
+    assert "note     castling written king-takes-rook (e1h1) read as the king's move (e1g1)" in kiwipete
+    assert "  counts   e5c6 42 (core 41), e5g6 43 (core 42), e5d7 46 (core 45), e5f7 45 (core 44)\n" in kiwipete
+    assert "verdict    understood, but it disagrees with the core" in out
+
+
+def test_engine_check_of_an_engine_not_understood(capsys, tmp_path):
+    script = tmp_path / "chatty.sh"
+    script.write_text('#!/bin/sh\necho "hello, I am a chess engine"\necho "bye"\n')
+    script.chmod(0o755)
+    code, out, _ = run(capsys, "engine", "check", f"perftree:{script}")
+    assert code == 2
+    assert "  error    chatty.sh: nothing understood in the answer to chatty.sh 2 " in out
+    assert "the first 'hello, I am a chess engine'" in out
+    assert "verdict    not understood, or it failed" in out
+
+
+def test_compare_reports_a_crash_as_a_finding(capsys, engine_path):
+    code, out, err = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core",
+                         "--engine", f"perftree:{engine_path('node_crash')}")
+    assert code == 1 and err == ""
+    assert "depth 2  " + EP_PIN in out and "<- followed" in out      # the level found first is kept
+    assert (f"crash      node_crash.py crashed at path d2d4 (FEN 8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1): "
+            f"{TYPE_ERROR}\n") in out
+    assert "command    " in out and "node_crash.py 1 " in out and "Node.js" not in out
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core", "--json",
+                       "--engine", f"perftree:{engine_path('node_crash')}")
+    report = json.loads(out)
+    assert code == 1 and report["crash"] is True and report["agree"] is False
+    assert report["path"] == ["d2d4"] and report["error"].endswith(TYPE_ERROR)
+    assert len(report["levels"]) == 1 and report["levels"][0]["chosen"] == "d2d4"
+
+
+def test_compare_on_a_fen_with_a_castling_right_and_no_rook(capsys, engine_path):
+    # python-chess drops the 'k' (no black king on e8) and the 'Q' (no rook on a1)
+    fen = "8/2P5/8/8/8/8/k7/4K2R w KQk - 0 1"
+    code, out, err = run(capsys, "compare", "-d", "2", "-f", fen, "--reference", "stockfish",
+                         "--engine", f"perftree:{engine_path('no_underpromotion')}")
+    assert code == 1 and err == ""
+    assert ("warning    the FEN's castling right 'Q' dropped: no white rook on a1 "
+            "(normalised as python-chess does)\n") in out
+    assert "warning    the FEN's castling right 'k' dropped: the black king is not on e8" in out
+    assert "fen        8/2P5/8/8/8/8/k7/4K2R w K - 0 1\n" in out
+    assert out.split("not generated: legal but missing from")[1].splitlines()[1].split()[0] == "c7c8n"
+
+
+@pytest.mark.parametrize("fen, complaint", [
+    ("8/2P5/8/8/8/8/k7/4K2R w KQk - 0 1 extra", "FEN needs 4 to 6 fields"),
+    ("8/8/8/8/8/8/k7/7R w K - 0 1", "white has 0 kings"),
+    ("P7/8/8/8/8/8/k7/4K3 w - - 0 1", "pawn on a8"),
+])
+def test_what_no_tool_accepts_is_still_refused(capsys, fen, complaint):
+    code, out, err = run(capsys, "compare", "-d", "1", "-f", fen, "--engine", "core", "--reference", "core")
+    assert code == 2 and complaint in err and out == ""
+
+
+def test_compare_verbose_shows_ignored_lines_and_notes(capsys, engine_path):
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core", "-v",
+                       "--engine", in_format("spaces", "correct"))
+    assert code == 0
+    assert "note       formats.py: no total line: the sum of the moves is used\n" in out
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core", "--verbose",
+                       "--engine", in_format("numbered", "correct"))
+    assert f"ignored    formats.py: 'perft of {EP_PIN} to depth 2'\n" in out

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""An interactive program around a perftree-protocol engine of this folder, driven through an
+engine file: `interactive.py ENGINE`, then on stdin
+
+    position fen FEN [moves M1 M2 ...]
+    divide N      ->  `e2e4: 20` lines, `Total: N`
+    perft N       ->  `Nodes: N` only
+    echo WORDS    ->  WORDS (a sentinel)
+    quit
+
+`crash` in place of ENGINE answers one divide, then dies on the second like a Node.js program."""
+import subprocess
+import sys
+
+engine = sys.argv[1]
+fen, moves, calls = None, "", 0
+print("interactive perft 1.0, type help", flush=True)
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "position" and words[1] == "fen":
+        rest = " ".join(words[2:])
+        fen, _, moves = rest.partition(" moves ")
+        fen, moves = fen.strip(), moves.strip()
+    elif words[0] in ("divide", "perft"):
+        args = [engine, words[1], fen] + ([moves] if moves else [])
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        rows = [x.split() for x in out.split("\n\n")[0].splitlines()]
+        total = sum(int(c) for _, c in rows)
+        if words[0] == "divide":
+            print("\n".join(f"{m}: {c}" for m, c in rows) + f"\nTotal: {total}", flush=True)
+        else:
+            print(f"Nodes: {total}", flush=True)
+    elif words[0] == "echo":
+        print(" ".join(words[1:]), flush=True)
+    elif words[0] == "quit":
+        break
+    else:
+        print(f"unknown command {words[0]}", flush=True)
