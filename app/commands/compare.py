@@ -1,7 +1,6 @@
 """`perftscope compare`: find where an engine's move generation departs from a reference."""
 from __future__ import annotations
 
-
 from core.finder import Level, Report, find_mismatch
 from core.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
 
