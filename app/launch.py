@@ -13,18 +13,24 @@ import time
 
 from PySide6.QtCore import QEventLoop, QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPixmap
-from PySide6.QtWidgets import QSplashScreen
+from PySide6.QtWidgets import QLabel
 
 from . import warmup
 
 SPLASH_W, SPLASH_H = 520, 200
 
 
-class Splash(QSplashScreen):
-    """The perftscope icon, a title, what is being prepared and a progress bar."""
+class Splash(QLabel):
+    """The perftscope icon, a title, what is being prepared and a progress bar. A QLabel with
+    the splash-screen window flags, not a QSplashScreen: that one's show() waits up to a second
+    for the window manager to report the window exposed, the very second it is there to fill."""
 
     def __init__(self):
-        super().__init__(QPixmap(SPLASH_W, SPLASH_H))
+        super().__init__()
+        self.setWindowFlags(Qt.SplashScreen | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint)
+        self.setFixedSize(SPLASH_W, SPLASH_H)
+        screen = self.screen().availableGeometry()
+        self.move(screen.center().x() - SPLASH_W // 2, screen.center().y() - SPLASH_H // 2)
         self.done, self.total, self.label = 0, len(warmup.STEPS), "starting"
         self.cold = False
         self.started = time.monotonic()
@@ -39,8 +45,9 @@ class Splash(QSplashScreen):
         self.clock.stop()
         super().hideEvent(event)
 
-    def mousePressEvent(self, event):
-        pass                              # a click must not hide it: the work goes on
+    def finish(self, window):
+        """The window is up: the splash goes."""
+        self.close()
 
     def show_step(self, done: int, total: int, label: str):
         self.done, self.total, self.label = done, total, label
