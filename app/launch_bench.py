@@ -82,7 +82,14 @@ def runs(depth: int) -> int:
     window.run_panel.hash_size.setCurrentIndex(0)      # no table: both runs do the same work
     results = []
     window.runs.finished.connect(results.append)
+    import resource
+
+    def process_cpu():
+        r = resource.getrusage(resource.RUSAGE_SELF)
+        return r.ru_utime + r.ru_stime
+
     for i in range(2):
+        cpu_before = process_cpu()
         window.start_perft(depth)
         loop = QEventLoop()
         while len(results) <= i:
@@ -90,8 +97,11 @@ def runs(depth: int) -> int:
             loop.exec()
         r = results[i]
         cpu = sum(r.worker_cpu)
+        # the whole process's CPU beside the workers': a wall time far above both is the
+        # machine's other load, not this run
         print(f"run {i + 1}: perft {depth} = {r.nodes:,} nodes in {r.seconds:.3f} s, "
-              f"{r.nps / 1e6:.1f} Mnps (worker CPU {cpu:.3f} s, {r.nodes / cpu / 1e6:.1f} Mnps per CPU second)")
+              f"{r.nps / 1e6:.1f} Mnps (worker CPU {cpu:.3f} s, {r.nodes / cpu / 1e6:.1f} Mnps per CPU second; "
+              f"process CPU {process_cpu() - cpu_before:.3f} s)")
     first, second = results
     print(f"first / second NPS: {first.nps / second.nps:.3f}")
     window.close()
