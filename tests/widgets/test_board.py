@@ -146,3 +146,18 @@ def test_the_board_grows_square_with_its_panel(qtbot):
         below = panel.height() - panel.view.height()
         assert abs(side - min(w, h - below)) <= 2, (w, h, side)
         assert panel.view.height() > h - 160
+
+
+def test_a_long_fen_fits_its_field_and_the_move_list_has_its_own_row(qtbot):
+    from PySide6.QtGui import QFontMetrics
+    panel = make_panel(qtbot, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    panel.resize(400, 560)                 # the board column of a 1024x700 window
+    qtbot.waitUntil(lambda: panel.fen_edit.width() <= 400)
+    panel._fit_fen()
+    text = panel.fen_edit.text()
+    assert QFontMetrics(panel.fen_edit.font()).horizontalAdvance(text) <= panel.fen_edit.width() - 14
+    assert panel.fen_edit.font().pixelSize() >= 8
+    # "no moves played" on one line, under the navigation row rather than squeezed beside it
+    label = panel.moves_label
+    assert label.height() < 2 * QFontMetrics(label.font()).height()
+    assert label.y() > panel.turn_label.y()
