@@ -16,7 +16,7 @@ GUIDE = """
 <ol>
 <li><b>Set up a position</b>: pick one in the <i>Position library</i>, paste a FEN (Ctrl+V), type it
 in the FEN field under the board, play moves on the board, or set it up by hand in
-<i>Position → Edit position…</i>.</li>
+<i>Edit → Edit position…</i> (Ctrl+E).</li>
 <li><b>Choose the reference</b> in the divide panel: python-chess, Stockfish, or your own engine
 (<code>uci:PATH</code> or a perftree script <code>perftree:PATH</code>).</li>
 <li><b>Divide</b> at a depth: every root move with our count, the reference's and the difference.
