@@ -29,7 +29,7 @@ from widgets.reference import EngineChoice, short_name
 from widgets.run_panel import RunPanel
 from widgets.test_engine_panel import TestEnginePanel
 
-from . import session
+from . import everyday, session
 from .bridge import Bridge, DivideService
 from .engine_tests import EngineTestController
 from .finding import FinderController
@@ -108,6 +108,7 @@ class MainWindow(QMainWindow):
         self._layout()
         self._menus()
         self._connect()
+        everyday.install(self)                       # Edit, View, Divide, Help menus; remembered settings
         self.set_fen(fen)
 
     @property
@@ -122,17 +123,23 @@ class MainWindow(QMainWindow):
         legend.setWidgetResizable(True)
         legend.setFrameShape(QScrollArea.NoFrame)
         centre = QSplitter(Qt.Vertical)
+        centre.setObjectName("centre")              # named splitters are remembered (app.everyday)
         centre.addWidget(self.board)
         centre.addWidget(boxed("Overlays", legend))
         centre.setStretchFactor(0, 1)
         centre.setSizes([640, 200])
 
-        self.run_tab = run_tab = QWidget()
+        run_tab = QWidget()
         run_box = QVBoxLayout(run_tab)
         run_box.setContentsMargins(0, 0, 0, 0)
         run_box.addWidget(self.run_context)
         run_box.addWidget(self.run_panel)
         run_box.addWidget(self.graphs, 1)
+        run_scroll = QScrollArea()                   # a short window scrolls the graphs, never clips them
+        run_scroll.setWidget(run_tab)
+        run_scroll.setWidgetResizable(True)
+        run_scroll.setFrameShape(QScrollArea.NoFrame)
+        self.run_tab = run_tab = run_scroll          # the tab's page
         self.tabs = QTabWidget()
         self.tabs.addTab(self.tree, "Divide: engine against reference")
         self.tabs.addTab(self.finder_panel, "Finder report")
@@ -145,12 +152,13 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.test_engine, "Test engine")
 
         main = QSplitter(Qt.Horizontal)
+        main.setObjectName("main")
         main.addWidget(boxed("Position library", self.library))
         main.addWidget(centre)
         main.addWidget(self.tabs)
         main.setStretchFactor(1, 3)
         main.setStretchFactor(2, 2)
-        main.setSizes([300, 620, 640])
+        main.setSizes([260, 640, 660])
         self.setCentralWidget(main)
         self.message = QLabel()
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -547,6 +555,7 @@ class MainWindow(QMainWindow):
         self.show_error(f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}")
 
     def closeEvent(self, event):
+        everyday.remember(self)
         self.engine_tests.close()
         self.finder.cancel()
         self.runs.stop()

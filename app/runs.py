@@ -9,6 +9,14 @@ from PySide6.QtCore import QObject, Signal
 from core.errors import PerftscopeError
 
 
+def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
+    """Which position and which settings a run's figures belong to."""
+    from widgets.run_panel import ENTRY_BYTES, format_bytes
+    table = f"{format_bytes((1 << hash_exp) * ENTRY_BYTES)} table" if hash_exp >= 0 else "no table"
+    return (f"perft {depth} of <code>{fen}</code> · core generator · "
+            f"{workers} worker{'s' * (workers > 1)} · {table}")
+
+
 class RunController(QObject):
     message = Signal(str)
     error = Signal(str)
@@ -19,6 +27,7 @@ class RunController(QObject):
         self.bridge, self.panel, self.graphs = bridge, panel, graphs
         self.position = position       # callable: the Position to count
         self.run = None
+        self.about = ""
         self._last = (0.0, 0, 0, 0)    # elapsed, nodes, probes, hits at the previous tick
         panel.startRequested.connect(self.start)
         panel.stopRequested.connect(self.stop)
@@ -39,6 +48,9 @@ class RunController(QObject):
             return
         self._last = (0.0, 0, 0, 0)
         self.graphs.clear()
+        self.graphs.set_table(hash_exp >= 0)
+        self.about = describe_run(self.run.pos.fen(), depth, workers, hash_exp)
+        self.graphs.set_caption(self.about + " · running…")
         self.panel.set_running(True)
         self.message.emit(f"perft {depth} on {workers} worker{'s' * (workers > 1)}…")
         self.bridge.add_hook(self._tick)
@@ -78,6 +90,11 @@ class RunController(QObject):
             self.error.emit(str(e))
             return
         self.panel.show_result(result.nodes or 0, result.seconds, cancelled=result.cancelled)
+        from widgets.run_panel import format_rate
+        self.graphs.set_caption(
+            f"{self.about} · stopped after {result.seconds:.2f} s" if result.cancelled else
+            f"{self.about} · <b>{result.nodes:,}</b> nodes in {result.seconds:.3f} s · "
+            f"<b>{format_rate(result.nps)}</b>")
         self.message.emit("perft stopped" if result.cancelled else
                           f"perft {result.depth}: {result.nodes:,} nodes in {result.seconds:.2f} s")
         self.finished.emit(result)

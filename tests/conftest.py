@@ -8,6 +8,19 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+@pytest.fixture(autouse=True)
+def _private_settings(tmp_path_factory):
+    """QSettings (native and ini formats alike) in a directory of the test's own: the window
+    remembers its size, splitters and choices, and no test may read or change the user's."""
+    try:
+        from PySide6.QtCore import QSettings
+    except ImportError:
+        return
+    where = str(tmp_path_factory.mktemp("settings"))
+    for kind in (QSettings.NativeFormat, QSettings.IniFormat):
+        QSettings.setPath(kind, QSettings.UserScope, where)
+
+
 @pytest.fixture
 def engine_path(monkeypatch):
     """engine_path("ep_rank_pin") -> the path of tests/engines/ep_rank_pin.py, ready to run:

@@ -1,6 +1,7 @@
 """The board: python-chess's SVG pieces, coordinates, flip, last move, click-or-drag moves
 (legal moves only, from the core's generator), back/forward through the moves played,
-and a FEN field that validates as you type.
+undo/redo of every change to what the board holds, moves in SAN or UCI, and a FEN field
+that validates as you type.
 
 `BoardView` is the drawing and the mouse; `BoardPanel` adds history, navigation and the
 FEN field around it.
@@ -12,7 +13,7 @@ from dataclasses import replace
 import chess
 import chess.svg
 from PySide6.QtCore import QByteArray, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QKeySequence, QPainter, QPen, QShortcut
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QMenu, QSizePolicy, QStyle, QToolButton,
                                QVBoxLayout, QWidget)
@@ -27,6 +28,19 @@ LAST_LIGHT, LAST_DARK = QColor("#cdd16a"), QColor("#aaa23b")
 SELECTED = QColor(20, 85, 30, 110)
 TARGET = QColor(20, 85, 30, 90)
 DRAG_THRESHOLD = 4
+FEN_FONT_PX = (13, 8)            # the FEN field's font shrinks from 13 to 8 px before it scrolls
+UNDO_LIMIT = 200
+
+
+def san_line(pos: Position, moves) -> list[str]:
+    """The moves played from pos in standard algebraic notation (python-chess writes it)."""
+    board = chess.Board(pos.fen())
+    out = []
+    for uci in moves:
+        move = chess.Move.from_uci(uci)
+        out.append(board.san(move))
+        board.push(move)
+    return out
 
 _renderers: dict[str, QSvgRenderer] = {}
 
@@ -58,6 +72,8 @@ class BoardView(QWidget):
         self.promotion_chooser = self._ask_promotion
         self.setMinimumSize(240, 240)
         self.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Expanding)
+        self.key_actions = {}                 # Qt.Key -> callable, filled by the panel
+        self.setFocusPolicy(Qt.ClickFocus)    # a click on the board lets F and the arrows reach it
         self.setMouseTracking(False)
         self._index_moves()
 
@@ -178,8 +194,16 @@ class BoardView(QWidget):
             else:
                 p.drawEllipse(r.center(), r.width() * 0.16, r.width() * 0.16)
 
-    # --- mouse -------------------------------------------------------------------
+    # --- keys and mouse -----------------------------------------------------------
+    def keyPressEvent(self, e):
+        action = self.key_actions.get(e.key()) if e.modifiers() == Qt.NoModifier else None
+        if action is None:
+            super().keyPressEvent(e)
+            return
+        action()
+
     def mousePressEvent(self, e):
+        self.setFocus(Qt.MouseFocusReason)
         if not self.interactive or e.button() != Qt.LeftButton:
             return
         sq = self.square_at(e.position())
@@ -235,8 +259,9 @@ def _only(layer, *kinds):
 
 
 class BoardPanel(QWidget):
-    """BoardView with the moves played (back/forward), flip, and a FEN field."""
+    """BoardView with the moves played (back/forward), undo/redo, flip, and a FEN field."""
     positionChanged = Signal(object)      # the Position now shown
+    historyChanged = Signal()             # undo/redo availability may have changed
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -244,6 +269,9 @@ class BoardPanel(QWidget):
         self.positions: list[Position] = [self.view.position]
         self.moves: list[str] = []
         self.index = 0
+        self.san = True                   # moves in SAN (False: UCI)
+        self._undo: list[tuple] = []      # (positions, moves, index) before each change
+        self._redo: list[tuple] = []
 
         self.fen_edit = QLineEdit()
         self.fen_edit.setPlaceholderText("FEN: paste a position and press Enter")
@@ -256,6 +284,7 @@ class BoardPanel(QWidget):
         self.moves_label.setWordWrap(True)
         self.moves_label.setTextFormat(Qt.RichText)
         self.moves_label.setStyleSheet("color:#333;")
+        self.moves_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.caption = QLabel()            # what the board shows when it is not the user's own position
         self.caption.setStyleSheet("color:#003088; font-style:italic;")
         self.caption.hide()
@@ -270,7 +299,8 @@ class BoardPanel(QWidget):
                 ("forward", QStyle.SP_MediaSeekForward, "Forward one move (Right)",
                  lambda: self.go(self.index + 1)),
                 ("last", QStyle.SP_MediaSkipForward, "Last move played (End)", lambda: self.go(len(self.moves))),
-                ("flip", QStyle.SP_BrowserReload, "Flip the board (F)", self.flip)):
+                ("flip", QStyle.SP_BrowserReload, "Flip the board (Ctrl+F; F once the board is clicked)",
+                 self.flip)):
             b = QToolButton()
             b.setIcon(style.standardIcon(icon))
             b.setToolTip(tip)
@@ -281,26 +311,29 @@ class BoardPanel(QWidget):
         self.turn_label = QLabel()
         self.turn_label.setStyleSheet("font-weight:bold; padding:0 6px;")
         nav.addWidget(self.turn_label)
-        nav.addWidget(self.moves_label, 1)
+        nav.addStretch(1)
 
+        # the board takes every pixel the panel has; the view draws it square and centred
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.view)
+        box.addWidget(self.view, 1)
         box.addLayout(nav)
+        box.addWidget(self.moves_label)
         box.addWidget(self.caption)
         box.addWidget(self.fen_edit)
         box.addWidget(self.fen_error)
-        box.addStretch(1)
+        box.addStretch(0)                 # what the square board leaves goes below the FEN
 
         self.view.moveMade.connect(self.play)
         self.fen_edit.textEdited.connect(self._validate)
+        self.fen_edit.textChanged.connect(self._fit_fen)
         self.fen_edit.returnPressed.connect(self._load_typed)
-        for key, slot in ((Qt.Key_Left, lambda: self.go(self.index - 1)),
-                          (Qt.Key_Right, lambda: self.go(self.index + 1)),
-                          (Qt.Key_Home, lambda: self.go(0)),
-                          (Qt.Key_End, lambda: self.go(len(self.moves))),
-                          (Qt.Key_F, self.flip)):
-            QShortcut(QKeySequence(key), self.view, slot, context=Qt.WidgetWithChildrenShortcut)
+        # plain keys act on the focused board (a click focuses it); Ctrl+F is the window's menu
+        self.view.key_actions = {Qt.Key_Left: lambda: self.go(self.index - 1),
+                                 Qt.Key_Right: lambda: self.go(self.index + 1),
+                                 Qt.Key_Home: lambda: self.go(0),
+                                 Qt.Key_End: lambda: self.go(len(self.moves)),
+                                 Qt.Key_F: self.flip}
         self._show()
 
     @property
@@ -308,19 +341,62 @@ class BoardPanel(QWidget):
         return self.positions[self.index]
 
     def resizeEvent(self, event):
-        # keep the board square and the controls right under it, whatever the panel's shape
-        below = sum(w.sizeHint().height() for w in (self.fen_edit, self.moves_label)) + 24
-        if self.fen_error.isVisible():
-            below += self.fen_error.sizeHint().height()
-        self.view.setMaximumHeight(max(self.view.minimumHeight(), min(self.width(), self.height() - below)))
+        # the board as large as the panel allows and square: a wide panel centres it, a tall
+        # one keeps the controls right under it
+        below = sum(w.sizeHint().height() for w in (self.fen_edit, self.moves_label, self.buttons["flip"]))
+        below += sum(w.sizeHint().height() for w in (self.caption, self.fen_error) if not w.isHidden())
+        below += 5 * self.layout().spacing()
+        self.view.setMaximumHeight(max(self.view.minimumHeight(), min(event.size().width(),
+                                                                      event.size().height() - below)))
         super().resizeEvent(event)
+        self._fit_fen()
+
+    def _fit_fen(self, *_):
+        """The largest font from FEN_FONT_PX that shows the whole FEN: it scrolls only below 8 px."""
+        room = self.fen_edit.width() - 14
+        font = QFont(self.fen_edit.font())
+        big, small = FEN_FONT_PX
+        for px in range(big, small - 1, -1):
+            font.setPixelSize(px)
+            if QFontMetrics(font).horizontalAdvance(self.fen_edit.text()) <= room:
+                break
+        if font.pixelSize() != self.fen_edit.font().pixelSize():
+            self.fen_edit.setFont(font)
+
+    # --- changes (each one can be undone) ----------------------------------------
+    def _checkpoint(self):
+        self._undo.append((list(self.positions), list(self.moves), self.index))
+        del self._undo[:-UNDO_LIMIT]
+        self._redo.clear()
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self):
+        """Back to what the board held before the last move played, FEN loaded or edit."""
+        if self._undo:
+            self._redo.append((self.positions, self.moves, self.index))
+            self.positions, self.moves, self.index = self._undo.pop()
+            self._show()
+
+    def redo(self):
+        if self._redo:
+            self._undo.append((self.positions, self.moves, self.index))
+            self.positions, self.moves, self.index = self._redo.pop()
+            self._show()
 
     def set_position(self, pos: Position, moves=()):
         """Show pos with `moves` played from it; back/forward walk along them."""
-        self.positions, self.moves = [pos], []
+        positions, played = [pos], []
         for uci in moves:
-            self.positions.append(self.positions[-1].push(uci))
-            self.moves.append(uci)
+            positions.append(positions[-1].push(uci))
+            played.append(uci)
+        if (positions[-1].fen(), played) != (self.position.fen(), self.moves[:self.index]):
+            self._checkpoint()
+        self.positions, self.moves = positions, played
         self.index = len(self.moves)
         self._show()
 
@@ -336,10 +412,9 @@ class BoardPanel(QWidget):
     def play(self, uci: str):
         """Play a legal move from the shown position, dropping any moves ahead of it."""
         child = self.position.push(uci)
-        del self.positions[self.index + 1:]
-        del self.moves[self.index:]
-        self.positions.append(child)
-        self.moves.append(uci)
+        self._checkpoint()
+        self.positions = self.positions[:self.index + 1] + [child]
+        self.moves = self.moves[:self.index] + [uci]
         self.index += 1
         self._show()
 
@@ -357,10 +432,15 @@ class BoardPanel(QWidget):
     def flip(self):
         self.view.set_flipped(not self.view.flipped)
 
+    def set_san(self, san: bool):
+        self.san = san
+        self.moves_label.setText(self._moves_html())
+
     def _show(self):
         last = self.moves[self.index - 1] if self.index else None
         self.view.set_position(self.position, last)
         self.fen_edit.setText(self.position.fen())
+        self.fen_edit.setCursorPosition(0)
         self._show_error("")
         self.buttons["back"].setEnabled(self.index > 0)
         self.buttons["first"].setEnabled(self.index > 0)
@@ -369,15 +449,32 @@ class BoardPanel(QWidget):
         self.moves_label.setText(self._moves_html())
         white = self.position.white_to_move
         self.turn_label.setText(("○ White" if white else "● Black") + " to move")
+        self.historyChanged.emit()
         self.positionChanged.emit(self.position)
+
+    def move_texts(self) -> list[str]:
+        """The moves played, as the notation toggle says."""
+        if not self.san:
+            return list(self.moves)
+        try:
+            return san_line(self.positions[0], self.moves)
+        except ValueError:                 # a position python-chess reads differently: UCI is exact
+            return list(self.moves)
 
     def _moves_html(self) -> str:
         if not self.moves:
             return "<i>no moves played</i>"
         parts = []
-        for i, uci in enumerate(self.moves):
-            text = f"<b><u>{uci}</u></b>" if i == self.index - 1 else uci
-            parts.append(text)
+        first = self.positions[0]
+        number = first.fullmove
+        white = first.white_to_move
+        for i, text in enumerate(self.move_texts()):
+            prefix = f"{number}. " if white else (f"{number}… " if i == 0 else "")
+            text = f"<b><u>{text}</u></b>" if i == self.index - 1 else text
+            parts.append(prefix + text)
+            if not white:
+                number += 1
+            white = not white
         return " ".join(parts)
 
     def _validate(self, text: str) -> bool:

@@ -210,9 +210,11 @@ class DivideModel(QAbstractItemModel):
             return node.moves
         return None
 
+    move_text = None                      # node -> str: the notation toggle's (None: UCI)
+
     def _text(self, node: Node, col: int) -> str:
         if col == 0:
-            return node.move
+            return self.move_text(node) if self.move_text else node.move
         if col in (1, 2):
             count = node.row.engine if col == 1 else node.row.reference
             return "—" if count is None else f"{count:,}"

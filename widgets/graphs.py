@@ -1,6 +1,10 @@
 """Live graphs of a perft run (pyqtgraph): nodes per second and hash hit rate over time,
 nodes per worker, and hash-table fill.
 
+The NPS line is a moving average over about a second, the raw samples faint behind it:
+a sample covers one timer tick, and ticks that land between work items swing from zero to
+twice the rate. A run without a hash table says so where the table's plots would be.
+
 Samples go into growing numpy buffers that keep the whole run (`add_sample` is cheap
 and called by the one refresh timer); `refresh()` hands them to the curves with setData.
 Curves downsample by peak and clip to the view so a long run stays fast to draw.
@@ -9,11 +13,15 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 pg.setConfigOptions(antialias=False, background="w", foreground="#333")
 
 CURVE = "#1f5fa8"
+RAW = (31, 95, 168, 70)          # CURVE, faint
+SMOOTH_SECONDS = 1.0
+NO_TABLE = "no hash table in this run"
 HIT = "#15781B"
 WORKER_BAR = "#e68f00"
 FILL_BAR = "#882020"
@@ -39,6 +47,17 @@ class Series:
         self.size = 0
 
 
+def moving_average(t: np.ndarray, y: np.ndarray, window: float = SMOOTH_SECONDS) -> np.ndarray:
+    """Each y averaged with the samples of the `window` seconds before it (time-weighted by
+    position, not by count: ticks are not evenly spaced on a loaded machine)."""
+    if y.size == 0:
+        return y.copy()
+    csum = np.concatenate([[0.0], np.cumsum(y)])
+    start = np.searchsorted(t, t - window, side="right")
+    start = np.minimum(start, np.arange(y.size))        # at least the sample itself
+    return (csum[1:] - csum[start]) / (np.arange(1, y.size + 1) - start)
+
+
 def nice_ceiling(value: float) -> float:
     """The next 1, 1.5, 2, 3, 4, 5, 6 or 8 times a power of ten above value: axes move in
     steps, not on every sample."""
@@ -51,6 +70,14 @@ def nice_ceiling(value: float) -> float:
     return float(10 * power)
 
 
+class Plot(pg.PlotWidget):
+    """A PlotWidget asking for what reads well (pyqtgraph asks 600x480, which in a scroll area
+    means scrolling on any laptop screen); the layout grows it into the room there is."""
+
+    def sizeHint(self):
+        return QSize(300, 220)
+
+
 class LiveGraphs(QWidget):
     """Four plots fed by `add_sample`; `refresh` redraws them (call it from one timer)."""
 
@@ -59,6 +86,7 @@ class LiveGraphs(QWidget):
         self.t, self.nps, self.hit_rate = Series(), Series(), Series()
         self.worker_nodes = np.zeros(0)
         self.fill = 0.0
+        self.has_table = True
         self._dirty = False
         self._limits: dict = {}      # plot name -> (x max, y max) last given to the axes
 
@@ -67,13 +95,16 @@ class LiveGraphs(QWidget):
         self.nps_plot = self._plot("Nodes per second", "time", "s", "rate", "nodes/s")
         self.hit_plot = self._plot("Hash hit rate", "time", "s", "hits", "%")
         self.hit_plot.setYRange(0, 100)
-        self.worker_plot = self._plot("Nodes searched per worker", "worker", "", "count", "nodes")
-        self.fill_plot = self._plot("Hash table fill", "", "", "fill", "%")
+        self.worker_plot = self._plot("Nodes per worker", "worker", "#", "searched", "nodes")
+        # worker numbers are labels: never "worker (x0.001)"
+        self.worker_plot.getAxis("bottom").enableAutoSIPrefix(False)
+        self.fill_plot = self._plot("Hash table fill", "table", "", "entries used", "%")
         self.fill_plot.setYRange(0, 100)
-        self.fill_plot.getAxis("bottom").setTicks([[(0, "table")]])
+        self.fill_plot.getAxis("bottom").setTicks([[(0, "")]])
+        self.nps_raw = self.nps_plot.plot(pen=pg.mkPen(RAW, width=1))
         self.nps_curve = self.nps_plot.plot(pen=pg.mkPen(CURVE, width=2))
         self.hit_curve = self.hit_plot.plot(pen=pg.mkPen(HIT, width=2))
-        for curve in (self.nps_curve, self.hit_curve):
+        for curve in (self.nps_raw, self.nps_curve, self.hit_curve):
             curve.setDownsampling(auto=True, method="peak")
             curve.setClipToView(True)
         self.worker_bars = pg.BarGraphItem(x=[], height=[], width=0.6, brush=WORKER_BAR)
@@ -83,19 +114,63 @@ class LiveGraphs(QWidget):
         self.fill_plot.setXRange(-1, 1)
         for plot in (self.nps_plot, self.hit_plot, self.worker_plot, self.fill_plot):
             plot.disableAutoRange()
-        grid.addWidget(self.nps_plot, 0, 0)
-        grid.addWidget(self.hit_plot, 0, 1)
-        grid.addWidget(self.worker_plot, 1, 0)
-        grid.addWidget(self.fill_plot, 1, 1)
+        self.no_table = QLabel(NO_TABLE)
+        self.no_table.setAlignment(Qt.AlignCenter)
+        self.no_table.setStyleSheet("color:#666; font-style:italic; border:1px dashed #c8c8c8;")
+        self.no_table.hide()
+        # which run the plots belong to, and its final figures once it ends
+        self.caption = QLabel("No run yet: press Start perft.")
+        self.caption.setWordWrap(True)
+        self.caption.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.grid = grid
+        self.columns = 0
+        self._arrange(2)
+
+    def set_caption(self, text: str):
+        self.caption.setText(text)
+
+    def _arrange(self, columns: int):
+        """Two columns of plots, or one when two would squeeze them below their minimum width."""
+        if columns == self.columns:
+            return
+        self.columns = columns
+        grid = self.grid
+        for w in (self.caption, self.nps_plot, self.hit_plot, self.worker_plot, self.fill_plot, self.no_table):
+            grid.removeWidget(w)
+        grid.addWidget(self.caption, 0, 0, 1, columns)
+        if columns == 2:
+            places = {self.nps_plot: (1, 0), self.hit_plot: (1, 1), self.worker_plot: (2, 0),
+                      self.fill_plot: (2, 1)}
+            grid.addWidget(self.no_table, 1, 1, 2, 1)
+        else:          # the table's plots last, so "no table" takes their place
+            places = {self.nps_plot: (1, 0), self.worker_plot: (2, 0), self.hit_plot: (3, 0),
+                      self.fill_plot: (4, 0)}
+            grid.addWidget(self.no_table, 3, 0, 2, 1)
+        for w, (row, col) in places.items():
+            grid.addWidget(w, row, col)
+        for row in range(1, 5):
+            grid.setRowStretch(row, 1 if row <= (2 if columns == 2 else 4) else 0)
+
+    def resizeEvent(self, event):
+        two = 2 * self.nps_plot.minimumWidth() + 3 * self.grid.spacing() + 40
+        self._arrange(2 if event.size().width() >= two else 1)
+        super().resizeEvent(event)
+
+    def set_table(self, has_table: bool):
+        """Show the table's plots, or say there is no table in their place."""
+        self.has_table = has_table
+        self.hit_plot.setVisible(has_table)
+        self.fill_plot.setVisible(has_table)
+        self.no_table.setVisible(not has_table)
 
     @staticmethod
     def _plot(title, xlabel, xunits, ylabel, yunits) -> pg.PlotWidget:
-        w = pg.PlotWidget(title=title)
+        w = Plot(title=title)
         w.setLabel("bottom", xlabel, units=xunits or None)
         w.setLabel("left", ylabel, units=yunits or None)
         # no grid: its lines cost three quarters of every repaint (13 of 17 ms CPU)
         w.setMouseEnabled(x=True, y=False)
-        w.setMinimumHeight(150)
+        w.setMinimumSize(180, 170)     # below that titles and tick labels collide: scroll instead
         return w
 
     def clear(self):
@@ -121,7 +196,8 @@ class LiveGraphs(QWidget):
             return
         self._dirty = False
         t = self.t.values()
-        self.nps_curve.setData(t, self.nps.values())
+        self.nps_raw.setData(t, self.nps.values())
+        self.nps_curve.setData(t, moving_average(t, self.nps.values()))
         self.hit_curve.setData(t, self.hit_rate.values())
         n = self.worker_nodes.shape[0]
         self.worker_bars.setOpts(x=np.arange(n), height=self.worker_nodes, width=0.6)
@@ -129,7 +205,9 @@ class LiveGraphs(QWidget):
         # Axes change only when the data outgrows them: regenerating tick labels on every
         # refresh was most of the cost of a repaint.
         t_max = nice_ceiling(t[-1]) if t.size else 1.0
-        self._set_limits("nps", self.nps_plot, t_max, nice_ceiling(self.nps.values().max(initial=0) * 1.1))
+        # the smoothed line sets the scale; a raw spike above it may leave the top
+        smooth = self.nps_curve.yData if t.size else np.zeros(0)
+        self._set_limits("nps", self.nps_plot, t_max, nice_ceiling(smooth.max(initial=0) * 1.25))
         self._set_limits("hit", self.hit_plot, t_max, 100.0)
         if n and self._limits.get("workers", (None,))[0] != n:
             self.worker_plot.getAxis("bottom").setTicks([[(i, str(i + 1)) for i in range(n)]])
@@ -141,7 +219,7 @@ class LiveGraphs(QWidget):
         if t.size:
             for plot in (self.nps_plot, self.hit_plot):
                 plot.setXRange(0, t[-1], padding=0.01)
-            self.nps_plot.setYRange(0, self.nps.values().max() * 1.05, padding=0)
+            self.nps_plot.setYRange(0, self.nps_curve.yData.max() * 1.25, padding=0)
         if self.worker_nodes.size:
             self.worker_plot.setYRange(0, self.worker_nodes.max() * 1.05, padding=0)
 

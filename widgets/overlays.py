@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QRadialGradient
-from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from core.position import parse_square, square_name
 
@@ -128,6 +128,8 @@ def layers_from_analysis(analysis) -> dict[str, Layer]:
     lay = layers["attacked"]
     for sq in analysis.attacked:
         lay.shapes.append(Tint(sq, ATTACK_TINT))
+    if analysis.attacked:
+        lay.notes.append(f"{len(analysis.attacked)} squares attacked by the side not to move (our king lifted)")
 
     lay = layers["king_zone"]
     for side, zone in analysis.king_zone.items():
@@ -147,12 +149,59 @@ def layers_from_analysis(analysis) -> dict[str, Layer]:
             color = GREEN if cap.legal else RED
             lay.shapes.append(Arrow(tail, head, color))
             lay.shapes.append(Badge(head, "ok" if cap.legal else "✗", color, "bottom-left"))
-            lay.notes.append(f"{cap.move} {'legal' if cap.legal else 'illegal'}: {cap.reason}")
+            checks = _ep_checks(analysis.fen, cap.move) if cap.legal else ([], [])
+            lay.notes.append(f"{cap.move} {'legal' if cap.legal else 'illegal'}: {cap.reason}"
+                             + _check_words(*checks))
+            _add_discovered(layers["discovered"], cap.move, checks[1], analysis.fen)
         if not analysis.ep.captures:
             lay.notes.append(f"{square_name(analysis.ep.square)} may be taken en passant, but no pawn can")
     for note in analysis.unreachable:
         layers["checkers"].notes.append(f"unreachable in a real game: {note}")
+    for key, nothing in EMPTY_NOTES.items():
+        if not layers[key].notes:
+            layers[key].notes.append(nothing)
     return layers
+
+
+# what an enabled layer says when it finds nothing: silence would read as "not working"
+EMPTY_NOTES = {"checkers": "no check", "pins": "no pinned piece",
+               "discovered": "no discovered-check candidate",
+               "attacked": "no square attacked", "ep": "no en-passant square in this position"}
+
+
+def _ep_checks(fen: str, move: str) -> tuple[list[int], list[int]]:
+    """(direct, discovered) checkers after an en-passant capture: the capturing pawn itself, or
+    the sliders the two vanished pawns uncover (one move lifts two blockers at once)."""
+    from core.analysis import analyze
+    from core.position import Position
+    after = analyze(Position.from_fen(fen).push(move))
+    landing = parse_square(move[2:4])
+    checkers = list(after.checkers)
+    return [s for s in checkers if s == landing], [s for s in checkers if s != landing]
+
+
+def _check_words(direct, discovered) -> str:
+    words = []
+    if direct:
+        words.append("gives check")
+    if discovered:
+        words.append(f"gives discovered check from {', '.join(square_name(s) for s in discovered)}")
+    return f"; {' and '.join(words)}" if words else ""
+
+
+def _add_discovered(lay: Layer, move: str, sliders, fen: str):
+    """The side to move's en-passant capture that uncovers its own slider on the other king."""
+    if not sliders:
+        return
+    from core.position import Position
+    board = Position.from_fen(fen).board
+    king = board.index("k" if fen.split()[1] == "w" else "K")
+    tail = parse_square(move[:2])
+    for slider in sliders:
+        lay.shapes.append(Arrow(slider, king, YELLOW))
+        lay.shapes.append(Ring(tail, YELLOW))
+        lay.notes.append(f"{move} en passant uncovers {square_name(slider)} on the "
+                         f"{'black' if fen.split()[1] == 'w' else 'white'} king (discovered check)")
 
 
 def mismatch_layer(move: str, verdict, engine: str, why: str = "") -> Layer:
@@ -279,8 +328,13 @@ class OverlayLegend(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.setSpacing(2)
-        for key, title, color, on in LAYERS:
-            row = QHBoxLayout()
+        # the checkboxes first, in a fixed grid: text appearing below never moves them
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        notes = QVBoxLayout()
+        notes.setSpacing(1)
+        for i, (key, title, color, on) in enumerate(LAYERS):
             swatch = QFrame()
             swatch.setFixedSize(14, 14)
             swatch.setStyleSheet(f"background:{color}; border-radius:3px;")
@@ -288,19 +342,22 @@ class OverlayLegend(QWidget):
             check.setChecked(on)
             check.toggled.connect(lambda _on: self.show_notes(self._layers))
             check.toggled.connect(self.toggled)
-            row.addWidget(swatch)
-            row.addWidget(check, 1)
-            box.addLayout(row)
+            grid.addWidget(swatch, i, 0)
+            grid.addWidget(check, i, 1)
             note = QLabel()
             note.setWordWrap(True)
-            note.setStyleSheet("color:#555; margin-left:22px; font-size:11px;")
+            note.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            note.setStyleSheet(f"color:#444; font-size:11px; border-left:3px solid {color}; padding-left:4px;")
             note.hide()
-            box.addWidget(note)
+            notes.addWidget(note)
             self._boxes[key], self._notes[key] = check, note
+        grid.setColumnStretch(1, 1)
         self._mismatch = QLabel()
         self._mismatch.setWordWrap(True)
         self._mismatch.hide()
-        box.insertWidget(0, self._mismatch)
+        box.addLayout(grid)
+        box.addWidget(self._mismatch)
+        box.addLayout(notes)
         box.addStretch(1)
 
     def show_mismatch(self, layer: Layer | None):

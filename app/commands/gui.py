@@ -13,7 +13,7 @@ import sys
 from core.errors import EngineError, PerftscopeError
 
 from . import add_parser
-from .common import depth_arg, seconds_arg
+from .common import depth_arg, seconds_arg      # not from .compare: it imports core (kernels compile)
 
 SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
 
@@ -42,10 +42,20 @@ def register(sub):
                    help="longest wait for one engine call before the engine counts as hung")
     g.add_argument("--screenshot", default=None, metavar="PATH",
                    help="save a PNG of the window (after the divide, if asked) and exit")
+    g.add_argument("--size", type=window_size, default=None, metavar="WxH",
+                   help="window size in pixels, e.g. 1024x700 (default: the last one used)")
     g.add_argument("--save-session", default=None, metavar="FILE",
                    help="save the session (position, engines, divide rows, finder report) as JSON "
                         "after the divide or search asked for, and exit")
     g.set_defaults(run=run_gui)
+
+
+def window_size(text: str) -> tuple[int, int]:
+    import argparse
+    w, x, h = text.lower().partition("x")
+    if not (x and w.isdigit() and h.isdigit() and 320 <= int(w) <= 10000 and 240 <= int(h) <= 10000):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT in pixels such as 1024x700, got {text!r}")
+    return int(w), int(h)
 
 
 def _invocation() -> str:
@@ -89,7 +99,10 @@ def check_spec(flag: str, spec: str):
         raise EngineError(f"{flag} {spec!r}: {e}") from None
 
 
-def run_gui(args) -> int:
+def _checked(args):
+    """(fen, engine, overlays) from the arguments, or the PerftscopeError naming the bad one.
+    This imports core (the FEN is checked by the kernels, the widgets' limits live beside
+    code that imports core.position): on an empty cache, only once the splash is up."""
     from core.position import START_FEN, Position
     fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
     if args.reference:
@@ -104,24 +117,48 @@ def run_gui(args) -> int:
                               ("--perft", args.perft, run_panel.MAX_DEPTH)):
         if depth is not None and not 1 <= depth <= most:
             raise PerftscopeError(f"{flag}: depth must be between 1 and {most} in the window, got {depth}")
+    return fen, engine, overlays
+
+
+def run_gui(args) -> int:
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               f"or under a virtual one with `xvfb-run -a {_invocation()} gui`", file=sys.stderr)
         return 2
     from PySide6.QtWidgets import QApplication
 
-    from app.gui import MainWindow, apply_style
-    from widgets.overlays import LAYERS
+    from app.launch import Splash, prepare_kernels
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("perftscope")
+    # feedback first: the splash is up before numba is imported and the kernels compile
+    splash = Splash()
+    splash.show()
+    app.processEvents()
+    from app import warmup
+    try:
+        # with a warm cache checking costs nothing: bad arguments exit before the work starts
+        checked = _checked(args) if warmup.cache_is_warm() else None
+        prepare_kernels(splash)
+        fen, engine, overlays = checked or _checked(args)
+    except BaseException:
+        splash.close()
+        raise
+
+    from app.gui import MainWindow, apply_style
+    from widgets.overlays import LAYERS
+
     apply_style(app)
     window = MainWindow(fen, reference=args.reference, engine=engine, timeout=args.timeout)
     if args.find is not None and not window.choice.engine.spec():
         window.close()
+        splash.close()
         raise PerftscopeError("--find: no engine to debug (give --engine SPEC; the reference is the truth "
                               "it is checked against)")
+    if args.size:
+        window.resize(*args.size)
     window.show()
+    splash.finish(window)
     if overlays is not None:
         for key, *_ in LAYERS:
             window.legend.set_enabled(key, key in overlays)

@@ -94,3 +94,70 @@ def test_promotion_asks_which_piece(qtbot):
     qtbot.mouseClick(panel.view, Qt.LeftButton, pos=centre(panel, "e8"))
     assert sorted(offered) == ["e7e8b", "e7e8n", "e7e8q", "e7e8r"]
     assert panel.position.board[parse_square("e8")] == "N"
+
+
+def test_undo_restores_the_fen_and_redo_replays(qtbot):
+    panel = make_panel(qtbot)
+    start = panel.position.fen()
+    panel.play("e2e4")
+    panel.play("e7e5")
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    panel.set_fen(kiwipete)
+    assert panel.can_undo() and not panel.can_redo()
+    panel.undo()
+    assert panel.fen_edit.text() == Position.from_fen(start).push("e2e4").push("e7e5").fen()
+    assert panel.moves == ["e2e4", "e7e5"]
+    panel.undo()
+    panel.undo()
+    assert panel.position.fen() == start and panel.moves == [] and not panel.can_undo()
+    panel.redo()
+    assert panel.moves == ["e2e4"]
+    panel.play("d7d5")                       # a new change drops what could be redone
+    assert not panel.can_redo() and panel.moves == ["e2e4", "d7d5"]
+
+
+def test_moves_read_in_san_or_uci(qtbot):
+    panel = make_panel(qtbot)
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"):
+        panel.play(uci)
+    assert panel.move_texts() == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+    assert "1. e4 e5 2. Nf3 Nc6 3. " in panel.moves_label.text()
+    panel.set_san(False)
+    assert panel.move_texts()[-1] == "f1b5" and "3. <b><u>f1b5</u></b>" in panel.moves_label.text()
+
+
+def test_f_flips_once_the_board_is_clicked(qtbot):
+    panel = make_panel(qtbot)
+    panel.activateWindow()
+    qtbot.waitActive(panel)
+    qtbot.mouseClick(panel.view, Qt.LeftButton, pos=centre(panel, "e4"))     # an empty square
+    qtbot.keyClick(panel.view, Qt.Key_F)
+    assert panel.view.flipped
+    assert "F once the board is clicked" in panel.buttons["flip"].toolTip()
+
+
+def test_the_board_grows_square_with_its_panel(qtbot):
+    panel = make_panel(qtbot)
+    for w, h in ((480, 560), (900, 1000), (1200, 700)):
+        panel.resize(w, h)
+        qtbot.wait(10)
+        side = panel.view.square_rect(0).width() * 8
+        # square, and as large as the panel allows after the rows below it
+        below = panel.height() - panel.view.height()
+        assert abs(side - min(w, h - below)) <= 2, (w, h, side)
+        assert panel.view.height() > h - 160
+
+
+def test_a_long_fen_fits_its_field_and_the_move_list_has_its_own_row(qtbot):
+    from PySide6.QtGui import QFontMetrics
+    panel = make_panel(qtbot, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    panel.resize(400, 560)                 # the board column of a 1024x700 window
+    qtbot.waitUntil(lambda: panel.fen_edit.width() <= 400)
+    panel._fit_fen()
+    text = panel.fen_edit.text()
+    assert QFontMetrics(panel.fen_edit.font()).horizontalAdvance(text) <= panel.fen_edit.width() - 14
+    assert panel.fen_edit.font().pixelSize() >= 8
+    # "no moves played" on one line, under the navigation row rather than squeezed beside it
+    label = panel.moves_label
+    assert label.height() < 2 * QFontMetrics(label.font()).height()
+    assert label.y() > panel.turn_label.y()

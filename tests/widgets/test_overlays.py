@@ -87,3 +87,50 @@ def test_legend_turns_layers_on_and_off(qtbot):
     with qtbot.waitSignal(legend.toggled):
         legend.set_enabled("pins", False)
     assert "pins" not in legend.enabled()
+
+
+def test_en_passant_that_uncovers_a_slider_says_discovered_check_on_both_layers():
+    import chess
+    from widgets.overlays import Arrow
+    fen = "2r1k3/8/8/8/2pP4/8/8/2K5 b - d3 0 1"
+    board = chess.Board(fen)
+    assert board.is_legal(chess.Move.from_uci("c4d3")) and board.gives_check(chess.Move.from_uci("c4d3"))
+    layers = layers_for(fen)
+    assert layers["ep"].notes[0].startswith("c4d3 legal") and "discovered check from c8" in layers["ep"].notes[0]
+    assert Arrow(sq("c8"), sq("c1"), "#e68f00") in layers["discovered"].shapes
+    assert "discovered check" in layers["discovered"].notes[0]
+    # the rank case: both pawns leave the fourth rank and the rook sees the king
+    layers = layers_for("4k3/8/8/8/K1pP3r/8/8/8 b - d3 0 1")
+    assert "discovered check from h4" in layers["ep"].notes[0]
+
+
+def test_a_layer_that_finds_nothing_says_so():
+    layers = layers_for("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    assert layers["checkers"].notes == ["no check"]
+    assert layers["pins"].notes == ["no pinned piece"]
+    assert layers["discovered"].notes == ["no discovered-check candidate"]
+    assert layers["ep"].notes == ["no en-passant square in this position"]
+    assert not any(layers[k].shapes for k in ("checkers", "pins", "discovered", "ep"))
+
+
+def test_legend_checkboxes_stay_put_when_notes_appear(qtbot):
+    legend = OverlayLegend()
+    qtbot.addWidget(legend)
+    legend.resize(420, 400)
+    for key in ("discovered", "attacked", "king_zone"):
+        legend.set_enabled(key, True)
+    legend.show()
+    qtbot.waitExposed(legend)
+    before = {k: b.mapTo(legend, b.rect().topLeft()) for k, b in legend._boxes.items()}
+    legend.show_notes(layers_for("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"))
+    qtbot.wait(20)
+    assert any(n.isVisible() and n.text() for n in legend._notes.values())
+    after = {k: b.mapTo(legend, b.rect().topLeft()) for k, b in legend._boxes.items()}
+    assert after == before
+
+
+def test_defaults_leave_the_start_position_untinted():
+    from widgets.overlays import LAYERS, Tint
+    on = {key for key, _, _, default in LAYERS if default}
+    layers = layers_for("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert not [s for k in on for s in layers[k].shapes if isinstance(s, Tint)]

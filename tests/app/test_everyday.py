@@ -1,0 +1,239 @@
+"""The window's everyday features: paste, undo, the editor, notation, divide export, the
+tree's row menu, Help/About, remembered settings, runs without a table, the splash."""
+import json
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication, QDialog
+
+from app import everyday, help
+from app.gui import MainWindow
+from core.position import START_FEN, Position
+from widgets.divide_export import csv_text, json_text, row_fen, stockfish_text
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _compiled():
+    from app.warmup import warm
+    warm()
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path):
+    # QSettings("perftscope", "perftscope") is the native format: that path must move too
+    for kind in (QSettings.IniFormat, QSettings.NativeFormat):
+        QSettings.setPath(kind, QSettings.UserScope, str(tmp_path))
+
+
+@pytest.fixture
+def window(qtbot):
+    def make(fen=START_FEN):
+        w = MainWindow(fen, reference="python-chess", engine="core")
+        qtbot.addWidget(w)
+        w.show()
+        return w
+    return make
+
+
+def test_paste_fen_loads_a_good_one_and_names_the_field_of_a_bad_one(qtbot, window):
+    w = window()
+    QApplication.clipboard().setText(f"  {KIWIPETE}\n")
+    assert everyday.paste_fen(w) and w.board.position.fen() == KIWIPETE
+    QApplication.clipboard().setText("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert not everyday.paste_fen(w)
+    assert "field 1" in w.message.text() and w.board.position.fen() == KIWIPETE
+
+
+def test_undo_restores_the_fen_through_the_edit_menu(qtbot, window):
+    w = window()
+    assert not w.undo_action.isEnabled()
+    w.board.play("e2e4")
+    w.set_fen(KIWIPETE)
+    assert w.undo_action.isEnabled() and w.undo_action.shortcut().toString() == "Ctrl+Z"
+    w.undo_action.trigger()
+    assert w.board.fen_edit.text() == Position.from_fen(START_FEN).push("e2e4").fen()
+    w.undo_action.trigger()
+    assert w.board.position.fen() == START_FEN and not w.undo_action.isEnabled()
+    w.redo_action.trigger()
+    assert w.board.moves == ["e2e4"]
+
+
+def test_edit_position_puts_the_set_up_position_on_the_board(qtbot, window):
+    w = window()
+
+    def set_up(dialog):
+        dialog.load("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")
+        dialog.side.setCurrentIndex(1)
+        dialog.accept()
+    everyday.edit_position(w, set_up)
+    assert w.board.position.fen() == "4k3/8/8/8/8/8/8/R3K3 b Q - 0 1"
+
+    def refuse(dialog):
+        dialog.clear()
+        dialog.accept()                     # refused: no kings
+        assert "king" in dialog.error.text()
+    dialog = everyday.edit_position(w, refuse)
+    assert dialog.result() != QDialog.Accepted
+    assert w.board.position.fen() == "4k3/8/8/8/8/8/8/R3K3 b Q - 0 1"
+
+
+def divided(qtbot, w, depth=2):
+    w.divide(depth)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
+    return [n.row for n in w.model.root.children]
+
+
+def test_copy_divide_yields_stockfishs_format(qtbot, window):
+    import chess
+
+    w = window(KIWIPETE)
+    rows = divided(qtbot, w)
+    QApplication.clipboard().clear()
+    w.divide_actions.copy_stockfish()
+    text = QApplication.clipboard().text()
+    lines = text.split("\n")
+    board = chess.Board(KIWIPETE)
+    assert len(rows) == board.legal_moves.count() == 48
+    # 'move: count' per root move, a blank line, the total: as `go perft 2` prints it
+    assert lines[-3:] == ["", "Nodes searched: 2039", ""]
+    counts = dict(line.split(": ") for line in lines[:-3])
+    assert set(counts) == {m.uci() for m in board.legal_moves}
+    for move in ("e1g1", "a2a3", "d5e6"):
+        board.push_uci(move)
+        assert int(counts[move]) == board.legal_moves.count()
+        board.pop()
+
+
+def test_divide_saves_as_csv_and_json(qtbot, window, tmp_path):
+    w = window(KIWIPETE)
+    rows = divided(qtbot, w, 1)
+    w.divide_actions.save(path=str(tmp_path / "d.json"))
+    data = json.loads((tmp_path / "d.json").read_text())
+    assert data["fen"] == KIWIPETE and data["depth"] == 1 and len(data["rows"]) == 48
+    assert all(r["engine"] == r["reference"] == 1 for r in data["rows"])
+    w.divide_actions.save(path=str(tmp_path / "d.csv"))
+    lines = (tmp_path / "d.csv").read_text().splitlines()
+    assert lines[0].startswith("fen,moves,depth,move,engine") and len(lines) == 49
+    assert lines[1].endswith(",1,1,0")
+    assert csv_text(KIWIPETE, [], 1, rows, "core", "python-chess") == (tmp_path / "d.csv").read_text()
+    assert json.loads(json_text(KIWIPETE, [], 1, rows, "a", "b"))["rows"] == data["rows"]
+
+
+def test_row_menu_copies_fen_and_path_and_makes_a_new_root(qtbot, window):
+    w = window(KIWIPETE)
+    divided(qtbot, w, 2)
+    node = w.model.node(w.model.find(["e1g1"]))
+    menu = w.divide_actions.menu_for(node)
+    actions = {a.text(): a for a in menu.actions() if a.text()}
+    actions["Copy this row's FEN"].trigger()
+    assert QApplication.clipboard().text() == Position.from_fen(KIWIPETE).push("e1g1").fen()
+    assert row_fen(w.model, node) == QApplication.clipboard().text()
+    actions["Copy the move path"].trigger()
+    assert QApplication.clipboard().text() == "e1g1"
+    actions["Make this row the new root"].trigger()
+    assert w.board.position == Position.from_fen(KIWIPETE).push("e1g1")
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
+    assert w.model.root.depth == 1 and w.model.fen == Position.from_fen(KIWIPETE).push("e1g1").fen()
+
+
+def test_stockfish_text_leaves_out_moves_the_side_does_not_play():
+    from core.finder import Row
+    rows = [Row("e2e4", 20, 20), Row("e1g1", 5, None), Row("a2a3", None, 20)]
+    assert stockfish_text(rows) == "e2e4: 20\na2a3: 20\n\nNodes searched: 40\n"
+    assert stockfish_text(rows, "engine") == "e2e4: 20\ne1g1: 5\n\nNodes searched: 25\n"
+
+
+def test_settings_survive_a_new_window(qtbot, window):
+    w = window()
+    w.san_action.trigger()                         # SAN is on by default: now UCI
+    w.run_panel.depth.setValue(7)
+    w.run_panel.workers.setValue(1)
+    w.run_panel.hash_size.setCurrentIndex(0)
+    w.legend.set_enabled("pins", False)
+    w.resize(796, 580)         # inside the offscreen screen (800x600): restoreGeometry clamps to it
+    main = w.findChild(type(w.centralWidget()), "main")
+    main.setSizes([200, 500, 400])
+    sizes = main.sizes()
+    w.close()
+    again = window()
+    assert not again.san_action.isChecked() and not again.board.san
+    assert again.run_panel.depth.value() == 7 and again.run_panel.workers.value() == 1
+    assert again.run_panel.hash_size.currentData() == -1
+    assert "pins" not in again.legend.enabled()
+    assert (again.width(), again.height()) == (796, 580)
+    assert again.findChild(type(again.centralWidget()), "main").sizes() == sizes
+
+
+def test_help_lists_the_shortcuts_and_about_the_versions(qtbot, window):
+    import chess
+    import numba
+
+    w = window()
+    text = help.help_html(w)
+    for keys in ("Ctrl+Z", "Ctrl+V", "Ctrl+E", "Ctrl+F", "F1"):
+        assert keys in text
+    about = dict(help.about_rows())
+    assert about["numba"] == numba.__version__ and about["python-chess"] == chess.__version__
+    assert about["slider attacks"].split()[0] in ("pext", "magic") and "numba-" in about["compile cache"]
+    dialog = help.show_text(w, "About perftscope", help.about_html())
+    assert numba.__version__ in dialog.browser.toPlainText()
+    dialog.close()
+
+
+def test_a_run_without_a_table_says_so_and_keeps_its_final_figures(qtbot, window):
+    w = window()
+    w.run_panel.workers.setValue(1)
+    w.run_panel.hash_size.setCurrentIndex(0)
+    with qtbot.waitSignal(w.runs.finished, timeout=30000) as done:
+        w.start_perft(4)
+    assert done.args[0].nodes == 197281
+    assert w.graphs.no_table.isVisible() and not w.graphs.hit_plot.isVisible()
+    caption = w.graphs.caption.text()
+    assert "197,281" in caption and START_FEN in caption and "1 worker" in caption and "no table" in caption
+    w.run_panel.hash_size.setCurrentIndex(2)
+    with qtbot.waitSignal(w.runs.finished, timeout=30000):
+        w.start_perft(4)
+    assert not w.graphs.no_table.isVisible() and w.graphs.hit_plot.isVisible()
+
+
+def test_the_notation_toggle_reaches_the_divide_tree(qtbot, window):
+    w = window(KIWIPETE)
+    divided(qtbot, w, 1)
+    index = w.model.find(["e1g1"])
+    assert w.model.data(index) == "O-O"                  # SAN by default
+    assert w.model.data(w.model.find(["e5f7"])) == "Nxf7"
+    w.san_action.trigger()
+    assert w.model.data(index) == "e1g1" and not w.board.san
+
+
+def test_the_splash_follows_every_warmup_step(qtbot):
+    from app import warmup
+    from app.launch import Splash, prepare_kernels
+    splash = Splash()
+    qtbot.addWidget(splash)
+    splash.show()
+    seen = []
+    original = splash.show_step
+    splash.show_step = lambda d, t, label: (seen.append((d, label)), original(d, t, label))
+    seconds = prepare_kernels(splash, terminal=None)
+    assert seconds >= 0
+    assert [d for d, _ in seen] == list(range(len(warmup.STEPS) + 1))
+    assert seen[-1][1] == "ready" and f"{len(warmup.STEPS)}/{len(warmup.STEPS)}: ready · " in splash.text()
+
+
+def test_nothing_before_the_splash_can_compile_a_kernel():
+    """Kernels with explicit signatures compile when their module is imported: `perftscope gui`
+    must reach its splash without importing any of them."""
+    import subprocess
+    import sys
+    code = ("import sys; from app.cli import main; from app import launch, warmup\n"
+            "warmup.cache_is_warm = lambda: False\n"
+            "launch.prepare_kernels = lambda splash: sys.exit(print(sorted(m for m in sys.modules "
+            "if m.startswith('core.kernels.') and m != 'core.kernels.tables' or m == 'core.position')))\n"
+            "main(['gui', '--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--divide', '3', '--overlays', 'pins'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

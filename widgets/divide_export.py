@@ -1,0 +1,148 @@
+"""Getting a divide out of the tree: Stockfish's `go perft` text to paste beside an engine's
+output, CSV and JSON files, and the rows' context menu (copy the row's FEN or move path,
+make the row the new root).
+
+The text functions take plain rows (core.finder.Row: move, engine count, reference count)
+so they are tested without a window; `context_menu` is what the tree calls on a right-click.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
+
+from core.position import Position
+
+
+def stockfish_text(rows, side: str = "reference") -> str:
+    """Stockfish's divide: `move: count` per root move, a blank line, `Nodes searched: N`.
+    side: 'reference' or 'engine', whose counts; moves that side does not play are left out."""
+    counts = [(r.move, getattr(r, side)) for r in rows if getattr(r, side) is not None]
+    lines = [f"{move}: {count}" for move, count in counts]
+    return "\n".join(lines) + f"\n\nNodes searched: {sum(c for _, c in counts)}\n"
+
+
+def csv_text(fen: str, moves, depth: int, rows, engine: str, reference: str) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["fen", "moves", "depth", "move", f"engine ({engine})", f"reference ({reference})", "difference"])
+    for r in rows:
+        diff = r.engine - r.reference if r.engine is not None and r.reference is not None else ""
+        w.writerow([fen, " ".join(moves), depth, r.move, "" if r.engine is None else r.engine,
+                    "" if r.reference is None else r.reference, diff])
+    return out.getvalue()
+
+
+def json_text(fen: str, moves, depth: int, rows, engine: str, reference: str) -> str:
+    return json.dumps({"fen": fen, "moves": list(moves), "depth": depth, "engine": engine,
+                       "reference": reference,
+                       "rows": [{"move": r.move, "engine": r.engine, "reference": r.reference} for r in rows]},
+                      indent=1) + "\n"
+
+
+def row_fen(model, node) -> str:
+    """The FEN of the position a row's move leads to."""
+    return Position.from_fen(model.fen).play(" ".join(node.moves)).fen()
+
+
+class SanNames:
+    """A tree row's move in SAN (python-chess writes it), remembered per row: the view asks on
+    every paint. A move the position does not allow (an engine's illegal one) stays in UCI."""
+
+    def __init__(self, model):
+        self.model = model
+        self._cache: dict = {}
+
+    def __call__(self, node) -> str:
+        key = (self.model.fen, node.moves)
+        if key not in self._cache:
+            import chess
+            try:
+                board = chess.Board(self.model.fen)
+                for uci in node.moves[:-1]:
+                    board.push_uci(uci)
+                self._cache[key] = board.san(chess.Move.from_uci(node.move))
+            except ValueError:
+                self._cache[key] = node.move
+        return self._cache[key]
+
+
+def level(model, node):
+    """(moves to the position, its depth, its rows) of the divide `node`'s children make."""
+    return node.moves, node.depth, [c.row for c in node.children]
+
+
+class DivideActions(QObject):
+    """The tree's export actions and context menu; `newRoot(fen)` asks the window to divide
+    from a row's position."""
+    newRoot = Signal(str)
+    message = Signal(str)
+
+    def __init__(self, model, parent=None):
+        super().__init__(parent)
+        self.model = model
+
+    def copy_stockfish(self, node=None):
+        node = node or self.model.root
+        _, _, rows = level(self.model, node)
+        if not rows:
+            self.message.emit("nothing to copy: no divide here yet")
+            return
+        QApplication.clipboard().setText(stockfish_text(rows))
+        self.message.emit(f"copied the divide of {len(rows)} moves in Stockfish's format")
+
+    def save(self, node=None, path: str | None = None, parent_widget=None):
+        """Save the level below `node` as CSV or JSON (by the file's extension)."""
+        node = node or self.model.root
+        moves, depth, rows = level(self.model, node)
+        if not rows:
+            self.message.emit("nothing to save: no divide here yet")
+            return
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(parent_widget, "Save divide", "divide.csv",
+                                                  "CSV (*.csv);;JSON (*.json)")
+            if not path:
+                return
+        make = json_text if path.lower().endswith(".json") else csv_text
+        text = make(self.model.fen, moves, depth, rows, self.model.engine, self.model.reference)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            self.message.emit(f"cannot save the divide to {path}: {e.strerror}")
+            return
+        self.message.emit(f"saved the divide of {len(rows)} moves to {path}")
+
+    def menu_for(self, node, parent_widget=None) -> QMenu:
+        """The context menu of a row (node None or the root: the tree's background)."""
+        menu = QMenu(parent_widget)
+        is_row = node is not None and node is not self.model.root
+        if is_row:
+            fen = row_fen(self.model, node)
+            menu.addAction("Copy this row's FEN", lambda: QApplication.clipboard().setText(fen))
+            menu.addAction("Copy the move path", lambda: QApplication.clipboard().setText(" ".join(node.moves)))
+            menu.addAction("Make this row the new root", lambda: self.newRoot.emit(fen))
+            menu.addSeparator()
+        here = node if is_row and node.children else self.model.root
+        menu.addAction("Copy divide (Stockfish format)", lambda: self.copy_stockfish(here))
+        menu.addAction("Save divide as CSV or JSON…", lambda: self.save(here, parent_widget=parent_widget))
+        for action in menu.actions():
+            action.setEnabled(self.model.fen is not None)
+        return menu
+
+
+def install(panel, actions: DivideActions):
+    """Give the tree view a context menu from `actions`."""
+    from PySide6.QtCore import Qt
+    view = panel.view
+    view.setContextMenuPolicy(Qt.CustomContextMenu)
+
+    def show(point):
+        index = view.indexAt(point)
+        node = panel.model.node(index) if index.isValid() else None
+        actions.menu_for(node, view).exec(view.viewport().mapToGlobal(point))
+
+    view.customContextMenuRequested.connect(show)
