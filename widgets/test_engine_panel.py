@@ -28,9 +28,13 @@ class TestEnginePanel(QWidget):
         self.engine.setPlaceholderText("perftree:/path/to/script, uci:/path/to/engine, cmd:…")
         self.reference = QLineEdit("core")
         self.mode = QComboBox()
+        self.mode.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.mode.setMinimumContentsLength(16)
         self.mode.addItem("Suite: every position of a suite", "suite")
         self.mode.addItem("Fuzz: edge positions and random play", "fuzz")
         self.suite = QComboBox()
+        self.suite.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.suite.setMinimumContentsLength(16)
         for name in resources.names():
             self.suite.addItem(name)
         self.max_depth = _spin(1, 10, 2, "deepest depth checked (file counts deeper are skipped)")
@@ -89,6 +93,7 @@ class TestEnginePanel(QWidget):
         layout.addWidget(self.table, 1)
         hint = QLabel("Click a row to open it in the divide tree, the finder's path expanded.")
         hint.setStyleSheet("color: #666")
+        hint.setWordWrap(True)            # the tab must not widen the window's minimum
         layout.addWidget(hint)
 
         self.mode.currentIndexChanged.connect(self.options.setCurrentIndex)
