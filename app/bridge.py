@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QTimer
 from core.errors import PerftscopeError
 
 TICK_MS = 100          # one refresh for every view: fast enough to read, cheap to draw
-WORKER_PREFIX = "perft-worker"     # core.pool names its counting threads so
+WORKER_PREFIX = "perft-worker"     # core.pool names its counting threads so the timer can lower their priority
 WORKER_NICE = 10
 
 

@@ -11,7 +11,8 @@ from core.errors import PerftscopeError
 
 def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
     """Which position and which settings a run's figures belong to."""
-    from widgets.run_panel import ENTRY_BYTES, format_bytes
+    from core.limits import TABLE_ENTRY_BYTES as ENTRY_BYTES
+    from widgets.run_panel import format_bytes
     table = f"{format_bytes((1 << hash_exp) * ENTRY_BYTES)} table" if hash_exp >= 0 else "no table"
     return (f"perft {depth} of <code>{fen}</code> · core generator · "
             f"{workers} worker{'s' * (workers > 1)} · {table}")

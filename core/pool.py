@@ -24,6 +24,7 @@ import numpy as np
 
 from . import kernels
 from .errors import PerftscopeError
+from .limits import TABLE_DEPTH_LIMIT
 from .kernels import hashtable as _h
 from .kernels import perft as _k
 from .kernels import search as _s
@@ -113,8 +114,8 @@ def default_workers() -> int:
 def _check(depth, workers, hash_exp):
     if not isinstance(depth, (int, np.integer)) or depth < 0:
         raise PoolError(f"depth must be a whole number >= 0, got {depth!r}")
-    if depth > 63:
-        raise PoolError(f"depth {depth} is beyond what a table entry can record (63)")
+    if depth > TABLE_DEPTH_LIMIT:
+        raise PoolError(f"depth {depth} is beyond what a table entry can record ({TABLE_DEPTH_LIMIT})")
     if not isinstance(workers, (int, np.integer)) or not 1 <= workers <= MAX_WORKERS:
         raise PoolError(f"workers must be between 1 and {MAX_WORKERS}, got {workers!r}")
     if hash_exp > MAX_HASH_EXP:

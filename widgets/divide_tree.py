@@ -15,12 +15,13 @@ from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLab
                                QSpinBox, QTreeView, QVBoxLayout, QWidget)
 
 from core.finder import Row
+from core.limits import DIVIDE_DEPTH_LIMIT
 from core.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, Verdict, classify
 
 from . import palette
 from .context import ContextBar
 
-MAX_DEPTH = 10
+MAX_DEPTH = DIVIDE_DEPTH_LIMIT
 BACKGROUND = {ILLEGAL.key: QColor(palette.ILLEGAL_BG), NOT_GENERATED.key: QColor(palette.NOT_GENERATED_BG),
               COUNT_DIFFERS.key: QColor(palette.DIFF_BG)}
 MISMATCH_FG, STALE_FG = QColor(palette.BAD), QColor(palette.STALE)

@@ -2,7 +2,7 @@
 
 A pure view: it asks for runs through `startRequested` / `stopRequested` and is told what
 happens through `set_running`, `show_progress`, `show_result` and `show_error`; whoever
-owns the run (app.bridge) does the work off the GUI thread.
+owns the run (app.runs, sampled by app.bridge's timer) does the work off the GUI thread.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from core.kernels.hashtable import ENTRY_BYTES
-MAX_DEPTH = 12
+from core.limits import RUN_DEPTH_LIMIT, TABLE_ENTRY_BYTES as ENTRY_BYTES
+MAX_DEPTH = RUN_DEPTH_LIMIT
 
 
 def format_count(n: float) -> str:

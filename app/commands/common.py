@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from core.errors import PerftscopeError
+from core.limits import DEPTH_LIMIT
 
 if TYPE_CHECKING:
     from core.position import Position
@@ -66,7 +67,7 @@ def int_arg(what: str, low: int, high: int):
     return parse
 
 
-depth_arg = int_arg("depth", 0, 40)
+depth_arg = int_arg("depth", 0, DEPTH_LIMIT)
 
 
 def seconds_arg(text: str) -> float:

@@ -39,7 +39,8 @@ SLIDER_MODE = _slider_mode()
 
 def _sources_digest():
     h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    # the kernels' own sources and the pure constants they compile in
+    for path in [*sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parent.parent / "limits.py"]:
         h.update(path.name.encode())
         h.update(path.read_bytes())
     h.update(numba.__version__.encode())

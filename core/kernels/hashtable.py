@@ -16,11 +16,11 @@ import mmap
 import numpy as np
 from numba import njit
 
-DEPTH_BITS = 6
+from ..limits import TABLE_DEPTH_BITS as DEPTH_BITS, TABLE_ENTRY_BYTES as ENTRY_BYTES
+
 DEPTH_MASK = np.uint64((1 << DEPTH_BITS) - 1)
 MAX_COUNT = np.uint64((1 << (64 - DEPTH_BITS)) - 1)   # larger counts are not stored
-ENTRY_WORDS = 2
-ENTRY_BYTES = 8 * ENTRY_WORDS                         # what one entry costs in memory
+ENTRY_WORDS = ENTRY_BYTES // 8
 BUCKET_ENTRIES = 4
 BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES
 MIN_EXP = 2                                           # one bucket

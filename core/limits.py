@@ -1,0 +1,21 @@
+"""The depths a user may ask for, each bound in one place with its reason.
+
+Pure Python: the command line and the widgets read these before any kernel is loaded.
+"""
+# perft and divide on the command line: far past anything that finishes (start position
+# depth 13 is about 2e18 nodes), so it only keeps a typo such as 400 out
+DEPTH_LIMIT = 40
+
+# A perft hash-table entry is two uint64, `key ^ data` and `data`, with data = count << 6 | depth:
+# the remaining depth has 6 bits. The kernels compile these in (core.kernels.hashtable), so this
+# file is part of the digest that keys their cache.
+TABLE_ENTRY_BYTES = 16
+TABLE_DEPTH_BITS = 6
+TABLE_DEPTH_LIMIT = (1 << TABLE_DEPTH_BITS) - 1
+
+# the run panel's depth box: depth 12 from the start position is about 6e16 nodes, days here
+RUN_DEPTH_LIMIT = 12
+
+# the divide tree and the finder: every level is a divide by both engines, and the user's
+# engine is often a slow script
+DIVIDE_DEPTH_LIMIT = 10
