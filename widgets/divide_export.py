@@ -48,6 +48,19 @@ def row_fen(model, node) -> str:
     return Position.from_fen(model.fen).play(" ".join(node.moves)).fen()
 
 
+def san_or_uci(fen: str, moves, uci: str) -> str:
+    """`uci` played after `moves` from `fen`, in SAN (python-chess writes it); a move the
+    position does not allow (an engine's illegal one) stays in UCI."""
+    import chess
+    try:
+        board = chess.Board(fen)
+        for m in moves:
+            board.push_uci(m)
+        return board.san(chess.Move.from_uci(uci))
+    except ValueError:
+        return uci
+
+
 class SanNames:
     """A tree row's move in SAN (python-chess writes it), remembered per row: the view asks on
     every paint. A move the position does not allow (an engine's illegal one) stays in UCI."""
@@ -59,14 +72,7 @@ class SanNames:
     def __call__(self, node) -> str:
         key = (self.model.fen, node.moves)
         if key not in self._cache:
-            import chess
-            try:
-                board = chess.Board(self.model.fen)
-                for uci in node.moves[:-1]:
-                    board.push_uci(uci)
-                self._cache[key] = board.san(chess.Move.from_uci(node.move))
-            except ValueError:
-                self._cache[key] = node.move
+            self._cache[key] = san_or_uci(self.model.fen, node.moves[:-1], node.move)
         return self._cache[key]
 
 

@@ -18,9 +18,18 @@ def _count(value) -> str:
     return "—" if value is None else f"{value:,}"
 
 
-def report_html(report) -> str:
-    """The report as HTML, every finding worded from the engine's side (core.verdicts)."""
+def report_html(report, name=None) -> str:
+    """The report as HTML, every finding worded from the engine's side (core.verdicts).
+    name(fen, moves, uci) writes a move of the path and of the levels (the SAN/UCI toggle)
+    beside the UCI the engines print: "d2d4 (d4)"; default: UCI alone."""
     e = html.escape
+    written = name or (lambda fen, moves, uci: uci)
+
+    def name(fen, moves, uci):
+        text = written(fen, moves, uci)
+        return uci if text == uci else f"{uci} ({text})"
+
+    path = [name(report.root_fen, report.path[:i], m) for i, m in enumerate(report.path)]
     engine, reference = e(report.engine), e(report.reference)
     parts = [f"<p><b>{engine}</b> against <b>{reference}</b> (the reference), depth {report.depth}<br>"
              f"from <tt>{e(report.root_fen)}</tt></p>"]
@@ -34,7 +43,7 @@ def report_html(report) -> str:
         parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(report.error)}<br>"
                      + (f"command: <tt>{e(report.command)}</tt><br>" if report.command else "")
                      + "the levels below were found before it stopped</p>")
-    parts.append(f"<p>path: <b>{e(' '.join(report.path)) or '(none)'}</b><br>"
+    parts.append(f"<p>path: <b>{e(' '.join(path)) or '(none)'}</b><br>"
                  f"position: <tt>{e(report.fen)}</tt></p>")
     if report.cancelled:
         parts.append("<p><i>stopped before the end</i></p>")
@@ -47,13 +56,14 @@ def report_html(report) -> str:
                                    (ILLEGAL, report.extra, palette.ILLEGAL)):
         if not moves:
             continue
+        # in UCI like the reasons written after them
         items = "".join(f"<li><b>{e(m)}</b> {e(report.explanations.get(m, ''))}</li>" for m in moves)
         parts.append(f"<p style='color:{colour}'><b>{verdict.label}</b>: {e(verdict.by(report.engine))}</p>"
                      f"<ul>{items}</ul>")
     for level in report.levels:
         rows = level.differing
         lines = "".join(
-            f"<tr><td>{e(r.move)}{' ←' if r.move == level.chosen else ''}</td>"
+            f"<tr><td>{e(name(level.fen, (), r.move))}{' ←' if r.move == level.chosen else ''}</td>"
             f"<td align=right>{_count(r.engine)}</td><td align=right>{_count(r.reference)}</td>"
             f"<td>{classify(r.engine, r.reference).word}</td></tr>" for r in rows)
         agreeing = len(level.rows) - len(rows)
@@ -73,6 +83,7 @@ class FinderPanel(QWidget):
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(self.browser)
         self.report = None
+        self.move_name = None          # the SAN/UCI toggle: name(fen, moves, uci), None for UCI
         self.clear()
 
     def clear(self):
@@ -87,7 +98,13 @@ class FinderPanel(QWidget):
 
     def show_report(self, report):
         self.report = report
-        self.browser.setHtml(report_html(report))
+        self.browser.setHtml(report_html(report, self.move_name))
+
+    def set_move_name(self, name):
+        """Write moves with name(fen, moves, uci) (None: UCI) and redraw the report shown."""
+        self.move_name = name
+        if self.report is not None:
+            self.show_report(self.report)
 
     def show_error(self, message: str):
         self.report = None

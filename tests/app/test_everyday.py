@@ -237,3 +237,20 @@ def test_nothing_before_the_splash_can_compile_a_kernel():
                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_san_reaches_the_finder_report(qtbot, window, engine_path):
+    """The notation toggle covers the finder's report too: SAN beside the UCI engines print."""
+    from core.finder import find_mismatch
+    from core.oracles import make_oracle
+
+    w = window()
+    report = find_mismatch(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core"),
+                           "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    assert report.path == ["d2d4"] and report.extra == ["e4d3"]
+    w.finder_panel.show_report(report)
+    assert w.san_action.isChecked()               # SAN by default
+    text = w.finder_panel.text()
+    assert "path: d2d4 (d4)" in text
+    w.san_action.trigger()                        # UCI
+    assert "path: d2d4" in w.finder_panel.text() and "(d4)" not in w.finder_panel.text()
