@@ -74,6 +74,9 @@ class RunController(QObject):
             fill = snap.hash.fill if snap.hash is not None else 0.0
             self.graphs.add_sample(snap.elapsed, nps, hit_rate, [w.nodes for w in snap.workers], fill)
             self._last = (snap.elapsed, snap.nodes, probes, hits)
+        elif snap.done:
+            self.graphs.set_totals([w.nodes for w in snap.workers],
+                                   snap.hash.fill if snap.hash is not None else 0.0)
         fraction = snap.items_done / snap.items_total if snap.items_total else 0.0
         self.panel.show_progress(fraction, snap.nodes, snap.elapsed)
         self.graphs.refresh()

@@ -67,7 +67,7 @@ def report_html(report, name=None) -> str:
             f"<td align=right>{_count(r.engine)}</td><td align=right>{_count(r.reference)}</td>"
             f"<td>{classify(r.engine, r.reference).word}</td></tr>" for r in rows)
         agreeing = len(level.rows) - len(rows)
-        parts.append(f"<p>depth {level.depth} · <tt>{e(level.fen)}</tt><br>{agreeing} moves agree</p>"
+        parts.append(f"<p>depth {level.depth} · <tt>{e(level.fen)}</tt><br>{'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'}</p>"
                      + (f"<table cellspacing=4><tr><th>move</th><th>{engine}</th><th>{reference}</th>"
                         f"<th>verdict</th></tr>{lines}</table>" if rows else ""))
     parts.append(f"<p>engine calls {report.engine_calls} (reference calls {report.reference_calls})</p>")

@@ -187,6 +187,11 @@ class LiveGraphs(QWidget):
         self.t.append(t)
         self.nps.append(nps)
         self.hit_rate.append(100.0 * hit_rate)
+        self.set_totals(worker_nodes, fill)
+
+    def set_totals(self, worker_nodes, fill: float):
+        """The counters that are totals, not rates: also read once more when the run ends, so a
+        run shorter than a tick still shows what each worker searched."""
         self.worker_nodes = np.asarray(worker_nodes, np.float64)
         self.fill = 100.0 * fill
         self._dirty = True
@@ -219,9 +224,10 @@ class LiveGraphs(QWidget):
         if t.size:
             for plot in (self.nps_plot, self.hit_plot):
                 plot.setXRange(0, t[-1], padding=0.01)
-            self.nps_plot.setYRange(0, self.nps_curve.yData.max() * 1.25, padding=0)
+            # max(.., 1): an all-zero run would give the range 0..0, which pyqtgraph widens to -500..500
+            self.nps_plot.setYRange(0, max(self.nps_curve.yData.max() * 1.25, 1.0), padding=0)
         if self.worker_nodes.size:
-            self.worker_plot.setYRange(0, self.worker_nodes.max() * 1.05, padding=0)
+            self.worker_plot.setYRange(0, max(self.worker_nodes.max() * 1.05, 1.0), padding=0)
 
     def _set_limits(self, name: str, plot: pg.PlotWidget, x_max: float, y_max: float):
         old_x, old_y = self._limits.get(name, (None, 0.0))

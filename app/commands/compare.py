@@ -93,7 +93,7 @@ def _print_level(level: Level):
         mark = "  <- followed" if row.move == level.chosen else ""
         print(f"  {row.move:<{width}}  {_count(row.engine):>12}  {_count(row.reference):>12}{mark}")
     agreeing = len(level.rows) - len(differing)
-    print(f"  ({agreeing} move{'s' if agreeing != 1 else ''} agree)" if differing else
+    print(f"  ({'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'})" if differing else
           f"  all {agreeing} moves agree")
     print(flush=True)
 

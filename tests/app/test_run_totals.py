@@ -1,0 +1,31 @@
+"""A perft run shorter than one refresh tick still shows what each worker searched, and a run
+whose counters read zero does not leave the axes at pyqtgraph's -500..500 fallback."""
+from app.bridge import Bridge
+from app.runs import RunController
+from core.position import START_FEN, Position
+from widgets.graphs import LiveGraphs
+from widgets.run_panel import RunPanel
+
+
+def test_a_run_shorter_than_a_tick_fills_the_worker_bars(qtbot):
+    bridge, panel, graphs = Bridge(), RunPanel(), LiveGraphs()
+    qtbot.addWidget(panel)
+    qtbot.addWidget(graphs)
+    runs = RunController(bridge, panel, graphs, lambda: Position.from_fen(START_FEN))
+    with qtbot.waitSignal(runs.finished, timeout=30000) as finished:
+        runs.start(3, 2, -1)
+    assert finished.args[0].nodes == 8902
+    graphs.refresh()
+    heights = graphs.worker_bars.opts["height"]
+    assert len(heights) == 2 and heights.sum() > 0
+
+
+def test_fitting_an_all_zero_run_keeps_the_axes_at_zero(qtbot):
+    graphs = LiveGraphs()
+    qtbot.addWidget(graphs)
+    graphs.add_sample(0.1, 0.0, 0.0, [0, 0], 0.0)
+    graphs.refresh()
+    graphs.fit()
+    for plot in (graphs.nps_plot, graphs.worker_plot):
+        bottom, top = plot.getViewBox().viewRange()[1]
+        assert bottom >= -0.05 and top > 0
