@@ -131,8 +131,11 @@ def classify(report: Report) -> str:
 
 
 def _classify_move(pos: Position, move: str, extra: bool, why: str, path) -> str:
-    piece = pos.board[parse_square(move[:2])].upper()
-    if piece == "K" and move in _CASTLES:
+    mover, target = pos.board[parse_square(move[:2])], pos.board[parse_square(move[2:4])]
+    piece = mover.upper()
+    # a castling: e1g1 and the like, or in Chess960 the king taking its own rook
+    castles = move in _CASTLES or (target.upper() == "R" and target.isupper() == mover.isupper())
+    if piece == "K" and castles:
         if extra:
             return "castling-rights" if "castling right" in why else "castling-attack"
         # a legal castle not generated: rights lost by a move, or an attack seen that is not there
