@@ -200,6 +200,8 @@ class MainWindow(QMainWindow):
         self.library.positionChosen.connect(self._library_chosen)
         self.choice.changed.connect(
             lambda: self.divides.set_specs(*self.choice.specs(), timeout=self.choice.seconds()))
+        self.choice.changed.connect(self._offer_test_engines)
+        self._offer_test_engines()
         self.chess960.toggled.connect(lambda on: self.board.set_position(self.board.position.with_options(
             chess960=on, fen_style="shredder" if on else "xfen")))
         self.tree.divideRequested.connect(self.divide)
@@ -531,6 +533,10 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open session", "", "perftscope sessions (*.json)")
         if path:
             self.open_session(path)
+
+    def _offer_test_engines(self):
+        engine, reference = self.choice.specs()
+        self.test_engine.offer_engines(engine or "", reference)
 
     def open_finding(self, finding):
         """A Test-engine finding in the divide tree: its engine against its reference, the

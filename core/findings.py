@@ -72,6 +72,14 @@ class Finding:
         return self.moves
 
     @property
+    def example_verdicts(self) -> list[str]:
+        """The example position's differing moves with their verdicts: 'illegal d1b1'."""
+        shown = self.minimal if self.minimal is not None else self.report
+        if shown is None:
+            return []
+        return [f"{ILLEGAL.word} {m}" for m in shown.extra] + [f"{NOT_GENERATED.word} {m}" for m in shown.missing]
+
+    @property
     def example_fen(self) -> str:
         """The smallest position showing the failure: the shrunk one when there is one."""
         if self.shrunk is not None:

@@ -124,6 +124,12 @@ class TestEnginePanel(QWidget):
         self.findings.clear()
         self.table.setRowCount(0)
 
+    def offer_engines(self, engine: str, reference: str):
+        """Start from the engine and reference chosen for the divide (not during a session)."""
+        if self.start_button.isEnabled():
+            self.engine.setText(engine)
+            self.reference.setText(reference)
+
     def set_status(self, text: str):
         self.status.setStyleSheet("")
         self.status.setText(text)
@@ -139,7 +145,7 @@ class TestEnginePanel(QWidget):
         self.table.insertRow(row)
         # the moves of the minimal position, shown beside it (the tooltip has the original's)
         moves = finding.error if finding.kind in ("crash", "timeout") else \
-            " ".join(finding.example_moves) or "(counts)"
+            ", ".join(finding.example_verdicts) or "(counts)"
         minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
         cells = (finding.label, moves, minimal, f"{finding.name}: {finding.fen}")
         tip = (f"{engine} against {reference}, depth {finding.depth}\n{finding.fen}\n{finding.summary()}"

@@ -28,6 +28,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     panel = window.test_engine
     window.tabs.setCurrentWidget(panel)
     panel.engine.setText(f"perftree:{engine_path('ep_rank_pin')}")
+    panel.reference.setText("core")                   # the divide's reference is python-chess here
     panel.mode.setCurrentIndex(1)                     # fuzz
     panel.seconds.setValue(8)
     panel.start_button.click()
@@ -39,6 +40,8 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     assert "ep_rank_pin.py against core: fuzz seed 1" in panel.status.text()
     finding = panel.findings[0]
     assert finding.shrunk is not None and panel.table.item(0, 2).text() == finding.shrunk.fen
+    # the moves column words each move from the engine's side
+    assert panel.table.item(0, 1).text().startswith("illegal ")
 
     panel.table.selectRow(0)                          # opens it in the divide tree
     assert window.tabs.currentWidget() is window.tree
@@ -52,6 +55,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
 def test_stop_ends_a_suite_session_at_once(qtbot, window, engine_path):
     panel = window.test_engine
     panel.engine.setText(f"perftree:{engine_path('correct')}")
+    panel.reference.setText("core")
     panel.suite.setCurrentText("perftsuite.epd")
     panel.max_depth.setValue(3)
     panel.jobs.setValue(1)
@@ -72,3 +76,12 @@ def test_a_bad_engine_is_a_message(qtbot, window):
     panel.start_button.click()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)
     assert "nonexistent" in panel.status.text() and panel.start_button.isEnabled()
+
+
+def test_the_tab_starts_from_the_engines_chosen_for_the_divide(qtbot, window, engine_path):
+    spec = f"perftree:{engine_path('ep_rank_pin')}"
+    window.choice.engine.set_spec(spec)
+    window.choice.reference.set_spec("stockfish")
+    window.choice.changed.emit()
+    assert window.test_engine.engine.text() == spec
+    assert window.test_engine.reference.text() == "stockfish"
