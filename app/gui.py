@@ -161,6 +161,7 @@ class MainWindow(QMainWindow):
         main.setSizes([260, 640, 660])
         self.setCentralWidget(main)
         self.message = QLabel()
+        self._said = ("", "", None)                # text, style, the position it is about
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.waiting = QLabel()
         self.statusBar().addWidget(self.message, 1)
@@ -234,12 +235,27 @@ class MainWindow(QMainWindow):
 
     # --- messages ----------------------------------------------------------------------
     def show_message(self, text: str):
-        self.message.setStyleSheet("")
-        self.message.setText(text)
+        self._say(text, "")
 
     def show_error(self, text: str):
-        self.message.setStyleSheet(f"color:{palette.ERROR}; font-weight:bold;")
-        self.message.setText(f"⚠ {text}")
+        self._say(f"⚠ {text}", f"color:{palette.ERROR}; font-weight:bold;")
+
+    def _say(self, text: str, style: str):
+        # a message is about the board's position when it is said: greyed once the board moves
+        self._said = (text, style, self.board.position)
+        self.message.setStyleSheet(style)
+        self.message.setText(text)
+
+    def _grey_message(self):
+        text, style, about = self._said
+        if not text or about is None:
+            return
+        if self.board.position == about:
+            self.message.setStyleSheet(style)
+            self.message.setText(text)
+        else:
+            self.message.setStyleSheet(f"color:{palette.STALE};")
+            self.message.setText(f"(about another position) {text}")
 
     # --- board and overlays ------------------------------------------------------------
     def set_fen(self, fen: str):
@@ -284,6 +300,7 @@ class MainWindow(QMainWindow):
         run_stale = self.run_about is not None and pos != self.run_about
         self.run_context.set_stale(run_stale)
         self.run_panel.set_stale(run_stale)
+        self._grey_message()
 
     def _show_layers(self):
         layers = layers_from_analysis(self.analysis) if self.analysis is not None else {}

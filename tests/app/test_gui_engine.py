@@ -311,3 +311,13 @@ def test_with_no_engine_divide_shows_the_reference_alone(qtbot, window):
     assert "python-chess counts 400 nodes" in w.message.text()
     w.find_mismatch(2)
     assert "choose the Engine" in w.message.text() and not w.finder.running
+
+
+def test_the_status_line_is_greyed_once_the_board_moves_away(qtbot, window):
+    w = window()
+    w.show_error("first mismatch after e2e4: f4e3 illegal")
+    assert w.message.text().startswith("⚠ first mismatch")
+    w.set_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    assert w.message.text().startswith("(about another position) ⚠ first mismatch")
+    w.set_fen(START_FEN)
+    assert w.message.text().startswith("⚠ first mismatch")
