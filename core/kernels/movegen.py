@@ -87,10 +87,19 @@ def legality_masks(T, s):
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
     ksq = tzcnt(K & us)
-    checkers = checkers_to(T, P, N, D, O, ksq, occ) & them
-    # sliders that would hit the king if our own pieces were not there
-    pin_o = pin_rays(T, ksq, rook_attacks(T, ksq, them) & O & them, us, occ)
-    pin_d = pin_rays(T, ksq, bishop_attacks(T, ksq, them) & D & them, us, occ)
+    checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)) & them
+    # slider lookups only for the kinds the opponent still has (most endgames lack one).
+    # Pins: sliders that would hit the king if our own pieces were not there.
+    pin_o = ZERO
+    orth = O & them
+    if orth:
+        checkers |= rook_attacks(T, ksq, occ) & orth
+        pin_o = pin_rays(T, ksq, rook_attacks(T, ksq, them) & orth, us, occ)
+    pin_d = ZERO
+    diag = D & them
+    if diag:
+        checkers |= bishop_attacks(T, ksq, occ) & diag
+        pin_d = pin_rays(T, ksq, bishop_attacks(T, ksq, them) & diag, us, occ)
     if checkers == 0:
         evasion = ALL
     elif checkers & (checkers - ONE):
@@ -175,7 +184,8 @@ def king_destinations(T, s, ksq, checkers):
         orth = O & them
         while candidates:
             sq = tzcnt(candidates)
-            if not (bishop_attacks(T, sq, lifted) & diag) and not (rook_attacks(T, sq, lifted) & orth):
+            if not (diag and bishop_attacks(T, sq, lifted) & diag) \
+                    and not (orth and rook_attacks(T, sq, lifted) & orth):
                 safe |= ONE << np.uint64(sq)
             candidates &= candidates - ONE
     # castling: in standard chess the king is on e1 whenever rights remain; e1 itself is
