@@ -63,13 +63,21 @@ def blocker_ray(T, ksq, sniper, side, occ):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def pin_rays(T, ksq, snipers, us, occ):
-    """Union of the rays king..sniper (sniper included) holding exactly one of our pieces."""
+def pins_and_checkers(T, ksq, snipers, us, occ):
+    """(union of the rays king..sniper holding exactly one of our pieces, the snipers
+    with nothing between them and the king)."""
     rays = ZERO
+    checkers = ZERO
     while snipers:
-        rays |= blocker_ray(T, ksq, tzcnt(snipers), us, occ)
+        sq = tzcnt(snipers)
+        ray = T[BETWEEN + ksq * 64 + sq]
+        between = ray & occ
+        if between == 0:
+            checkers |= ONE << np.uint64(sq)
+        elif (between & (between - ONE)) == 0 and (between & us):
+            rays |= ray | (ONE << np.uint64(sq))
         snipers &= snipers - ONE
-    return rays
+    return rays, checkers
 
 
 @njit(cache=True, _nrt=False)
@@ -90,16 +98,18 @@ def legality_masks(T, s):
     checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)) & them
     # slider lookups only for the kinds the opponent still has (most endgames lack one).
     # Pins: sliders that would hit the king if our own pieces were not there.
+    # One x-ray lookup per kind finds both: a sniper with nothing between it and the king
+    # checks, one with exactly one of our pieces between pins it.
     pin_o = ZERO
     orth = O & them
     if orth:
-        checkers |= rook_attacks(T, ksq, occ) & orth
-        pin_o = pin_rays(T, ksq, rook_attacks(T, ksq, them) & orth, us, occ)
+        pin_o, c = pins_and_checkers(T, ksq, rook_attacks(T, ksq, them) & orth, us, occ)
+        checkers |= c
     pin_d = ZERO
     diag = D & them
     if diag:
-        checkers |= bishop_attacks(T, ksq, occ) & diag
-        pin_d = pin_rays(T, ksq, bishop_attacks(T, ksq, them) & diag, us, occ)
+        pin_d, c = pins_and_checkers(T, ksq, bishop_attacks(T, ksq, them) & diag, us, occ)
+        checkers |= c
     if checkers == 0:
         evasion = ALL
     elif checkers & (checkers - ONE):
