@@ -192,6 +192,21 @@ def king_destinations(T, s, ksq, checkers):
         lifted = occ ^ (ONE << np.uint64(ksq))
         diag = D & them
         orth = O & them
+        # one lookup per enemy slider when they are fewer than the squares to test
+        # (a lone rook, as in most endgames), else one per square below
+        n_candidates = popcnt(candidates)
+        if diag and popcnt(diag) < n_candidates:
+            b = diag
+            while b:
+                candidates &= ~bishop_attacks(T, tzcnt(b), lifted)
+                b &= b - ONE
+            diag = ZERO
+        if orth and popcnt(orth) < n_candidates:
+            b = orth
+            while b:
+                candidates &= ~rook_attacks(T, tzcnt(b), lifted)
+                b &= b - ONE
+            orth = ZERO
         while candidates:
             sq = tzcnt(candidates)
             if not (diag and bishop_attacks(T, sq, lifted) & diag) \
