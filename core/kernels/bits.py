@@ -1,6 +1,6 @@
 """Bit intrinsics numba does not expose: popcount, trailing zeros, byte swap, PEXT,
-atomic loads and prefetch, each emitted as one LLVM intrinsic (one instruction), and an
-unchecked table load."""
+atomic loads and prefetch, each emitted as one LLVM intrinsic (one instruction), and
+array loads and stores without numba's negative-index fixup."""
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -113,3 +113,15 @@ def at(typingctx, arr, idx):
         a = context.make_array(aty)(context, builder, args[0])
         return builder.load(builder.gep(a.data, [args[1]], inbounds=True))
     return arr.dtype(arr, types.int64), codegen
+
+
+@intrinsic
+def put(typingctx, arr, idx, value):
+    """arr[idx] = value for an index known to be in range (the move list: see `at`)."""
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        a = context.make_array(aty)(context, builder, args[0])
+        v = context.cast(builder, args[2], signature.args[2], aty.dtype)
+        builder.store(v, builder.gep(a.data, [args[1]], inbounds=True))
+        return context.get_dummy_value()
+    return types.none(arr, types.int64, value), codegen

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from .attacks import bishop_attacks, rook_attacks
-from .bits import popcnt, tzcnt
+from .bits import popcnt, put, tzcnt
 from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
 from .tables import ALL, BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
 
@@ -313,7 +313,7 @@ def count_moves(T, s):
 @njit(cache=True, _nrt=False)
 def _emit(buf, n, frm, targets):
     while targets:
-        buf[n] = np.uint16(frm | (tzcnt(targets) << 6))
+        put(buf, n, np.uint16(frm | (tzcnt(targets) << 6)))
         n += 1
         targets &= targets - ONE
     return n
@@ -327,10 +327,10 @@ def _emit_pawns(buf, n, targets, delta):
         m = (to - delta) | (to << 6)
         if to >= 56:
             for promo in range(3, -1, -1):            # queen first
-                buf[n] = np.uint16(m | (FLAG_PROMOTION << 12) | (promo << 14))
+                put(buf, n, np.uint16(m | (FLAG_PROMOTION << 12) | (promo << 14)))
                 n += 1
         else:
-            buf[n] = np.uint16(m)
+            put(buf, n, np.uint16(m))
             n += 1
         targets &= targets - ONE
     return n
@@ -344,10 +344,10 @@ def generate_moves(T, s, buf, n):
     king_to, castles = king_destinations(T, s, ksq, checkers)
     n = _emit(buf, n, ksq, king_to)
     if castles & 1:
-        buf[n] = np.uint16(ksq | (6 << 6) | (FLAG_CASTLE << 12))
+        put(buf, n, np.uint16(ksq | (6 << 6) | (FLAG_CASTLE << 12)))
         n += 1
     if castles & 2:
-        buf[n] = np.uint16(ksq | (2 << 6) | (FLAG_CASTLE << 12))
+        put(buf, n, np.uint16(ksq | (2 << 6) | (FLAG_CASTLE << 12)))
         n += 1
     if evasion == 0:
         return n
@@ -387,7 +387,7 @@ def generate_moves(T, s, buf, n):
         while b:
             frm = tzcnt(b)
             if ep_is_legal(T, s, frm, ksq, checkers, evasion):
-                buf[n] = np.uint16(frm | (np.int64(ep) << 6) | (FLAG_EP << 12))
+                put(buf, n, np.uint16(frm | (np.int64(ep) << 6) | (FLAG_EP << 12)))
                 n += 1
             b &= b - ONE
     return n

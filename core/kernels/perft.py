@@ -2,6 +2,7 @@
 import numpy as np
 from numba import njit, types
 
+from .bits import at
 from .board import make
 from .movegen import count_moves, generate_moves
 
@@ -31,10 +32,10 @@ def _perft(T, s, depth, buf, ply):
     total = np.uint64(0)
     if depth == 2:
         for i in range(base, end):
-            total += count_moves(T, make(T, s, buf[i]))
+            total += count_moves(T, make(T, s, at(buf, i)))
     else:
         for i in range(base, end):
-            total += _perft(T, make(T, s, buf[i]), depth - 1, buf, ply + 1)
+            total += _perft(T, make(T, s, at(buf, i)), depth - 1, buf, ply + 1)
     return total
 
 
