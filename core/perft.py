@@ -30,8 +30,9 @@ def divide(pos: Position, depth: int) -> dict[str, int]:
 
 def perft_stats(pos: Position, depth: int) -> tuple[int, dict[str, int]]:
     """(nodes, statistics) with the chessprogramming table's columns, counted on leaf moves."""
+    from .kernels import stats as _stats      # compiled on first use: most runs never need it
     stats = np.zeros(len(STAT_NAMES), np.int64)
-    nodes = int(_k.perft_stats(kernels.table(), pos.state(), depth, _k.new_move_stack(), stats))
+    nodes = int(_stats.perft_stats(kernels.table(), pos.state(), depth, _k.new_move_stack(), stats))
     return nodes, dict(zip(STAT_NAMES, (int(x) for x in stats)))
 
 

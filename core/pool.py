@@ -274,13 +274,15 @@ class PerftRun:
         next_item = _h.aligned_zeros(8).view(np.int64)
         errors: list[BaseException] = []
         self._worker_cpu = [0.0] * self.workers
+        if self.want_stats:
+            from .kernels import stats as _st   # compiled here on first use, not in a worker thread
 
         def work(w):
             cpu = time.thread_time()
             try:
                 wbuf = _k.new_move_stack()
                 if self.want_stats:
-                    _s.run_stats_worker(T, items, rem, out, next_item, wbuf, stats[w], self._ctr,
+                    _st.run_stats_worker(T, items, rem, out, next_item, wbuf, stats[w], self._ctr,
                                         w * _s.SLOT, self._stop)
                 else:
                     _s.run_worker(T, items, rem, out, next_item, wbuf, H, mask, self.min_depth,

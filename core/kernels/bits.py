@@ -1,5 +1,6 @@
 """Bit intrinsics numba does not expose: popcount, trailing zeros, byte swap, PEXT,
-atomic loads and prefetch, each emitted as one LLVM intrinsic (one instruction)."""
+atomic loads and prefetch, each emitted as one LLVM intrinsic (one instruction), and
+array loads and stores without numba's negative-index fixup."""
 from llvmlite import ir
 from numba import types
 from numba.core import cgutils
@@ -100,3 +101,27 @@ def atomic_add(typingctx, arr, idx, value):
         val = context.cast(builder, args[2], signature.args[2], aty.dtype)
         return builder.atomic_rmw("add", ptr, val, ordering="monotonic")
     return arr.dtype(arr, idx, value), codegen
+
+
+@intrinsic
+def at(typingctx, arr, idx):
+    """arr[idx] for an index known to be in range. A plain arr[idx] with an int64 index
+    first adds the length to a negative one, and LLVM cannot rule that out for the slider
+    lookups (the index is loaded from the table): that compare and select cost 10%."""
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        a = context.make_array(aty)(context, builder, args[0])
+        return builder.load(builder.gep(a.data, [args[1]], inbounds=True))
+    return arr.dtype(arr, types.int64), codegen
+
+
+@intrinsic
+def put(typingctx, arr, idx, value):
+    """arr[idx] = value for an index known to be in range (the move list: see `at`)."""
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        a = context.make_array(aty)(context, builder, args[0])
+        v = context.cast(builder, args[2], signature.args[2], aty.dtype)
+        builder.store(v, builder.gep(a.data, [args[1]], inbounds=True))
+        return context.get_dummy_value()
+    return types.none(arr, types.int64, value), codegen

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from .attacks import bishop_attacks, rook_attacks
-from .bits import popcnt, tzcnt
+from .bits import popcnt, put, tzcnt
 from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
 from .tables import ALL, BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
 
@@ -63,13 +63,21 @@ def blocker_ray(T, ksq, sniper, side, occ):
 
 
 @njit(cache=True, _nrt=False, inline='always')
-def pin_rays(T, ksq, snipers, us, occ):
-    """Union of the rays king..sniper (sniper included) holding exactly one of our pieces."""
+def pins_and_checkers(T, ksq, snipers, us, occ):
+    """(union of the rays king..sniper holding exactly one of our pieces, the snipers
+    with nothing between them and the king)."""
     rays = ZERO
+    checkers = ZERO
     while snipers:
-        rays |= blocker_ray(T, ksq, tzcnt(snipers), us, occ)
+        sq = tzcnt(snipers)
+        ray = T[BETWEEN + ksq * 64 + sq]
+        between = ray & occ
+        if between == 0:
+            checkers |= ONE << np.uint64(sq)
+        elif (between & (between - ONE)) == 0 and (between & us):
+            rays |= ray | (ONE << np.uint64(sq))
         snipers &= snipers - ONE
-    return rays
+    return rays, checkers
 
 
 @njit(cache=True, _nrt=False)
@@ -87,10 +95,21 @@ def legality_masks(T, s):
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
     ksq = tzcnt(K & us)
-    checkers = checkers_to(T, P, N, D, O, ksq, occ) & them
-    # sliders that would hit the king if our own pieces were not there
-    pin_o = pin_rays(T, ksq, rook_attacks(T, ksq, them) & O & them, us, occ)
-    pin_d = pin_rays(T, ksq, bishop_attacks(T, ksq, them) & D & them, us, occ)
+    checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)) & them
+    # slider lookups only for the kinds the opponent still has (most endgames lack one).
+    # Pins: sliders that would hit the king if our own pieces were not there.
+    # One x-ray lookup per kind finds both: a sniper with nothing between it and the king
+    # checks, one with exactly one of our pieces between pins it.
+    pin_o = ZERO
+    orth = O & them
+    if orth:
+        pin_o, c = pins_and_checkers(T, ksq, rook_attacks(T, ksq, them) & orth, us, occ)
+        checkers |= c
+    pin_d = ZERO
+    diag = D & them
+    if diag:
+        pin_d, c = pins_and_checkers(T, ksq, bishop_attacks(T, ksq, them) & diag, us, occ)
+        checkers |= c
     if checkers == 0:
         evasion = ALL
     elif checkers & (checkers - ONE):
@@ -173,9 +192,25 @@ def king_destinations(T, s, ksq, checkers):
         lifted = occ ^ (ONE << np.uint64(ksq))
         diag = D & them
         orth = O & them
+        # one lookup per enemy slider when they are fewer than the squares to test
+        # (a lone rook, as in most endgames), else one per square below
+        n_candidates = popcnt(candidates)
+        if diag and popcnt(diag) < n_candidates:
+            b = diag
+            while b:
+                candidates &= ~bishop_attacks(T, tzcnt(b), lifted)
+                b &= b - ONE
+            diag = ZERO
+        if orth and popcnt(orth) < n_candidates:
+            b = orth
+            while b:
+                candidates &= ~rook_attacks(T, tzcnt(b), lifted)
+                b &= b - ONE
+            orth = ZERO
         while candidates:
             sq = tzcnt(candidates)
-            if not (bishop_attacks(T, sq, lifted) & diag) and not (rook_attacks(T, sq, lifted) & orth):
+            if not (diag and bishop_attacks(T, sq, lifted) & diag) \
+                    and not (orth and rook_attacks(T, sq, lifted) & orth):
                 safe |= ONE << np.uint64(sq)
             candidates &= candidates - ONE
     # castling: in standard chess the king is on e1 whenever rights remain; e1 itself is
@@ -278,7 +313,7 @@ def count_moves(T, s):
 @njit(cache=True, _nrt=False)
 def _emit(buf, n, frm, targets):
     while targets:
-        buf[n] = np.uint16(frm | (tzcnt(targets) << 6))
+        put(buf, n, np.uint16(frm | (tzcnt(targets) << 6)))
         n += 1
         targets &= targets - ONE
     return n
@@ -292,10 +327,10 @@ def _emit_pawns(buf, n, targets, delta):
         m = (to - delta) | (to << 6)
         if to >= 56:
             for promo in range(3, -1, -1):            # queen first
-                buf[n] = np.uint16(m | (FLAG_PROMOTION << 12) | (promo << 14))
+                put(buf, n, np.uint16(m | (FLAG_PROMOTION << 12) | (promo << 14)))
                 n += 1
         else:
-            buf[n] = np.uint16(m)
+            put(buf, n, np.uint16(m))
             n += 1
         targets &= targets - ONE
     return n
@@ -309,10 +344,10 @@ def generate_moves(T, s, buf, n):
     king_to, castles = king_destinations(T, s, ksq, checkers)
     n = _emit(buf, n, ksq, king_to)
     if castles & 1:
-        buf[n] = np.uint16(ksq | (6 << 6) | (FLAG_CASTLE << 12))
+        put(buf, n, np.uint16(ksq | (6 << 6) | (FLAG_CASTLE << 12)))
         n += 1
     if castles & 2:
-        buf[n] = np.uint16(ksq | (2 << 6) | (FLAG_CASTLE << 12))
+        put(buf, n, np.uint16(ksq | (2 << 6) | (FLAG_CASTLE << 12)))
         n += 1
     if evasion == 0:
         return n
@@ -352,7 +387,7 @@ def generate_moves(T, s, buf, n):
         while b:
             frm = tzcnt(b)
             if ep_is_legal(T, s, frm, ksq, checkers, evasion):
-                buf[n] = np.uint16(frm | (np.int64(ep) << 6) | (FLAG_EP << 12))
+                put(buf, n, np.uint16(frm | (np.int64(ep) << 6) | (FLAG_EP << 12)))
                 n += 1
             b &= b - ONE
     return n

@@ -23,7 +23,7 @@ from .board import make
 from .expand import row_state
 from .hashtable import MAX_COUNT, STORED_EMPTY, STORED_REPLACED, bucket_of, probe, store
 from .movegen import count_moves, generate_moves
-from .perft import MAX_MOVES, MOVES, STATE, TABLE, _leaf_stats, _perft
+from .perft import MAX_MOVES, MOVES, STATE, TABLE, _perft
 
 # counter slot layout; PROBES_AT + d and HITS_AT + d count the table's probes and hits
 # at remaining depth d (d < DEPTHS; deeper ones are counted at DEPTHS - 1)
@@ -39,7 +39,6 @@ NO_TABLE = 1 << 30                 # a min_depth no run reaches
 HASH = types.Array(types.uint64, 1, "C")
 COUNTERS = types.Array(types.int64, 1, "C")
 FLAG = types.Array(types.int64, 1, "C")
-STATS = types.Array(types.int64, 1, "C")
 
 
 @njit(cache=True, _nrt=False, inline='always')
@@ -134,38 +133,5 @@ def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, sl
     i = take_item(next_item, items.shape[0], stop)
     while i >= 0:
         out[i] = count(T, row_state(items, i), depth, buf, H, mask, min_depth, ctr, slot, stop)
-        ctr[slot + ITEMS] += 1
-        i = take_item(next_item, items.shape[0], stop)
-
-
-@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS, COUNTERS, types.int64,
-                   FLAG), cache=True)
-def _search_stats(T, s, depth, buf, ply, stats, ctr, slot, stop):
-    # depth >= 1; the chessprogramming statistics need every leaf move, so no bulk count
-    if atomic_load(stop, 0):
-        return np.uint64(0)
-    base = ply * MAX_MOVES
-    end = generate_moves(T, s, buf, base)
-    if depth == 1:
-        for i in range(base, end):
-            _leaf_stats(T, s, buf[i], stats)
-        ctr[slot + NODES] += end - base
-        return np.uint64(end - base)
-    total = np.uint64(0)
-    for i in range(base, end):
-        total += _search_stats(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, stats, ctr, slot, stop)
-    return total
-
-
-@njit(nogil=True, cache=True)
-def run_stats_worker(T, items, depth, out, next_item, buf, stats, ctr, slot, stop):
-    """run_worker's twin for perft with statistics (stats: this worker's own 8 counters)."""
-    i = take_item(next_item, items.shape[0], stop)
-    while i >= 0:
-        if depth <= 0:
-            ctr[slot + NODES] += 1
-            out[i] = np.uint64(1)
-        else:
-            out[i] = _search_stats(T, row_state(items, i), depth, buf, 0, stats, ctr, slot, stop)
         ctr[slot + ITEMS] += 1
         i = take_item(next_item, items.shape[0], stop)

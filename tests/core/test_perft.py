@@ -116,3 +116,20 @@ def test_depth_zero_counts_one_and_divide_is_empty():
     assert perft(pos, 0) == 1
     assert divide(pos, 0) == {}
     assert sum(divide(pos, 3).values()) == perft(pos, 3) == 8902
+
+
+def test_statistics_kernels_load_only_when_asked_for():
+    # they are compiled at import: a run without statistics must not pay for them
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            "from core.perft import perft, divide\n"
+            "from core.pool import perft as pool_perft\n"
+            "from core.position import Position, START_FEN\n"
+            "assert perft(Position.from_fen(START_FEN), 3) == 8902\n"
+            "assert pool_perft(Position.from_fen(START_FEN), 4, workers=2).nodes == 197281\n"
+            "assert 'core.kernels.stats' not in sys.modules, 'statistics kernels imported'\n"
+            "r = pool_perft(Position.from_fen(START_FEN), 4, workers=2, stats=True)\n"
+            "assert r.stats['checks'] == 469 and r.stats['checkmates'] == 8, r.stats\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
