@@ -1,12 +1,14 @@
 """Legal-only move generation and bulk counting.
 
-Before anything is generated, `king_safety` finds what makes a move legal:
-the checkers, the evasion mask (capture the checker or interpose; nothing in
-double check), the pin rays along ranks/files and along diagonals, and the
-squares the opponent attacks with our king lifted off the board (so a king
-cannot step back along a checking ray). Moves then come straight out of target
-sets: no make/unmake legality test. En passant alone gets a full re-test, since
-removing two pawns from one rank can expose the king (the rank pin).
+Before anything is generated, `legality_masks` finds what makes a move legal: the
+checkers, the evasion mask (capture the checker or interpose; nothing in double
+check) and the pin rays along ranks/files and along diagonals; `king_destinations`
+then tests the king's few candidate squares with the king lifted off the board (so
+it cannot step back along a checking ray), and castling. Moves then come straight
+out of target sets: no make/unmake legality test. En passant alone gets a full
+re-test, since removing two pawns from one rank can expose the king (the rank pin).
+`king_safety` builds the opponent's whole attack map instead: the statistics and
+the analysis overlays want it, generation does not.
 
 `count_moves` is the leaf parent's bulk counter: the same target sets, counted
 by popcount without producing moves."""
@@ -284,6 +286,9 @@ def count_moves(T, s):
     while b:
         n += popcnt(T[KNIGHT + tzcnt(b)] & target)
         b &= b - ONE
+    # Pinned sliders get loops of their own here, so each counting loop is one lookup and a
+    # popcount with no branch; generate_moves masks inside one loop instead, since it writes
+    # every move out anyway and a pin is rare.
     b = D & us & ~pinned
     while b:
         n += popcnt(bishop_attacks(T, tzcnt(b), occ) & target)
