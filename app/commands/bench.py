@@ -114,7 +114,7 @@ def _sliders_subprocess(mode: str, repeat: int) -> dict:
 def run_profile(args) -> int:
     from core.errors import PerftscopeError
     from core.position import START_FEN, Position
-    from core.profile import format_profile, profile_perft
+    from core.bench.profile import format_profile, profile_perft
     if args.depth is None:
         args.depth = 6
     if args.depth < 2 or args.depth > 12:
@@ -129,7 +129,7 @@ def run_profile(args) -> int:
 
 def run_pool(args) -> int:
     from core.errors import PerftscopeError
-    from core.pool_bench import format_pool_report, run_pool_bench
+    from core.bench.pool import format_pool_report, run_pool_bench
     from core.position import START_FEN
     depth = 7 if args.depth is None else args.depth
     if not 1 <= depth <= 12:
@@ -144,7 +144,7 @@ def run_pool(args) -> int:
 
 
 def run_threats(args) -> int:
-    from core.threat_bench import format_threat_table, run_threat_bench
+    from core.bench.threats import format_threat_table, run_threat_bench
     rows = run_threat_bench(repeat=max(1, args.repeat))
     if args.json:
         print_json({"threats": rows})

@@ -1,4 +1,4 @@
-"""Timing loops for the king-threat micro-benchmark (core.threat_bench).
+"""Timing loops for the king-threat micro-benchmark (core.bench.threats).
 
 Each loop answers `reps` passes over a small set of states, stored one after the
 other in a flat uint64 array (WORDS words each). The word that changes the answer

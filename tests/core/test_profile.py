@@ -6,7 +6,7 @@ from core.errors import PerftscopeError
 from core.kernels.perft import new_move_stack, perft
 from core.kernels.profile import STAGE_FULL, staged_walk
 from core.position import START_FEN, Position
-from core.profile import format_profile, profile_perft
+from core.bench.profile import format_profile, profile_perft
 from app.cli import main
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

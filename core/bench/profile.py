@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 
-from . import kernels
-from .kernels import perft as _k
-from .kernels.profile import STAGE_FULL, STAGE_KING, STAGE_MASKS, STAGE_NOTHING, staged_walk
-from .position import Position
+from .. import kernels
+from ..kernels import perft as _k
+from ..kernels.profile import STAGE_FULL, STAGE_KING, STAGE_MASKS, STAGE_NOTHING, staged_walk
+from ..position import Position
 
 
 def _best_time(fn, repeat):
