@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, QTimer
 
-from core.errors import PerftscopeError
+from perftscope.core.errors import PerftscopeError
 
 TICK_MS = 100          # one refresh for every view: fast enough to read, cheap to draw
 WORKER_PREFIX = "perft-worker"     # core.pool names its counting threads so the timer can lower their priority
@@ -141,7 +141,7 @@ class DivideService:
         self.set_specs(self.engine_spec, spec)
 
     def oracle(self, spec: str):
-        from core.oracles import make_oracle
+        from perftscope.core.oracles import make_oracle
         with self._lock:
             if spec not in self._oracles:
                 self._oracles[spec] = make_oracle(spec, timeout=self.timeout)
@@ -150,7 +150,7 @@ class DivideService:
     def divides(self, fen: str, moves, depth: int) -> list:
         """The rows (core.finder.Row) of the position after `moves` (worker thread): the
         engine's count beside the reference's; with no engine its counts are None."""
-        from core.finder import diff_rows
+        from perftscope.core.finder import diff_rows
         engine = self.oracle(self.engine_spec).divide(fen, list(moves), depth) if self.engine_spec else {}
         reference = self.oracle(self.reference_spec).divide(fen, list(moves), depth)
         return diff_rows(engine, reference)

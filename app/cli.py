@@ -7,7 +7,7 @@ import argparse
 import importlib
 import sys
 
-from core.errors import PerftscopeError
+from perftscope.core.errors import PerftscopeError
 
 from .commands import COMMANDS
 
@@ -26,7 +26,7 @@ def build_parser(argv=()) -> argparse.ArgumentParser:
         if module != chosen:
             sub.add_parser(name, help=summary)
         elif name not in sub.choices:              # one module may register several commands
-            importlib.import_module(f"app.commands.{module}").register(sub)
+            importlib.import_module(f"perftscope.app.commands.{module}").register(sub)
     return parser
 
 

@@ -8,8 +8,7 @@ import threading
 
 from PySide6.QtCore import QObject
 
-import resources
-
+from perftscope import resources
 from .bridge import Job
 
 
@@ -58,8 +57,8 @@ class EngineTestController(QObject):
             self.done += 1
 
     def _suite(self, settings, job):
-        from core.engine_suite import SuiteRun
-        from core.suites import load
+        from perftscope.core.engine_suite import SuiteRun
+        from perftscope.core.suites import load
         entries = load(resources.path(settings["suite"]))
 
         def on_case(case):
@@ -76,8 +75,8 @@ class EngineTestController(QObject):
             (" (stopped)" if run.stopped.is_set() else "")
 
     def _fuzz(self, settings, job):
-        from core.fuzz import Fuzzer
-        from core.oracles import make_oracle
+        from perftscope.core.fuzz import Fuzzer
+        from perftscope.core.oracles import make_oracle
         engine = make_oracle(settings["engine"])
         try:
             reference = make_oracle(settings["reference"])

@@ -29,8 +29,8 @@ def _action(window, menu, text, keys, slot, checkable=False):
 
 
 def install(window):
-    from widgets.divide_export import DivideActions
-    from widgets.divide_export import install as install_tree_menu
+    from perftscope.widgets.divide_export import DivideActions
+    from perftscope.widgets.divide_export import install as install_tree_menu
 
     bar = window.menuBar()
     edit = bar.addMenu("&Edit")
@@ -85,7 +85,7 @@ def paste_fen(window) -> bool:
 def edit_position(window, dialog_hook=None) -> QDialog:
     """Open the board editor on the board's position; OK puts the result on the board.
     dialog_hook(dialog) is called before it runs (tests answer it there)."""
-    from widgets.board_editor import BoardEditor
+    from perftscope.widgets.board_editor import BoardEditor
     dialog = BoardEditor(window.board.position.fen(), window)
     if dialog_hook is not None:
         dialog_hook(dialog)
@@ -106,7 +106,7 @@ def new_root(window, fen: str):
 def set_san(window, on: bool, remember: bool = True):
     """Every move list in SAN (on) or UCI: the board's moves, the divide tree's rows and the
     finder's report (the engine log shows what was really sent and read, so it stays as it is)."""
-    from widgets.divide_export import SanNames, san_or_uci
+    from perftscope.widgets.divide_export import SanNames, san_or_uci
     window.board.set_san(on)
     window.finder_panel.set_move_name(san_or_uci if on else None)
     window.model.move_text = SanNames(window.model) if on else None

@@ -29,7 +29,7 @@ class FinderController(QObject):
 
     def start(self, fen: str, depth: int, moves=()):
         """Search from `fen` + `moves` at `depth`; a search still running is abandoned."""
-        from core.finder import find_mismatch
+        from perftscope.core.finder import find_mismatch
         self.cancel()
         self.path, self.report = [], None
         self.job = job = self.divides.track(Job())

@@ -13,21 +13,21 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QApplication, QCheckBox, QFileDialog, QGroupBox, QLabel, QMainWindow,
                                QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
-from core.errors import PerftscopeError
-from core.position import START_FEN, Position
-from core.verdicts import ILLEGAL, NOT_GENERATED
-from widgets import palette
-from widgets.board import BoardPanel
-from widgets.context import ContextBar
-from widgets.divide_tree import DivideModel, DivideTreePanel
-from widgets.engine_log import EngineLogPanel
-from widgets.finder_panel import FinderPanel
-from widgets.graphs import LiveGraphs
-from widgets.library import LibraryPanel
-from widgets.overlays import LAYERS, Layer, OverlayLegend, layers_from_analysis, mismatch_layer
-from widgets.reference import EngineChoice, short_name
-from widgets.run_panel import RunPanel
-from widgets.test_engine_panel import TestEnginePanel
+from perftscope.core.errors import PerftscopeError
+from perftscope.core.position import START_FEN, Position
+from perftscope.core.verdicts import ILLEGAL, NOT_GENERATED
+from perftscope.widgets import palette
+from perftscope.widgets.board import BoardPanel
+from perftscope.widgets.context import ContextBar
+from perftscope.widgets.divide_tree import DivideModel, DivideTreePanel
+from perftscope.widgets.engine_log import EngineLogPanel
+from perftscope.widgets.finder_panel import FinderPanel
+from perftscope.widgets.graphs import LiveGraphs
+from perftscope.widgets.library import LibraryPanel
+from perftscope.widgets.overlays import LAYERS, Layer, OverlayLegend, layers_from_analysis, mismatch_layer
+from perftscope.widgets.reference import EngineChoice, short_name
+from perftscope.widgets.run_panel import RunPanel
+from perftscope.widgets.test_engine_panel import TestEnginePanel
 
 from . import everyday, session
 from .bridge import Bridge, DivideService
@@ -48,7 +48,7 @@ QStatusBar { border-top: 1px solid %(rule)s; }
 
 def apply_style(app):
     """Fusion looks the same on every desktop and under xvfb; a light frame around groups."""
-    import resources
+    from perftscope import resources
     from PySide6.QtGui import QIcon
 
     app.setStyle("Fusion")
@@ -275,7 +275,7 @@ class MainWindow(QMainWindow):
         QApplication.clipboard().setText(self.board.position.fen())
 
     def _position_changed(self, pos: Position):
-        from core.analysis import analyze
+        from perftscope.core.analysis import analyze
         if not self._showing_row:
             # the user moved the board: the mark and the row it belonged to no longer apply
             self.mismatch_layer, self.row_shown = None, None
@@ -404,7 +404,7 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _why(pos: Position, move: str) -> str:
-        from core.analysis import explain_move
+        from perftscope.core.analysis import explain_move
         try:
             return explain_move(pos, move)
         except PerftscopeError as e:

@@ -64,7 +64,7 @@ def about_rows() -> list[tuple[str, str]]:
     import PySide6
     from PySide6.QtCore import qVersion
 
-    from core import kernels
+    from perftscope.core import kernels
 
     try:
         ours = version("perftscope")

@@ -58,7 +58,7 @@ class Splash(QLabel):
         return f"{head}\n{self.done}/{self.total}: {self.label} · {time.monotonic() - self.started:.0f} s"
 
     def _draw(self):
-        import resources
+        from perftscope import resources
         from PySide6.QtSvg import QSvgRenderer
 
         pm = QPixmap(SPLASH_W, SPLASH_H)

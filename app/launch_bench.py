@@ -1,7 +1,7 @@
 """Measure the first launch as a user meets it (docs/BENCHMARKS.md, "First launch").
 
-    python -m app.launch_bench windows [--cache DIR] [COMMAND ...]   # on an X server, with xdotool
-    python -m app.launch_bench runs [DEPTH]            # first and second perft in a window
+    python -m perftscope.app.launch_bench windows [--cache DIR] [COMMAND ...]   # on an X server, with xdotool
+    python -m perftscope.app.launch_bench runs [DEPTH]            # first and second perft in a window
 
 `windows` starts COMMAND (default: `perftscope gui`) with an empty private compile cache
 (PERFTSCOPE_CACHE in a fresh temporary directory; the user's own cache is left alone) and
@@ -73,10 +73,10 @@ def runs(depth: int) -> int:
     app = QApplication(sys.argv[:1])
     for kind in (QSettings.IniFormat, QSettings.NativeFormat):
         QSettings.setPath(kind, QSettings.UserScope, tempfile.mkdtemp(prefix="perftscope-config-"))
-    from app.launch import prepare_kernels
+    from perftscope.app.launch import prepare_kernels
     seconds = prepare_kernels(None, terminal=None)
     print(f"kernels prepared on an empty cache in {seconds:.1f} s")
-    from app.gui import MainWindow
+    from perftscope.app.gui import MainWindow
     window = MainWindow()
     window.run_panel.workers.setValue(1)
     window.run_panel.hash_size.setCurrentIndex(0)      # no table: both runs do the same work

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from core.errors import PerftscopeError
+from perftscope.core.errors import PerftscopeError
 
 
 def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
     """Which position and which settings a run's figures belong to."""
-    from core.limits import TABLE_ENTRY_BYTES as ENTRY_BYTES
-    from widgets.run_panel import format_bytes
+    from perftscope.core.limits import TABLE_ENTRY_BYTES as ENTRY_BYTES
+    from perftscope.widgets.run_panel import format_bytes
     table = f"{format_bytes((1 << hash_exp) * ENTRY_BYTES)} table" if hash_exp >= 0 else "no table"
     return (f"perft {depth} of <code>{fen}</code> · core generator · "
             f"{workers} worker{'s' * (workers > 1)} · {table}")
@@ -38,7 +38,7 @@ class RunController(QObject):
         return self.run is not None
 
     def start(self, depth: int, workers: int, hash_exp: int):
-        from core.pool import start_perft
+        from perftscope.core.pool import start_perft
         if self.run is not None:
             return
         try:
@@ -94,7 +94,7 @@ class RunController(QObject):
             self.error.emit(str(e))
             return
         self.panel.show_result(result.nodes or 0, result.seconds, cancelled=result.cancelled)
-        from widgets.run_panel import format_rate
+        from perftscope.widgets.run_panel import format_rate
         self.graphs.set_caption(
             f"{self.about} · stopped after {result.seconds:.2f} s" if result.cancelled else
             f"{self.about} · <b>{result.nodes:,}</b> nodes in {result.seconds:.3f} s · "

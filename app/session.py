@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from dataclasses import fields
 
-from core.errors import PerftscopeError
-from core.finder import Level, Report, Row
-from core.verdicts import classify
+from perftscope.core.errors import PerftscopeError
+from perftscope.core.finder import Level, Report, Row
+from perftscope.core.verdicts import classify
 
 FORMAT = "perftscope-session"
 VERSION = 1

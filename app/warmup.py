@@ -15,30 +15,30 @@ MESSAGE = "preparing the move generator for this CPU (first run only)…"
 
 
 def _parse():
-    from core.position import START_FEN, Position
+    from perftscope.core.position import START_FEN, Position
     pos = Position.from_fen(START_FEN)
     pos.push("e2e4").legal_moves()
 
 
 def _analysis():
-    from core.analysis import analyze, explain_move
-    from core.position import Position
+    from perftscope.core.analysis import analyze, explain_move
+    from perftscope.core.position import Position
     pos = Position.from_fen("4k3/8/8/2pP4/8/8/8/4K2R w K c6 0 1")
     analyze(pos)
     explain_move(pos, "e1e2")
 
 
 def _perft():
-    from core.perft import divide, perft
-    from core.position import START_FEN, Position
+    from perftscope.core.perft import divide, perft
+    from perftscope.core.position import START_FEN, Position
     pos = Position.from_fen(START_FEN)
     perft(pos, 3)
     divide(pos, 2)
 
 
 def _pool():
-    from core.pool import perft
-    from core.position import START_FEN, Position
+    from perftscope.core.pool import perft
+    from perftscope.core.position import START_FEN, Position
     pos = Position.from_fen(START_FEN)
     perft(pos, 4, workers=1)                     # the run panel's kernels, without a table
     perft(pos, 4, workers=1, hash_exp=16)        # and with one
@@ -55,7 +55,7 @@ STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
 
 def cache_is_warm() -> bool:
     """True when the kernels' cache directory exists: loading from it takes well under a second."""
-    from core import kernels
+    from perftscope.core import kernels
     return kernels.CACHE_DIR.exists() and any(kernels.CACHE_DIR.rglob("*.nbi"))
 
 

@@ -24,8 +24,7 @@ from typing import Callable, Iterator
 
 import chess
 
-import resources
-
+from perftscope import resources
 from .edge_positions import edge_positions
 from .errors import EngineError, PerftscopeError
 from .findings import Finding, investigate

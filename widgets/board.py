@@ -18,8 +18,8 @@ from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QMenu, QSizePolicy, QStyle, QToolButton,
                                QVBoxLayout, QWidget)
 
-from core.errors import FenError
-from core.position import START_FEN, Position, parse_square
+from perftscope.core.errors import FenError
+from perftscope.core.position import START_FEN, Position, parse_square
 
 from .overlays import Arrow, Badge, Glow, Outline, Ring, Tint, paint_layers
 

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDia
                                QHBoxLayout, QLabel, QLineEdit, QPushButton, QSizePolicy, QToolButton,
                                QVBoxLayout, QWidget)
 
-from core.errors import FenError
-from core.position import START_FEN, Position
+from perftscope.core.errors import FenError
+from perftscope.core.position import START_FEN, Position
 
 from .board import DARK, LIGHT, piece_renderer
 

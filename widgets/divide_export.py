@@ -14,7 +14,7 @@ import json
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
-from core.position import Position
+from perftscope.core.position import Position
 
 
 def stockfish_text(rows, side: str = "reference") -> str:

@@ -14,9 +14,9 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton,
                                QSpinBox, QTreeView, QVBoxLayout, QWidget)
 
-from core.finder import Row
-from core.limits import DIVIDE_DEPTH_LIMIT
-from core.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, Verdict, classify
+from perftscope.core.finder import Row
+from perftscope.core.limits import DIVIDE_DEPTH_LIMIT
+from perftscope.core.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, Verdict, classify
 
 from . import palette
 from .context import ContextBar

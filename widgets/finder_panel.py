@@ -9,7 +9,7 @@ import html
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from core.verdicts import ILLEGAL, NOT_GENERATED, classify
+from perftscope.core.verdicts import ILLEGAL, NOT_GENERATED, classify
 
 from . import palette
 

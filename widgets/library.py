@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-import resources
-from core.suites import SuiteEntry, load
+from perftscope import resources
+from perftscope.core.suites import SuiteEntry, load
 
 RESOURCES = resources.DIR
 

@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QRadialGradient
 from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from core.position import parse_square, square_name
+from perftscope.core.position import parse_square, square_name
 
 from . import palette
 
@@ -172,8 +172,8 @@ EMPTY_NOTES = {"checkers": "no check", "pins": "no pinned piece",
 def _ep_checks(fen: str, move: str) -> tuple[list[int], list[int]]:
     """(direct, discovered) checkers after an en-passant capture: the capturing pawn itself, or
     the sliders the two vanished pawns uncover (one move lifts two blockers at once)."""
-    from core.analysis import analyze
-    from core.position import Position
+    from perftscope.core.analysis import analyze
+    from perftscope.core.position import Position
     after = analyze(Position.from_fen(fen).push(move))
     landing = parse_square(move[2:4])
     checkers = list(after.checkers)
@@ -193,7 +193,7 @@ def _add_discovered(lay: Layer, move: str, sliders, fen: str):
     """The side to move's en-passant capture that uncovers its own slider on the other king."""
     if not sliders:
         return
-    from core.position import Position
+    from perftscope.core.position import Position
     board = Position.from_fen(fen).board
     king = board.index("k" if fen.split()[1] == "w" else "K")
     tail = parse_square(move[:2])
@@ -208,7 +208,7 @@ def mismatch_layer(move: str, verdict, engine: str, why: str = "") -> Layer:
     """The move the engine and the reference disagree on, drawn from the position before it:
     solid for an illegal move the engine plays, dashed for a legal one it does not generate,
     with the verdict written on the target square (never colour alone)."""
-    from core.verdicts import ILLEGAL
+    from perftscope.core.verdicts import ILLEGAL
     a, b = _uci_squares(move)
     color = RED if verdict is ILLEGAL else palette.NOT_GENERATED
     note = f"{move} {verdict.word}: {verdict.by(engine)}" + (f"; {why}" if why else "")

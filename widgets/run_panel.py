@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from core.limits import RUN_DEPTH_LIMIT, TABLE_ENTRY_BYTES as ENTRY_BYTES
+from perftscope.core.limits import RUN_DEPTH_LIMIT, TABLE_ENTRY_BYTES as ENTRY_BYTES
 MAX_DEPTH = RUN_DEPTH_LIMIT
 
 

@@ -8,8 +8,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
                                QLabel, QLineEdit, QPushButton, QSpinBox, QStackedWidget, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-import resources
-
+from perftscope import resources
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
 FAILURE_COLOUR = "#882020"
 

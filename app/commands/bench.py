@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from core.stockfish import bench_perft, find_stockfish
+from perftscope.core.stockfish import bench_perft, find_stockfish
 
 from . import add_parser
 from .common import print_json
@@ -47,15 +47,15 @@ def register(sub):
 
 
 def standard_positions():
-    import resources
-    from core.suites import load
+    from perftscope import resources
+    from perftscope.core.suites import load
     by_name = {e.name: e for e in load(resources.path("standard.epd"))}
     return [(name, by_name[name].full_fen, depth, by_name[name].expected[depth]) for name, depth in POSITIONS]
 
 
 def measure_core(repeat: int) -> list[dict]:
-    from core.perft import perft
-    from core.position import Position
+    from perftscope.core.perft import perft
+    from perftscope.core.position import Position
     rows = []
     for name, fen, depth, expected in standard_positions():
         pos = Position.from_fen(fen)
@@ -94,7 +94,7 @@ def startup_times() -> dict:
         for label in ("cold", "warm"):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "app.cli", "divide", "-d", "1"], env=env, check=True,
+            subprocess.run([sys.executable, "-m", "perftscope", "divide", "-d", "1"], env=env, check=True,
                            stdout=subprocess.DEVNULL)
             out[label + "_seconds"] = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -104,7 +104,7 @@ def startup_times() -> dict:
 
 def _sliders_subprocess(mode: str, repeat: int) -> dict:
     env = dict(os.environ, PERFTSCOPE_SLIDERS=mode)
-    proc = subprocess.run([sys.executable, "-m", "app.cli", "bench", "--json", "--no-stockfish",
+    proc = subprocess.run([sys.executable, "-m", "perftscope", "bench", "--json", "--no-stockfish",
                            "--repeat", str(repeat)], env=env, capture_output=True, text=True)
     if proc.returncode != 0:
         return {"mode": mode, "error": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
@@ -112,9 +112,9 @@ def _sliders_subprocess(mode: str, repeat: int) -> dict:
 
 
 def run_profile(args) -> int:
-    from core.errors import PerftscopeError
-    from core.position import START_FEN, Position
-    from core.bench.profile import format_profile, profile_perft
+    from perftscope.core.errors import PerftscopeError
+    from perftscope.core.position import START_FEN, Position
+    from perftscope.core.bench.profile import format_profile, profile_perft
     if args.depth is None:
         args.depth = 6
     if args.depth < 2 or args.depth > 12:
@@ -128,9 +128,9 @@ def run_profile(args) -> int:
 
 
 def run_pool(args) -> int:
-    from core.errors import PerftscopeError
-    from core.bench.pool import format_pool_report, run_pool_bench
-    from core.position import START_FEN
+    from perftscope.core.errors import PerftscopeError
+    from perftscope.core.bench.pool import format_pool_report, run_pool_bench
+    from perftscope.core.position import START_FEN
     depth = 7 if args.depth is None else args.depth
     if not 1 <= depth <= 12:
         raise PerftscopeError(f"--pool needs a depth between 1 and 12, got {depth}")
@@ -144,7 +144,7 @@ def run_pool(args) -> int:
 
 
 def run_threats(args) -> int:
-    from core.bench.threats import format_threat_table, run_threat_bench
+    from perftscope.core.bench.threats import format_threat_table, run_threat_bench
     rows = run_threat_bench(repeat=max(1, args.repeat))
     if args.json:
         print_json({"threats": rows})
@@ -162,7 +162,7 @@ def run_bench(args) -> int:
         return run_threats(args)
     if args.sliders == "both":
         return _compare_sliders(args)
-    from core import kernels
+    from perftscope.core import kernels
     if args.sliders and args.sliders != kernels.SLIDER_MODE:
         # the mode is fixed when the kernels are imported: measure it in a process of its own
         return _print_result(_sliders_subprocess(args.sliders, args.repeat), args)

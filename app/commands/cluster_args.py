@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from core.cluster import DEFAULT_TASKS, MAX_SPLIT, WORKER_WAIT, ClusterResult, Progress, run_perft
+from perftscope.core.cluster import DEFAULT_TASKS, MAX_SPLIT, WORKER_WAIT, ClusterResult, Progress, run_perft
 
 from .common import fail, int_arg, print_json, stderr_is_terminal
 

@@ -2,9 +2,9 @@
 position and one from Kiwipete, each read by the divide parser and compared with the core."""
 from __future__ import annotations
 
-from core.errors import EngineError
-from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
-from core.position import START_FEN
+from perftscope.core.errors import EngineError
+from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
+from perftscope.core.position import START_FEN
 
 from . import add_parser
 from .common import depth_arg, seconds_arg

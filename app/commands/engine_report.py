@@ -6,10 +6,10 @@ import argparse
 import threading
 from pathlib import Path
 
-from core.engine_suite import Case, SuiteRun, junit_xml
-from core.errors import PerftscopeError
-from core.findings import CLASSES, Finding, depth_histogram, shortest_examples
-from core.shrink import Shrunk
+from perftscope.core.engine_suite import Case, SuiteRun, junit_xml
+from perftscope.core.errors import PerftscopeError
+from perftscope.core.findings import CLASSES, Finding, depth_histogram, shortest_examples
+from perftscope.core.shrink import Shrunk
 
 from .common import print_json
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from core.errors import EngineError, PerftscopeError
+from perftscope.core.errors import EngineError, PerftscopeError
 
 from . import add_parser
 from .common import depth_arg, seconds_arg      # not from .compare: it imports core (kernels compile)
@@ -76,7 +76,7 @@ def has_display() -> bool:
 def overlay_names(text: str | None) -> set | None:
     if text is None:
         return None
-    from widgets.overlays import LAYERS
+    from perftscope.widgets.overlays import LAYERS
     keys = [key for key, *_ in LAYERS]
     names = {n.strip() for n in text.split(",") if n.strip()}
     if names == {"all"}:
@@ -92,7 +92,7 @@ def overlay_names(text: str | None) -> set | None:
 
 def check_spec(flag: str, spec: str):
     """A spec the window can use, or EngineError naming the flag and what is wrong."""
-    from core.engine_spec import parse_spec
+    from perftscope.core.engine_spec import parse_spec
     try:
         parse_spec(spec)
     except EngineError as e:
@@ -103,7 +103,7 @@ def _checked(args):
     """(fen, engine, overlays) from the arguments, or the PerftscopeError naming the bad one.
     This imports core (the FEN is checked by the kernels, the widgets' limits live beside
     code that imports core.position): on an empty cache, only once the splash is up."""
-    from core.position import START_FEN, Position
+    from perftscope.core.position import START_FEN, Position
     fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
     if args.reference:
         check_spec("--reference", args.reference)
@@ -111,7 +111,7 @@ def _checked(args):
     if engine:
         check_spec("--engine", engine)
     overlays = overlay_names(args.overlays)
-    from widgets import divide_tree, run_panel
+    from perftscope.widgets import divide_tree, run_panel
     for flag, depth, most in (("--divide", args.divide, divide_tree.MAX_DEPTH),
                               ("--find", args.find, divide_tree.MAX_DEPTH),
                               ("--perft", args.perft, run_panel.MAX_DEPTH)):
@@ -127,7 +127,7 @@ def run_gui(args) -> int:
         return 2
     from PySide6.QtWidgets import QApplication
 
-    from app.launch import Splash, prepare_kernels
+    from perftscope.app.launch import Splash, prepare_kernels
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("perftscope")
@@ -135,7 +135,7 @@ def run_gui(args) -> int:
     splash = Splash()
     splash.show()
     app.processEvents()
-    from app import warmup
+    from perftscope.app import warmup
     try:
         # with a warm cache checking costs nothing: bad arguments exit before the work starts
         checked = _checked(args) if warmup.cache_is_warm() else None
@@ -145,8 +145,8 @@ def run_gui(args) -> int:
         splash.close()
         raise
 
-    from app.gui import MainWindow, apply_style
-    from widgets.overlays import LAYERS
+    from perftscope.app.gui import MainWindow, apply_style
+    from perftscope.widgets.overlays import LAYERS
 
     apply_style(app)
     window = MainWindow(fen, reference=args.reference, engine=engine, timeout=args.timeout)

@@ -8,9 +8,9 @@ import argparse
 import sys
 import time
 
-from core.pool import STAT_NAMES, Result, default_workers, start_perft
-from core.pool import perft as pool_perft
-from core.position import Position
+from perftscope.core.pool import STAT_NAMES, Result, default_workers, start_perft
+from perftscope.core.pool import perft as pool_perft
+from perftscope.core.position import Position
 
 from . import add_parser
 from .cluster_args import add_cluster_args, run_cluster, wants_cluster

@@ -1,10 +1,10 @@
 """`perftscope shrink`: reduce a position where an engine fails to the smallest that still fails."""
 from __future__ import annotations
 
-from core.errors import PerftscopeError
-from core.finder import find_mismatch
-from core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validate
-from core.shrink import DEFAULT_MAX_CALLS, shrink
+from perftscope.core.errors import PerftscopeError
+from perftscope.core.finder import find_mismatch
+from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validate
+from perftscope.core.shrink import DEFAULT_MAX_CALLS, shrink
 
 from . import add_parser
 from .common import add_position_args, int_arg, print_json

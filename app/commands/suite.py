@@ -5,13 +5,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import resources
-from core.engine_suite import DEFAULT_SHRINK_CALLS
-from core.errors import FenError, PerftscopeError, SuiteError
-from core.oracles import DEFAULT_TIMEOUT, SPECS
-from core.perft import perft
-from core.position import Position
-from core.suites import load
+from perftscope import resources
+from perftscope.core.engine_suite import DEFAULT_SHRINK_CALLS
+from perftscope.core.errors import FenError, PerftscopeError, SuiteError
+from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS
+from perftscope.core.perft import perft
+from perftscope.core.position import Position
+from perftscope.core.suites import load
 
 from . import engine_report
 from . import add_parser

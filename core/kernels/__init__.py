@@ -44,6 +44,9 @@ def _sources_digest():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     h.update(numba.__version__.encode())
+    # a cached function names its module: code cached as another package (before the one
+    # installable name, say) must not be loaded as this one
+    h.update(__name__.encode())
     return h.hexdigest()[:16]
 
 

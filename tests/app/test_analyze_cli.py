@@ -6,9 +6,9 @@ from pathlib import Path
 
 import chess
 
-import resources
-from app.cli import main
-from core.suites import load
+from perftscope import resources
+from perftscope.app.cli import main
+from perftscope.core.suites import load
 
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
 CPW3_EP = "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1"

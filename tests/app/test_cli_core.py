@@ -8,7 +8,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from app.cli import main
+from perftscope.app.cli import main
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
@@ -143,8 +143,8 @@ def test_bench_json_against_stockfish():
 
 def test_help_lists_every_command_without_loading_the_kernels():
     """`perftscope --help` imports no command module: those load numba (most of a second)."""
-    from app.commands import COMMANDS
-    code = ("import sys, contextlib, io\nfrom app.cli import main\nout = io.StringIO()\n"
+    from perftscope.app.commands import COMMANDS
+    code = ("import sys, contextlib, io\nfrom perftscope.app.cli import main\nout = io.StringIO()\n"
             "with contextlib.redirect_stdout(out):\n    try: main(['--help'])\n    except SystemExit: pass\n"
             "print(out.getvalue())\nprint('numba loaded' if 'numba' in sys.modules else 'numba not loaded')\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -152,5 +152,5 @@ def test_help_lists_every_command_without_loading_the_kernels():
     for name, (_, summary) in COMMANDS.items():
         assert f"    {name} " in proc.stdout and summary.split()[0] in proc.stdout
     # and a command's own help still has its whole set of arguments
-    assert "--engine" in subprocess.run([sys.executable, "-m", "app.cli", "compare", "--help"],
+    assert "--engine" in subprocess.run([sys.executable, "-m", "perftscope", "compare", "--help"],
                                         capture_output=True, text=True, check=True).stdout

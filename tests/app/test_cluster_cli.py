@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-import core.perft as single
-from app.cli import main
-from core.position import Position
+import perftscope.core.perft as single
+from perftscope.app.cli import main
+from perftscope.core.position import Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -75,7 +75,7 @@ def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(ho
     argv = ["perft", "-d", "7", "--split", "3", "--cluster", _address(dask_client), "--tasks", "128",
             "--journal", str(journal)]
     # Ctrl-C must reach the child even when this test runs where SIGINT is ignored
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", *argv], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "perftscope", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120

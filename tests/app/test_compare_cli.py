@@ -5,10 +5,10 @@ import sys
 
 import pytest
 
-from app.cli import main
-from core import stockfish as stockfish_module
-from core.oracles import make_oracle
-from core.position import START_FEN
+from perftscope.app.cli import main
+from perftscope.core import stockfish as stockfish_module
+from perftscope.core.oracles import make_oracle
+from perftscope.core.position import START_FEN
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
@@ -123,7 +123,7 @@ def test_perftree_command_speaks_the_protocol(capsys):
 def test_perftscope_stands_in_as_a_perftree_script(tmp_path):
     # perftscope on the script side of a perftree-style tool, checked against real Stockfish
     script = tmp_path / "perft.sh"
-    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m app.cli perftree "$@"\n')
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m perftscope perftree "$@"\n')
     script.chmod(0o755)
     with make_oracle("stockfish") as sf:
         assert make_oracle(f"perftree:{script}").divide(POSITION_3, ["e2e4", "f4f3"], 3) == \

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import main
+from perftscope.app.cli import main
 
 ENGINES = Path(__file__).parent.parent / "engines"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"

@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from app.cli import main
+from perftscope.app.cli import main
 
 # planted engine -> the class its bug must be reported as
 PLANTED = {
@@ -120,7 +120,7 @@ def test_fuzz_same_seed_same_run(capsys):
         assert code == 0
         runs.append(json.loads(out)["tested"])
     assert runs == [40, 40]
-    from core.fuzz import fuzz_positions
+    from perftscope.core.fuzz import fuzz_positions
     first = [f for _, f in zip(range(60), fuzz_positions(7))]
     assert first == [f for _, f in zip(range(60), fuzz_positions(7))]
     assert first != [f for _, f in zip(range(60), fuzz_positions(8))]

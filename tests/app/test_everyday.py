@@ -6,17 +6,17 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QDialog
 
-from app import everyday, help
-from app.gui import MainWindow
-from core.position import START_FEN, Position
-from widgets.divide_export import csv_text, json_text, row_fen, stockfish_text
+from perftscope.app import everyday, help
+from perftscope.app.gui import MainWindow
+from perftscope.core.position import START_FEN, Position
+from perftscope.widgets.divide_export import csv_text, json_text, row_fen, stockfish_text
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _compiled():
-    from app.warmup import warm
+    from perftscope.app.warmup import warm
     warm()
 
 
@@ -139,7 +139,7 @@ def test_row_menu_copies_fen_and_path_and_makes_a_new_root(qtbot, window):
 
 
 def test_stockfish_text_leaves_out_moves_the_side_does_not_play():
-    from core.finder import Row
+    from perftscope.core.finder import Row
     rows = [Row("e2e4", 20, 20), Row("e1g1", 5, None), Row("a2a3", None, 20)]
     assert stockfish_text(rows) == "e2e4: 20\na2a3: 20\n\nNodes searched: 40\n"
     assert stockfish_text(rows, "engine") == "e2e4: 20\ne1g1: 5\n\nNodes searched: 25\n"
@@ -213,8 +213,8 @@ def test_the_notation_toggle_reaches_the_divide_tree(qtbot, window):
 
 
 def test_the_splash_follows_every_warmup_step(qtbot):
-    from app import warmup
-    from app.launch import Splash, prepare_kernels
+    from perftscope.app import warmup
+    from perftscope.app.launch import Splash, prepare_kernels
     splash = Splash()
     qtbot.addWidget(splash)
     splash.show()
@@ -232,10 +232,11 @@ def test_nothing_before_the_splash_can_compile_a_kernel():
     must reach its splash without importing any of them."""
     import subprocess
     import sys
-    code = ("import sys; from app.cli import main; from app import launch, warmup\n"
+    code = ("import sys; from perftscope.app.cli import main; from perftscope.app import launch, warmup\n"
             "warmup.cache_is_warm = lambda: False\n"
             "launch.prepare_kernels = lambda splash: sys.exit(print(sorted(m for m in sys.modules "
-            "if m.startswith('core.kernels.') and m != 'core.kernels.tables' or m == 'core.position')))\n"
+            "if m.startswith('perftscope.core.kernels.') and m != 'perftscope.core.kernels.tables'"
+            " or m == 'perftscope.core.position')))\n"
             "main(['gui', '--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--divide', '3', '--overlays', 'pins'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
@@ -245,8 +246,8 @@ def test_nothing_before_the_splash_can_compile_a_kernel():
 
 def test_san_reaches_the_finder_report(qtbot, window, engine_path):
     """The notation toggle covers the finder's report too: SAN beside the UCI engines print."""
-    from core.finder import find_mismatch
-    from core.oracles import make_oracle
+    from perftscope.core.finder import find_mismatch
+    from perftscope.core.oracles import make_oracle
 
     w = window()
     report = find_mismatch(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core"),

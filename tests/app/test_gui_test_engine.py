@@ -5,9 +5,9 @@ import time
 import pytest
 from PySide6.QtCore import QSettings
 
-from app.gui import MainWindow
-from core.position import START_FEN
-from core.verdicts import ILLEGAL
+from perftscope.app.gui import MainWindow
+from perftscope.core.position import START_FEN
+from perftscope.core.verdicts import ILLEGAL
 
 
 @pytest.fixture(autouse=True)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import core.perft as single
-from app.cli import main
-from core.position import Position
+import perftscope.core.perft as single
+from perftscope.app.cli import main
+from perftscope.core.position import Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")

@@ -1,10 +1,10 @@
 """A perft run shorter than one refresh tick still shows what each worker searched, and a run
 whose counters read zero does not leave the axes at pyqtgraph's -500..500 fallback."""
-from app.bridge import Bridge
-from app.runs import RunController
-from core.position import START_FEN, Position
-from widgets.graphs import LiveGraphs
-from widgets.run_panel import RunPanel
+from perftscope.app.bridge import Bridge
+from perftscope.app.runs import RunController
+from perftscope.core.position import START_FEN, Position
+from perftscope.widgets.graphs import LiveGraphs
+from perftscope.widgets.run_panel import RunPanel
 
 
 def test_a_run_shorter_than_a_tick_fills_the_worker_bars(qtbot):

@@ -7,12 +7,12 @@ import chess
 import numpy as np
 import pytest
 
-import resources
-from core import kernels
-from core.analysis import analyze, explain_move
-from core.kernels import analysis as ka
-from core.position import Position
-from core.suites import load
+from perftscope import resources
+from perftscope.core import kernels
+from perftscope.core.analysis import analyze, explain_move
+from perftscope.core.kernels import analysis as ka
+from perftscope.core.position import Position
+from perftscope.core.suites import load
 
 from .random_positions import random_boards
 

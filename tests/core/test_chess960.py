@@ -7,11 +7,11 @@ import chess
 import chess.polyglot
 import pytest
 
-import resources
-from core.errors import FenError
-from core.perft import divide
-from core.position import START_FEN, Position, is_chess960
-from core.suites import load
+from perftscope import resources
+from perftscope.core.errors import FenError
+from perftscope.core.perft import divide
+from perftscope.core.position import START_FEN, Position, is_chess960
+from perftscope.core.suites import load
 
 SUITE = load(resources.path("python-chess_chess960.perft"))
 
@@ -156,8 +156,8 @@ def test_random_chess960_games_match_python_chess():
 # --- the finder and the references ------------------------------------------------------------
 @pytest.mark.parametrize("reference", ["core", "stockfish"])
 def test_finder_localises_a_pinned_castling_rook(engine_path, reference):
-    from core.finder import find_mismatch
-    from core.oracles import make_oracle
+    from perftscope.core.finder import find_mismatch
+    from perftscope.core.oracles import make_oracle
     # black's a8a1 pins the castling rook b1 to the king on g1 along rank 1
     with make_oracle(f"perftree:{engine_path('c960_pinned_rook')}") as engine, make_oracle(reference) as ref:
         report = find_mismatch(engine, ref, "r3k3/8/8/8/8/8/8/1R4K1 b B - 0 1", [], 3)
@@ -166,7 +166,7 @@ def test_finder_localises_a_pinned_castling_rook(engine_path, reference):
 
 
 def test_stockfish_and_python_chess_divide_chess960_like_the_core():
-    from core.oracles import make_oracle
+    from perftscope.core.oracles import make_oracle
     fen = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"          # Shredder-FEN: Chess960 with corner rooks
     expected = divide(Position.from_fen(fen), 2)
     assert "e1h1" in expected and "e1g1" not in expected
@@ -187,7 +187,7 @@ def test_stockfish_and_python_chess_divide_chess960_like_the_core():
     ("4k3/8/8/8/8/8/8/RK5R w HA - 0 1", "b1a1", "castling queen-side (Chess960: king b1 to c1, rook a1 to d1)"),
 ])
 def test_chess960_castling_explained(fen, move, reason):
-    from core.analysis import explain_move
+    from perftscope.core.analysis import explain_move
     assert explain_move(Position.from_fen(fen), move).startswith(reason)
 
 
@@ -195,12 +195,12 @@ def test_cli_960_and_fen_style():
     import json
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-m", "app.cli", "analyze", "--960", "--json",
+    out = subprocess.run([sys.executable, "-m", "perftscope", "analyze", "--960", "--json",
                           "-f", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"], capture_output=True, text=True, check=True)
     report = json.loads(out.stdout)
     assert report["fen"] == "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"
     assert {"e1h1", "e1a1"} <= set(report["legal"]) and "e1g1" not in report["legal"]
-    bad = subprocess.run([sys.executable, "-m", "app.cli", "perft", "-d", "1", "-f", "4k3/8/8/8/8/8/8/4K3 w B - 0 1"],
+    bad = subprocess.run([sys.executable, "-m", "perftscope", "perft", "-d", "1", "-f", "4k3/8/8/8/8/8/8/4K3 w B - 0 1"],
                          capture_output=True, text=True)
     assert bad.returncode == 2
     assert "FEN field 3 (castling): 'B' needs the white king on rank 1 and a white rook on b1" in bad.stderr

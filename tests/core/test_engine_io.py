@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from core.engine_io import EngineLog, own_error
-from core.errors import EngineCrashed, EngineFlood, EngineTimeout
-from core.oracles import make_oracle
-from core.position import START_FEN
+from perftscope.core.engine_io import EngineLog, own_error
+from perftscope.core.errors import EngineCrashed, EngineFlood, EngineTimeout
+from perftscope.core.oracles import make_oracle
+from perftscope.core.position import START_FEN
 
 NODE_STDERR = """/home/dev/perft/src/movegen.js:212
     const piece = board.squares[to].piece;

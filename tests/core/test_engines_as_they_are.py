@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import EngineError
-from core.finder import find_mismatch
-from core.oracles import make_oracle
+from perftscope.core.errors import EngineError
+from perftscope.core.finder import find_mismatch
+from perftscope.core.oracles import make_oracle
 
 ENGINES = Path(__file__).parent.parent / "engines"
 PLANTED = {   # engine: (FEN, moves, depth)

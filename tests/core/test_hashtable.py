@@ -4,11 +4,11 @@ fought over) still give exact counts."""
 import numpy as np
 import pytest
 
-from core import kernels
-from core.kernels import hashtable as ht
-from core.kernels import perft as kp
-from core.kernels import search
-from core.perft import perft
+from perftscope.core import kernels
+from perftscope.core.kernels import hashtable as ht
+from perftscope.core.kernels import perft as kp
+from perftscope.core.kernels import search
+from perftscope.core.perft import perft
 
 from .random_positions import affordable_depth, random_positions
 

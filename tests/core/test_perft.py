@@ -6,10 +6,10 @@ import random
 import chess
 import pytest
 
-import resources
-from core.perft import divide, perft, perft_stats
-from core.position import Position
-from core.suites import load
+from perftscope import resources
+from perftscope.core.perft import divide, perft, perft_stats
+from perftscope.core.position import Position
+from perftscope.core.suites import load
 
 from .random_positions import random_boards
 
@@ -123,12 +123,12 @@ def test_statistics_kernels_load_only_when_asked_for():
     import subprocess
     import sys
     code = ("import sys\n"
-            "from core.perft import perft, divide\n"
-            "from core.pool import perft as pool_perft\n"
-            "from core.position import Position, START_FEN\n"
+            "from perftscope.core.perft import perft, divide\n"
+            "from perftscope.core.pool import perft as pool_perft\n"
+            "from perftscope.core.position import Position, START_FEN\n"
             "assert perft(Position.from_fen(START_FEN), 3) == 8902\n"
             "assert pool_perft(Position.from_fen(START_FEN), 4, workers=2).nodes == 197281\n"
-            "assert 'core.kernels.stats' not in sys.modules, 'statistics kernels imported'\n"
+            "assert 'perftscope.core.kernels.stats' not in sys.modules, 'statistics kernels imported'\n"
             "r = pool_perft(Position.from_fen(START_FEN), 4, workers=2, stats=True)\n"
             "assert r.stats['checks'] == 469 and r.stats['checkmates'] == 8, r.stats\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

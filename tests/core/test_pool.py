@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-import core.perft as single
-from core.pool import PoolError, start_perft
-from core.pool import perft as pool_perft
-from core.position import START_FEN, Position
+import perftscope.core.perft as single
+from perftscope.core.pool import PoolError, start_perft
+from perftscope.core.pool import perft as pool_perft
+from perftscope.core.position import START_FEN, Position
 
 from .random_positions import affordable_depth, random_positions
 

@@ -2,7 +2,7 @@
 run it starts, and puts Stockfish's figure for the same perft beside its own."""
 import json
 
-from app.cli import main
+from perftscope.app.cli import main
 
 
 def test_pool_bench_json(capsys):

@@ -1,13 +1,13 @@
 """The profiling walk covers the same tree as perft, and the profile reports its shape."""
 import pytest
 
-from core import kernels
-from core.errors import PerftscopeError
-from core.kernels.perft import new_move_stack, perft
-from core.kernels.profile import STAGE_FULL, staged_walk
-from core.position import START_FEN, Position
-from core.bench.profile import format_profile, profile_perft
-from app.cli import main
+from perftscope.core import kernels
+from perftscope.core.errors import PerftscopeError
+from perftscope.core.kernels.perft import new_move_stack, perft
+from perftscope.core.kernels.profile import STAGE_FULL, staged_walk
+from perftscope.core.position import START_FEN, Position
+from perftscope.core.bench.profile import format_profile, profile_perft
+from perftscope.app.cli import main
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 

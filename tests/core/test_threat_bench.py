@@ -4,7 +4,7 @@ import math
 
 import chess
 
-from core.bench.threats import SCENARIOS, format_threat_table, run_threat_bench, scenario_positions
+from perftscope.core.bench.threats import SCENARIOS, format_threat_table, run_threat_bench, scenario_positions
 
 
 def zone_attackers(board):

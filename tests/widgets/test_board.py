@@ -1,7 +1,7 @@
 from PySide6.QtCore import QPoint, Qt
 
-from core.position import START_FEN, Position, parse_square
-from widgets.board import BoardPanel
+from perftscope.core.position import START_FEN, Position, parse_square
+from perftscope.widgets.board import BoardPanel
 
 
 def centre(panel, name):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from widgets.graphs import NO_TABLE, LiveGraphs, Series, moving_average
+from perftscope.widgets.graphs import NO_TABLE, LiveGraphs, Series, moving_average
 
 
 def test_series_keeps_the_whole_run_past_its_first_capacity():

@@ -1,5 +1,5 @@
-from core.position import Position
-from widgets.library import LibraryPanel, load_library, title_of
+from perftscope.core.position import Position
+from perftscope.widgets.library import LibraryPanel, load_library, title_of
 
 
 def test_bundled_suites_load_with_notes_and_valid_fens():

@@ -1,9 +1,9 @@
 from PySide6.QtGui import QColor
 
-from core.analysis import analyze
-from core.position import Position, parse_square
-from widgets.board import BoardView
-from widgets.overlays import Badge, Glow, OverlayLegend, Outline, Ring, layers_from_analysis
+from perftscope.core.analysis import analyze
+from perftscope.core.position import Position, parse_square
+from perftscope.widgets.board import BoardView
+from perftscope.widgets.overlays import Badge, Glow, OverlayLegend, Outline, Ring, layers_from_analysis
 
 
 def sq(name):
@@ -91,7 +91,7 @@ def test_legend_turns_layers_on_and_off(qtbot):
 
 def test_en_passant_that_uncovers_a_slider_says_discovered_check_on_both_layers():
     import chess
-    from widgets.overlays import Arrow
+    from perftscope.widgets.overlays import Arrow
     fen = "2r1k3/8/8/8/2pP4/8/8/2K5 b - d3 0 1"
     board = chess.Board(fen)
     assert board.is_legal(chess.Move.from_uci("c4d3")) and board.gives_check(chess.Move.from_uci("c4d3"))
@@ -130,7 +130,7 @@ def test_legend_checkboxes_stay_put_when_notes_appear(qtbot):
 
 
 def test_defaults_leave_the_start_position_untinted():
-    from widgets.overlays import LAYERS, Tint
+    from perftscope.widgets.overlays import LAYERS, Tint
     on = {key for key, _, _, default in LAYERS if default}
     layers = layers_for("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     assert not [s for k in on for s in layers[k].shapes if isinstance(s, Tint)]

@@ -1,6 +1,6 @@
 from PySide6.QtCore import QSettings
 
-from widgets.reference import EngineChoice, short_name
+from perftscope.widgets.reference import EngineChoice, short_name
 
 
 def settings_at(tmp_path):

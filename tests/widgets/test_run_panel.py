@@ -1,4 +1,4 @@
-from widgets.run_panel import RunPanel, format_rate
+from perftscope.widgets.run_panel import RunPanel, format_rate
 
 
 def test_start_asks_for_the_chosen_run_and_locks_the_controls(qtbot):

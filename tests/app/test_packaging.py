@@ -1,0 +1,65 @@
+"""The distribution installs one importable name, `perftscope`, and works beside a package called `core`."""
+import site
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import chess
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "-w", str(out), str(ROOT)], check=True, capture_output=True)
+    (path,) = out.glob("perftscope-*.whl")
+    return path
+
+
+def test_wheel_has_one_top_level_package(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert tops == {"perftscope", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
+    for room in ("app", "core", "widgets", "resources"):
+        assert f"perftscope/{room}/__init__.py" in names
+    assert "perftscope/__main__.py" in names
+    assert "perftscope/core/kernels/movegen.py" in names
+    assert "perftscope/resources/perftsuite.epd" in names
+
+
+def test_installed_beside_a_package_named_core(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
+    python = env_dir / "bin" / "python"
+    purelib = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                  check=True, capture_output=True, text=True).stdout.strip())
+    # The dependencies (numba, python-chess, pip...) come from this venv's site-packages, added as a
+    # plain path: its own .pth files, our editable install's finder among them, are not run there.
+    deps = [p for p in site.getsitepackages() if Path(p, "chess").is_dir()]
+    assert deps and Path(chess.__file__).is_relative_to(deps[0])
+    (purelib / "deps.pth").write_text(deps[0] + "\n")
+    # Somebody else's package named `core`: importing it instead of ours fails loudly.
+    (purelib / "core").mkdir()
+    (purelib / "core" / "__init__.py").write_text("raise ImportError('this is another project called core')\n")
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed",
+                    str(wheel)], check=True, capture_output=True)
+    assert (purelib / "perftscope" / "core" / "position.py").is_file()
+
+    env = {"PATH": str(env_dir / "bin"), "HOME": str(tmp_path), "PERFTSCOPE_CACHE": str(tmp_path / "cache")}
+    proc = subprocess.run([str(env_dir / "bin" / "perftscope"), "perft", "-d", "3", "--json"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert '"nodes": 8902' in proc.stdout
+    proc = subprocess.run([str(python), "-m", "perftscope", "divide", "-d", "1", "-m", "e2e4"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip().endswith("Nodes searched: 20")
+    # and the other `core` is still the one a plain import finds
+    proc = subprocess.run([str(python), "-c", "import core"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True)
+    assert "another project called core" in proc.stderr
