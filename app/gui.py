@@ -141,7 +141,11 @@ class MainWindow(QMainWindow):
         run_scroll.setFrameShape(QScrollArea.NoFrame)
         self.run_tab = run_tab = run_scroll          # the tab's page
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.tree, "Divide: engine against reference")
+        # every tab stays in sight at 1024 px: titles shorten rather than scroll away
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.ElideRight)
+        self.tabs.addTab(self.tree, "Divide")
+        self.tabs.setTabToolTip(0, "Divide: the engine against the reference, move by move")
         self.tabs.addTab(self.finder_panel, "Finder report")
         self.tabs.addTab(self.engine_log, "Engine log")
         self.tabs.addTab(run_tab, "Perft run")
@@ -150,6 +154,8 @@ class MainWindow(QMainWindow):
         self.engine_tests = EngineTestController(self.bridge, self.test_engine, self)
         self.test_engine.openRequested.connect(self.open_finding)
         self.tabs.addTab(self.test_engine, "Test engine")
+        for i in range(1, self.tabs.count()):
+            self.tabs.setTabToolTip(i, self.tabs.tabText(i))
 
         main = QSplitter(Qt.Horizontal)
         main.setObjectName("main")
