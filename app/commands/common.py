@@ -71,13 +71,13 @@ depth_arg = int_arg("depth", 0, DEPTH_LIMIT)
 
 
 def seconds_arg(text: str) -> float:
-    """An argparse type: a timeout in seconds, more than 0."""
+    """An argparse type: seconds, more than 0 (argparse names the option before the message)."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"timeout is a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a number of seconds is needed, got {text!r}") from None
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"timeout must be more than 0 seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text!r}")
     return value
 
 

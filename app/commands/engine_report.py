@@ -2,7 +2,6 @@
 then the summary by class with the shortest example of each and the depth histogram."""
 from __future__ import annotations
 
-import argparse
 import threading
 from pathlib import Path
 
@@ -14,16 +13,6 @@ from perftscope.core.shrink import Shrunk
 from .common import print_json
 
 _print_lock = threading.Lock()      # cases end on several worker threads
-
-
-def seconds_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seconds must be a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"seconds must be more than 0, got {text!r}")
-    return value
 
 
 def finding_lines(f: Finding, indent: str = "      ") -> list[str]:

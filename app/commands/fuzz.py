@@ -7,8 +7,8 @@ from perftscope.core.fuzz import DEFAULT_DEPTH, DEFAULT_SHRINK_CALLS, Fuzzer
 from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
 
 from . import add_parser
-from .common import int_arg, print_json
-from .engine_report import finding_lines, seconds_arg, summary_lines
+from .common import int_arg, print_json, seconds_arg
+from .engine_report import finding_lines, summary_lines
 
 
 def register(sub):

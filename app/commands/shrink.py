@@ -7,9 +7,9 @@ from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validat
 from perftscope.core.shrink import DEFAULT_MAX_CALLS, shrink
 
 from . import add_parser
-from .common import add_position_args, int_arg, print_json
+from .common import add_position_args, int_arg, print_json, seconds_arg
 from .compare import _print_verdict
-from .engine_report import seconds_arg, shrunk_lines
+from .engine_report import shrunk_lines
 
 
 def register(sub):

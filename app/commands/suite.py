@@ -16,7 +16,7 @@ from perftscope.core.suites import load
 from . import engine_report
 from . import add_parser
 from .common import int_arg, print_json
-from .engine_report import seconds_arg
+from .common import seconds_arg
 
 
 def register(sub):
