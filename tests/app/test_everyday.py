@@ -3,7 +3,6 @@ tree's row menu, Help/About, remembered settings, runs without a table, the spla
 import json
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QDialog
 
 from perftscope.app import everyday, help
@@ -18,13 +17,6 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 def _compiled():
     from perftscope.app.warmup import warm
     warm()
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path):
-    # QSettings("perftscope", "perftscope") is the native format: that path must move too
-    for kind in (QSettings.IniFormat, QSettings.NativeFormat):
-        QSettings.setPath(kind, QSettings.UserScope, str(tmp_path))
 
 
 @pytest.fixture

@@ -1,5 +1,4 @@
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 
 from perftscope.app.cli import main
@@ -23,13 +22,6 @@ def _compiled():
     perft(pos, 3, workers=1, hash_exp=16)
     perft(pos, 3, workers=1, divide=True)
     analyze(pos)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path):
-    # QSettings must not read or write the user's real settings
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path))
 
 
 @pytest.fixture

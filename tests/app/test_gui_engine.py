@@ -5,7 +5,7 @@ import sys
 import textwrap
 
 import pytest
-from PySide6.QtCore import QItemSelectionModel, QSettings
+from PySide6.QtCore import QItemSelectionModel
 
 from perftscope.app.cli import main
 from perftscope.app.gui import MainWindow
@@ -13,13 +13,6 @@ from perftscope.core.position import START_FEN, Position
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path):
-    # QSettings must not read or write the user's real settings
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path))
 
 
 @pytest.fixture

@@ -3,17 +3,10 @@ position, a click opens one in the divide tree along the finder's path, Stop end
 import time
 
 import pytest
-from PySide6.QtCore import QSettings
 
 from perftscope.app.gui import MainWindow
 from perftscope.core.position import START_FEN
 from perftscope.core.verdicts import ILLEGAL
-
-
-@pytest.fixture(autouse=True)
-def _isolated(tmp_path):
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(tmp_path))
 
 
 @pytest.fixture
