@@ -107,17 +107,6 @@ class Position:
         return pos
 
     def fen(self) -> str:
-        ranks = []
-        for r in range(7, -1, -1):
-            row, empty = "", 0
-            for f in range(8):
-                p = self.board[r * 8 + f]
-                if p:
-                    row += (str(empty) if empty else "") + p
-                    empty = 0
-                else:
-                    empty += 1
-            ranks.append(row + (str(empty) if empty else ""))
         ep = square_name(self.ep_square) if self.ep_square is not None else "-"
         castling = self.castling_field()
         if not self.chess960:
@@ -125,7 +114,7 @@ class Position:
         elif _standard_layout(self.board, self.castling, self.castling_rooks):
             # X-FEN cannot say that rooks in the corners play Chess960; Shredder-FEN does
             castling = self.castling_field("shredder")
-        return (f"{'/'.join(ranks)} {'w' if self.white_to_move else 'b'} {castling or '-'} "
+        return (f"{placement(self.board)} {'w' if self.white_to_move else 'b'} {castling or '-'} "
                 f"{ep} {self.halfmove} {self.fullmove}")
 
     def castling_field(self, style: str | None = None) -> str:
@@ -320,6 +309,22 @@ class Position:
             side = "black" if self.white_to_move else "white"
             raise FenError(f"illegal position: {side} is not to move but is in check "
                            f"(its king could be captured)")
+
+
+def placement(board) -> str:
+    """The FEN's first field from 64 piece letters (a1 = 0, '' for an empty square)."""
+    ranks = []
+    for r in range(7, -1, -1):
+        row, empty = "", 0
+        for f in range(8):
+            p = board[r * 8 + f]
+            if p:
+                row += (str(empty) if empty else "") + p
+                empty = 0
+            else:
+                empty += 1
+        ranks.append(row + (str(empty) if empty else ""))
+    return "/".join(ranks)
 
 
 def _parse_placement(text: str) -> list:

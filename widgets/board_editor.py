@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDia
                                QVBoxLayout, QWidget)
 
 from perftscope.core.errors import FenError
-from perftscope.core.position import START_FEN, Position
+from perftscope.core.position import START_FEN, Position, placement
 
 from .board import DARK, LIGHT, piece_renderer
 
@@ -22,22 +22,6 @@ PIECES = "KQRBNPkqrbnp"
 ERASE = ""                                 # the palette's empty square
 MIME = "application/x-perftscope-piece"
 EP_SQUARES = ["-"] + [f"{f}{r}" for r in "36" for f in "abcdefgh"]
-
-
-def placement(board) -> str:
-    """The FEN's first field from 64 piece letters (a1 = 0)."""
-    ranks = []
-    for r in range(7, -1, -1):
-        row, empty = "", 0
-        for f in range(8):
-            p = board[r * 8 + f]
-            if p:
-                row += (str(empty) if empty else "") + p
-                empty = 0
-            else:
-                empty += 1
-        ranks.append(row + (str(empty) if empty else ""))
-    return "/".join(ranks)
 
 
 def piece_icon(symbol: str, size: int = 40) -> QIcon:

@@ -1,8 +1,8 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from perftscope.core.position import START_FEN, Position, parse_square
-from perftscope.widgets.board_editor import PIECES, BoardEditor, placement
+from perftscope.core.position import START_FEN, Position, parse_square, placement
+from perftscope.widgets.board_editor import PIECES, BoardEditor
 
 
 def make_editor(qtbot, fen=START_FEN):
