@@ -21,10 +21,11 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QMenu, QSizePolic
 from perftscope.core.errors import FenError
 from perftscope.core.position import START_FEN, Position, parse_square
 
+from . import palette
 from .overlays import Arrow, Badge, Glow, Outline, Ring, Tint, paint_layers
 
-LIGHT, DARK = QColor("#ffce9e"), QColor("#d18b47")      # python-chess SVG board
-LAST_LIGHT, LAST_DARK = QColor("#cdd16a"), QColor("#aaa23b")
+LIGHT, DARK = QColor(palette.LIGHT_SQUARE), QColor(palette.DARK_SQUARE)      # python-chess SVG board
+LAST_LIGHT, LAST_DARK = QColor(palette.LAST_LIGHT), QColor(palette.LAST_DARK)
 SELECTED = QColor(20, 85, 30, 110)
 TARGET = QColor(20, 85, 30, 90)
 DRAG_THRESHOLD = 4
@@ -278,7 +279,7 @@ class BoardPanel(QWidget):
         self.fen_edit.setFont(QFont("DejaVu Sans Mono", 9))
         self.fen_error = QLabel()
         self.fen_error.setWordWrap(True)
-        self.fen_error.setStyleSheet("color:#a01010;")
+        self.fen_error.setStyleSheet(f"color:{palette.ERROR};")
         self.fen_error.hide()
         self.moves_label = QLabel()
         self.moves_label.setWordWrap(True)
@@ -286,7 +287,7 @@ class BoardPanel(QWidget):
         self.moves_label.setStyleSheet("color:#333;")
         self.moves_label.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.caption = QLabel()            # what the board shows when it is not the user's own position
-        self.caption.setStyleSheet("color:#003088; font-style:italic;")
+        self.caption.setStyleSheet(f"color:{palette.BLUE}; font-style:italic;")
         self.caption.hide()
 
         nav = QHBoxLayout()

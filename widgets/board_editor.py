@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDia
 from perftscope.core.errors import FenError
 from perftscope.core.position import START_FEN, Position, placement
 
+from . import palette as colours          # `palette` here is the editor's pieces
 from .board import DARK, LIGHT, piece_renderer
 
 PIECES = "KQRBNPkqrbnp"
@@ -191,7 +192,7 @@ class BoardEditor(QDialog):
         self.fen_line.setReadOnly(True)
         self.error = QLabel()
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color:#a01010;")
+        self.error.setStyleSheet(f"color:{colours.ERROR};")
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
 
         side_box = QVBoxLayout()

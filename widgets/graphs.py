@@ -16,15 +16,17 @@ import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
+from . import palette
+
 pg.setConfigOptions(antialias=False, background="w", foreground="#333")
 
-CURVE = "#1f5fa8"
+CURVE = palette.CURVE
 RAW = (31, 95, 168, 70)          # CURVE, faint
 SMOOTH_SECONDS = 1.0
 NO_TABLE = "no hash table in this run"
-HIT = "#15781B"
-WORKER_BAR = "#e68f00"
-FILL_BAR = "#882020"
+HIT = palette.GREEN
+WORKER_BAR = palette.YELLOW
+FILL_BAR = palette.RED
 
 
 class Series:
@@ -116,7 +118,7 @@ class LiveGraphs(QWidget):
             plot.disableAutoRange()
         self.no_table = QLabel(NO_TABLE)
         self.no_table.setAlignment(Qt.AlignCenter)
-        self.no_table.setStyleSheet("color:#666; font-style:italic; border:1px dashed #c8c8c8;")
+        self.no_table.setStyleSheet(f"color:{palette.MUTED}; font-style:italic; border:1px dashed {palette.FRAME};")
         self.no_table.hide()
         # which run the plots belong to, and its final figures once it ends
         self.caption = QLabel("No run yet: press Start perft.")

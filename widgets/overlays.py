@@ -18,10 +18,7 @@ from perftscope.core.position import parse_square, square_name
 from . import palette
 
 # Arrow colours of lichess / python-chess SVG; alpha keeps the pieces readable under them.
-RED = "#882020"
-BLUE = "#003088"
-YELLOW = "#e68f00"
-GREEN = "#15781B"
+RED, BLUE, YELLOW, GREEN = palette.RED, palette.BLUE, palette.YELLOW, palette.GREEN
 ATTACK_TINT = QColor(220, 30, 30, 55)
 ZONE = "#8a4500"
 

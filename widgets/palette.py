@@ -23,7 +23,7 @@ NOT_GENERATED_BG = "#fde2e2"
 DIFF_BG = "#fff8c4"            # both generate the move, counts below it differ
 
 # neutral text and frames
-MUTED = "#555555"              # notes under a heading
+MUTED = "#666666"              # hints and notes under a heading
 STALE = "#8a8a8a"              # a result computed for another position than the board's
 STALE_BG = "#eeeeee"
 FRAME = "#c8c8c8"

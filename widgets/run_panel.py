@@ -13,6 +13,9 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QPro
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from perftscope.core.limits import RUN_DEPTH_LIMIT, TABLE_ENTRY_BYTES as ENTRY_BYTES
+
+from . import palette
+
 MAX_DEPTH = RUN_DEPTH_LIMIT
 
 
@@ -124,5 +127,5 @@ class RunPanel(QWidget):
     def show_error(self, message: str):
         self.set_running(False)
         self.progress.setFormat("failed")
-        self.status.setStyleSheet("color:#a01010;")
+        self.status.setStyleSheet(f"color:{palette.ERROR};")
         self.status.setText(message)

@@ -9,8 +9,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
+
+from . import palette
+
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
-FAILURE_COLOUR = "#882020"
 
 
 class TestEnginePanel(QWidget):
@@ -91,7 +93,7 @@ class TestEnginePanel(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.table, 1)
         hint = QLabel("Click a row to open it in the divide tree, the finder's path expanded.")
-        hint.setStyleSheet("color: #666")
+        hint.setStyleSheet(f"color: {palette.MUTED}")
         hint.setWordWrap(True)            # the tab must not widen the window's minimum
         layout.addWidget(hint)
 
@@ -134,7 +136,7 @@ class TestEnginePanel(QWidget):
         self.status.setText(text)
 
     def show_error(self, text: str):
-        self.status.setStyleSheet(f"color: {FAILURE_COLOUR}")
+        self.status.setStyleSheet(f"color: {palette.RED}")
         self.status.setText(text)
 
     def add_finding(self, finding, engine: str, reference: str):
