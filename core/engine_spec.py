@@ -47,11 +47,6 @@ class Spec:
             return engine_file_name(self.target)
         return os.path.basename(self.target.rstrip("/")) or self.target
 
-    @property
-    def external(self) -> bool:
-        """Whether it runs another program (and can crash, hang or flood)."""
-        return self.kind not in ("core", "python-chess")
-
     def __str__(self):
         return self.text
 

@@ -67,8 +67,3 @@ def classify(engine: int | None, reference: int | None, compared: bool = True) -
     if engine != reference:
         return COUNT_DIFFERS
     return AGREES
-
-
-def explained(move: str, verdict: Verdict, why: str) -> str:
-    """One line for a move the lists disagree on: 'f4e3 illegal: en passant f4e3 exposes ...'."""
-    return f"{move} {verdict.word}: {why}" if why else f"{move} {verdict.word}"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from perftscope.core.pool import STAT_NAMES, Result, default_workers, start_perft
 from perftscope.core.pool import perft as pool_perft

@@ -4,7 +4,6 @@ verdicts, unreachable positions, and explain_move's reasons."""
 import random
 
 import chess
-import numpy as np
 import pytest
 
 from perftscope import resources

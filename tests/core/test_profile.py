@@ -2,7 +2,6 @@
 import pytest
 
 from perftscope.core import kernels
-from perftscope.core.errors import PerftscopeError
 from perftscope.core.kernels.perft import new_move_stack, perft
 from perftscope.core.kernels.profile import STAGE_FULL, staged_walk
 from perftscope.core.position import START_FEN, Position
