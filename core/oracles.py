@@ -48,10 +48,15 @@ def validate(fen: str, moves) -> tuple[str, list[str]]:
     rights and en-passant squares that cannot stand are dropped (core.lenient_fen).
 
     Raises FenError or MoveError naming what is wrong; the engine is never asked."""
+    root, moves, _ = _validated(fen, moves)
+    return root, moves
+
+
+def _validated(fen: str, moves) -> tuple[str, list[str], Position]:
+    """validate() and the position it reached, so a request parses and replays it once."""
     moves = [m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves)]
     root, _ = lenient_fen(fen)
-    Position.from_fen(root).play(moves)
-    return root, moves
+    return root, moves, Position.from_fen(root).play(moves)
 
 
 def fen_warnings(fen: str) -> list[str]:
@@ -93,7 +98,7 @@ class Oracle:
         """The engine's answer after playing `moves` from `fen`: a divide, or only a total."""
         if not isinstance(depth, int) or depth < 0:
             raise EngineError(f"{self.name}: depth must be a non-negative whole number, got {depth!r}")
-        root, moves = validate(fen, moves)
+        root, moves, position = _validated(fen, moves)
         if depth == 0:
             return Answer({}, 1)
 
@@ -103,7 +108,7 @@ class Oracle:
             self.log.start(self.calls)
             self._running = (self.calls, time.monotonic())
             try:
-                self.last = self._answer(root, moves, depth)
+                self.last = self._answer(root, moves, depth, position)
             except EngineError as e:
                 self.log.add("!", str(e))
                 raise
@@ -117,8 +122,7 @@ class Oracle:
         answer = self.answer(fen, moves, depth)
         if answer.moves is not None:
             return answer.moves
-        root, moves = validate(fen, moves)
-        pos = Position.from_fen(root).play(moves)
+        root, moves, pos = _validated(fen, moves)
         if depth == 1:
             raise EngineError(f"{self.name} prints only totals: a depth-1 divide cannot be read "
                               f"from them (it counted {answer.total} moves)")
@@ -128,11 +132,12 @@ class Oracle:
         """Total leaf count (1 at depth 0, like every perft)."""
         return self.answer(fen, moves, depth).total
 
-    def _answer(self, fen: str, moves: list[str], depth: int) -> Answer:
-        rows = self._divide(fen, moves, depth)
+    def _answer(self, fen: str, moves: list[str], depth: int, position: Position) -> Answer:
+        """`position` is fen + moves, already parsed and played by answer()."""
+        rows = self._divide(fen, moves, depth, position)
         return Answer(rows, sum(rows.values()))
 
-    def _divide(self, fen: str, moves: list[str], depth: int) -> dict[str, int]:
+    def _divide(self, fen: str, moves: list[str], depth: int, position: Position) -> dict[str, int]:
         raise NotImplementedError
 
     def cancel(self):
@@ -182,8 +187,7 @@ class CoreOracle(Oracle):
         super().__init__()
         self._run = None
 
-    def _divide(self, fen, moves, depth):
-        pos = Position.from_fen(fen).play(moves)
+    def _divide(self, fen, moves, depth, pos):
         if depth < POOL_DEPTH:
             from .perft import divide
             return divide(pos, depth)
@@ -206,7 +210,7 @@ class PythonChessOracle(Oracle):
     """python-chess in this process: slow, independent of the core, nothing to install."""
     name = "python-chess"
 
-    def _divide(self, fen, moves, depth):
+    def _divide(self, fen, moves, depth, position):
         import chess
         board = chess.Board(fen, chess960=is_chess960(fen))
         for uci in moves:
@@ -275,7 +279,7 @@ class CommandOracle(Oracle):
         self.max_lines, self.max_bytes = MAX_LINES, MAX_BYTES
         self._process: EngineProcess | None = None
 
-    def _answer(self, fen, moves, depth):
+    def _answer(self, fen, moves, depth, position):
         args = fill_template(self.words, fen, moves, depth)
         if self.drop_empty_moves and not moves:
             args = args[:-1]
@@ -287,7 +291,7 @@ class CommandOracle(Oracle):
             self._process = None
         if self._cancelled.is_set():
             raise self._stopped(sent)
-        return _read_answer(self.name, sent, lines, fen, moves)
+        return _read_answer(self.name, sent, lines, position)
 
     def _started(self, process: EngineProcess):
         self._process = process
@@ -302,8 +306,7 @@ class CommandOracle(Oracle):
             process.kill()
 
 
-def _read_answer(name: str, sent: str, lines: list[str], fen: str, moves: list[str]) -> Answer:
-    position = Position.from_fen(fen).play(moves)
+def _read_answer(name: str, sent: str, lines: list[str], position: Position) -> Answer:
     # Chess960 writes castling king-takes-rook natively; standard chess gets it normalised
     chess960 = bool(getattr(position, "chess960", False))
     parsed = parse_divide(lines, position.fen(), name, sent, chess960=chess960)
@@ -389,7 +392,7 @@ class InteractiveOracle(Oracle):
                 return lines + [line]
             lines.append(line)
 
-    def _answer(self, fen, moves, depth):
+    def _answer(self, fen, moves, depth, position):
         if self._engine is None or not self._engine.alive:
             if self._engine is not None:
                 self.restarts += 1
@@ -429,7 +432,7 @@ class InteractiveOracle(Oracle):
             if self._engine is not None:
                 self._engine.kill()
             raise
-        return _read_answer(self.name, repr(sent), lines, fen, moves)
+        return _read_answer(self.name, repr(sent), lines, position)
 
     def _setup_lines(self, fen: str) -> list[str]:
         """Lines sent before the position when this request needs the engine set up anew."""
