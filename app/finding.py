@@ -44,6 +44,16 @@ class FinderController(QObject):
 
         self.bridge.submit(work, self._found, self._failed, job=job)
 
+    def replay(self, report):
+        """Deliver a finished search's levels and report as the search did, with no engine
+        call (a Test-engine finding opened in the tree)."""
+        self.cancel()
+        self.fen, self.moves, self.depth = report.root_fen, (), report.depth
+        self.path = []
+        for level in report.levels:
+            self._level(level)
+        self._found(report)
+
     def cancel(self):
         """Stop delivering this search's results; the caller cancels the oracles' calls."""
         if self.job is not None:

@@ -574,13 +574,7 @@ class MainWindow(QMainWindow):
             self.show_error(f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}")
             return
         self.finder_panel.set_finding(engine, reference, fen, finding.depth)
-        where = []
-        for level in report.levels:
-            self._level(tuple(where), level)
-            if level.chosen:
-                where.append(level.chosen)
-        self.finder.report = report
-        self._found(report)                        # selects the differing row
+        self.finder.replay(report)                 # the levels into the tree, the differing row selected
         self.show_error(f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}")
 
     def closeEvent(self, event):
