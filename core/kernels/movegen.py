@@ -209,6 +209,9 @@ def king_destinations(T, s, ksq, checkers):
                 candidates &= ~rook_attacks(T, tzcnt(b), lifted)
                 b &= b - ONE
             orth = ZERO
+        if not (diag | orth):
+            safe = candidates           # every slider already tested in bulk: no loop
+            candidates = ZERO
         while candidates:
             sq = tzcnt(candidates)
             if not (diag and bishop_attacks(T, sq, lifted) & diag) \
