@@ -192,32 +192,18 @@ def king_destinations(T, s, ksq, checkers):
             b &= b - ONE
         candidates &= ~danger
         lifted = occ ^ (ONE << np.uint64(ksq))
-        diag = D & them
-        orth = O & them
-        # one lookup per enemy slider when they are fewer than the squares to test
-        # (a lone rook, as in most endgames), else one per square below
-        n_candidates = popcnt(candidates)
-        if diag and popcnt(diag) < n_candidates:
-            b = diag
-            while b:
-                candidates &= ~bishop_attacks(T, tzcnt(b), lifted)
-                b &= b - ONE
-            diag = ZERO
-        if orth and popcnt(orth) < n_candidates:
-            b = orth
-            while b:
-                candidates &= ~rook_attacks(T, tzcnt(b), lifted)
-                b &= b - ONE
-            orth = ZERO
-        if not (diag | orth):
-            safe = candidates           # every slider already tested in bulk: no loop
-            candidates = ZERO
-        while candidates:
-            sq = tzcnt(candidates)
-            if not (diag and bishop_attacks(T, sq, lifted) & diag) \
-                    and not (orth and rook_attacks(T, sq, lifted) & orth):
-                safe |= ONE << np.uint64(sq)
-            candidates &= candidates - ONE
+        # then one lookup per enemy slider, the king lifted so that it cannot step back
+        # along a checking ray (Gigantua's king-ban map). Testing each candidate square
+        # instead was slower even when the squares were fewer than the sliders.
+        b = D & them
+        while b:
+            candidates &= ~bishop_attacks(T, tzcnt(b), lifted)
+            b &= b - ONE
+        b = O & them
+        while b:
+            candidates &= ~rook_attacks(T, tzcnt(b), lifted)
+            b &= b - ONE
+        safe = candidates
     # castling: in standard chess the king is on e1 whenever rights remain; e1 itself is
     # covered by `checkers`, f1 / d1 by the king-move test just made
     castles = 0
