@@ -23,6 +23,9 @@ from .tables import ALL, BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, 
 # castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
 _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
+# squares the castling king crosses or lands on, which must not be attacked
+_K_CROSS = np.uint64(0x60)   # f1 g1
+_Q_CROSS = np.uint64(0x0C)   # c1 d1
 
 
 @njit(cache=True, _nrt=False)
@@ -174,47 +177,45 @@ def castles_960(T, s, ksq):
 
 @njit(cache=True, _nrt=False, inline='always')
 def king_destinations(T, s, ksq, checkers):
-    """(safe king destinations, castlings: 1 K-side, 2 Q-side). Each candidate square is
-    tested with the king lifted off the board: testing the few candidates beats building
-    the opponent's whole attack map."""
+    """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
+    every square the opponent attacks with our king lifted off the board, so that the
+    king cannot step back along a checking ray. Built only when the king has a square
+    to go to or may castle; the same map answers the castling squares."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
-    safe = ZERO
     candidates = T[KING + ksq] & ~us
-    if candidates:
-        # leapers in bulk, then slider lookups only for the squares still open
-        pawns = P & them
-        danger = ((pawns & ~FILE_A) >> np.uint64(9)) | ((pawns & ~FILE_H) >> np.uint64(7)) \
-            | T[KING + tzcnt(K & them)]
-        b = N & them
-        while b:
-            danger |= T[KNIGHT + tzcnt(b)]
-            b &= b - ONE
-        candidates &= ~danger
-        lifted = occ ^ (ONE << np.uint64(ksq))
-        # then one lookup per enemy slider, the king lifted so that it cannot step back
-        # along a checking ray (Gigantua's king-ban map). Testing each candidate square
-        # instead was slower even when the squares were fewer than the sliders.
-        b = D & them
-        while b:
-            candidates &= ~bishop_attacks(T, tzcnt(b), lifted)
-            b &= b - ONE
-        b = O & them
-        while b:
-            candidates &= ~rook_attacks(T, tzcnt(b), lifted)
-            b &= b - ONE
-        safe = candidates
-    # castling: in standard chess the king is on e1 whenever rights remain; e1 itself is
-    # covered by `checkers`, f1 / d1 by the king-move test just made
+    # castling needs the map only when a path is clear (in standard chess the king
+    # is on e1 whenever rights remain)
+    castling = checkers == 0 and cr & np.uint64(3) and (
+        cr > CR_RIGHTS or (cr & ONE and not occ & _K_EMPTY) or (cr & np.uint64(2) and not occ & _Q_EMPTY))
+    if not (candidates or castling):
+        return ZERO, 0
+    pawns = P & them
+    banned = ((pawns & ~FILE_A) >> np.uint64(9)) | ((pawns & ~FILE_H) >> np.uint64(7)) \
+        | T[KING + tzcnt(K & them)]
+    b = N & them
+    while b:
+        banned |= T[KNIGHT + tzcnt(b)]
+        b &= b - ONE
+    lifted = occ ^ (ONE << np.uint64(ksq))
+    b = D & them
+    while b:
+        banned |= bishop_attacks(T, tzcnt(b), lifted)
+        b &= b - ONE
+    b = O & them
+    while b:
+        banned |= rook_attacks(T, tzcnt(b), lifted)
+        b &= b - ONE
+    safe = candidates & ~banned
     castles = 0
-    if checkers == 0 and cr & np.uint64(3):
+    if castling:
         if cr > CR_RIGHTS:
             return safe, castles_960(T, s, ksq)
-        if cr & ONE and not (occ & _K_EMPTY) and safe & np.uint64(0x20) \
-                and not is_attacked(T, P, N, D, O, K, them, 6, occ):
+        # standard chess: the king is on e1 whenever rights remain, and e1 is not
+        # attacked (no checkers); the squares it crosses and lands on must not be
+        if cr & ONE and not (occ & _K_EMPTY) and not (banned & _K_CROSS):
             castles |= 1
-        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and safe & np.uint64(0x08) \
-                and not is_attacked(T, P, N, D, O, K, them, 2, occ):
+        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_CROSS):
             castles |= 2
     return safe, castles
 
