@@ -46,7 +46,10 @@ def new_table(exp: int) -> np.ndarray:
     nbytes = ENTRY_BYTES << exp
     if nbytes < HUGE_PAGE:
         return aligned_zeros(ENTRY_WORDS << exp)
-    m = mmap.mmap(-1, nbytes)
+    # private: a shared anonymous mapping (mmap's default) is shmem, which gets huge
+    # pages only if the system enables them for shmem (Debian does not), so the advice
+    # below was silently ignored and every probe paid a TLB miss
+    m = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if hasattr(mmap, "MADV_HUGEPAGE"):
         try:
             m.madvise(mmap.MADV_HUGEPAGE)
