@@ -3,12 +3,12 @@
 Before anything is generated, `legality_masks` finds what makes a move legal: the
 checkers, the evasion mask (capture the checker or interpose; nothing in double
 check) and the pin rays along ranks/files and along diagonals; `king_destinations`
-then tests the king's few candidate squares with the king lifted off the board (so
-it cannot step back along a checking ray), and castling. Moves then come straight
-out of target sets: no make/unmake legality test. En passant alone gets a full
-re-test, since removing two pawns from one rank can expose the king (the rank pin).
-`king_safety` builds the opponent's whole attack map instead: the statistics and
-the analysis overlays want it, generation does not.
+then builds the king-ban map, the opponent's attacks with our king lifted off the
+board (so it cannot step back along a checking ray), which also answers castling.
+Moves then come straight out of target sets: no make/unmake legality test. En
+passant alone gets a full re-test, since removing two pawns from one rank can
+expose the king (the rank pin). `king_safety` builds the opponent's attack map with
+the king in place: the statistics and the analysis overlays want that one.
 
 `count_moves` is the leaf parent's bulk counter: the same target sets, counted
 by popcount without producing moves."""
@@ -18,7 +18,7 @@ from numba import njit
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
 from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
-from .tables import ALL, BETWEEN, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
+from .tables import ALL, BETWEEN, BISHOP_RAYS, ROOK_RAYS, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
 
 # castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
@@ -107,12 +107,12 @@ def legality_masks(T, s):
     # checks, one with exactly one of our pieces between pins it.
     pin_o = ZERO
     orth = O & them
-    if orth:
+    if T[ROOK_RAYS + ksq] & orth:
         pin_o, c = pins_and_checkers(T, ksq, rook_attacks(T, ksq, them) & orth, us, occ)
         checkers |= c
     pin_d = ZERO
     diag = D & them
-    if diag:
+    if T[BISHOP_RAYS + ksq] & diag:
         pin_d, c = pins_and_checkers(T, ksq, bishop_attacks(T, ksq, them) & diag, us, occ)
         checkers |= c
     if checkers == 0:

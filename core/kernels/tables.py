@@ -25,9 +25,11 @@ ROOK_MAGIC = BISHOP_OFF + 64
 BISHOP_MAGIC = ROOK_MAGIC + 64
 ROOK_SHIFT = BISHOP_MAGIC + 64
 BISHOP_SHIFT = ROOK_SHIFT + 64
+ROOK_RAYS = BISHOP_SHIFT + 64     # [sq] empty-board attacks: is any slider on the square's lines?
+BISHOP_RAYS = ROOK_RAYS + 64
 # Zobrist keys (Polyglot values) seen from the side to move, so that a board that
 # is always oriented "side to move at the bottom" still gets the standard key.
-CASTLE_KEEP = BISHOP_SHIFT + 64   # [sq] rights that survive a move from or to sq
+CASTLE_KEEP = BISHOP_RAYS + 64   # [sq] rights that survive a move from or to sq
 Z_PIECE = CASTLE_KEEP + 64        # [((stm*2 + theirs)*6 + kind)*64 + sq]
 Z_CASTLE = Z_PIECE + 2 * 2 * 6 * 64  # [stm*16 + rights]
 Z_EP = Z_CASTLE + 32              # [file]
@@ -206,6 +208,7 @@ def build(mode):
             mask = _relevant_mask(sq, dirs)
             bits = bin(mask).count("1")
             T[mask_at + sq] = mask
+            T[mask_at - ROOK_MASK + ROOK_RAYS + sq] = _ray_attacks(sq, 0, dirs)
             T[off_at + sq] = base
             T[shift_at + sq] = 64 - bits
             if mode == "pext":
