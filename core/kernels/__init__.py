@@ -57,7 +57,7 @@ numba.config.CACHE_DIR = str(CACHE_DIR)
 
 if not CACHE_DIR.exists() and sys.stderr.isatty():
     # the first import compiles everything (tens of seconds): say so rather than seem to hang
-    print("perftscope: compiling the move generator for this CPU (first run only, about 20 s)...",
+    print("perftscope: compiling the move generator for this CPU (first run only, a minute or two)...",
           file=sys.stderr, flush=True)
 
 from . import tables  # noqa: E402  (after the cache directory is set)

@@ -239,3 +239,69 @@ def make(T, s, m):
                 T[Z_CASTLE + st * 16 + np.int64(cr & CR_RIGHTS)]
     return (bswap(P), bswap(N), bswap(D), bswap(O), bswap(K), bswap(occ ^ us), bswap(occ),
             new_ep, swap_rights(cr), key, stm ^ ONE)
+
+
+# What moves, for make_leaf_parent: the piece kinds 0-5 as above, then the moves that do more
+DOUBLE_PUSH, CASTLE, EN_PASSANT = 6, 7, 8
+PROMOTE = 9                          # + 0 knight .. 3 queen
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def make_leaf_parent(T, s, frm, to, what):
+    """The position after frm -> to, for a child that will only be counted: the mover's
+    kind (`what`) comes from the generator instead of the board, a capture clears the
+    square from every kind without asking which, and the key is left at 0, since the
+    leaf parents below are never looked up in a table. Standard chess only (the
+    Chess960 castling goes through `make`)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    fb = ONE << np.uint64(frm)
+    tb = ONE << np.uint64(to)
+    move = fb | tb
+    clear = ~tb
+    P &= clear
+    N &= clear
+    D &= clear
+    O &= clear
+    new_ep = ZERO
+    if what == 0:
+        P ^= move
+    elif what == 1:
+        N ^= move
+    elif what == 2:
+        D ^= move
+    elif what == 3:
+        O ^= move
+    elif what == 4:
+        D ^= move
+        O ^= move
+    elif what == 5:
+        K ^= move
+    elif what == DOUBLE_PUSH:
+        P ^= move
+        new_ep = np.uint64((frm + 8) ^ 56)      # mirrored for the child
+    elif what == CASTLE:
+        K ^= move
+        rook = np.uint64(0xA0) if to == 6 else np.uint64(0x09)
+        O ^= rook
+        us ^= rook
+        occ ^= rook
+    elif what == EN_PASSANT:
+        P ^= move
+        victim = tb >> np.uint64(8)
+        P ^= victim
+        occ ^= victim
+    else:
+        P ^= fb
+        promo = what - PROMOTE
+        if promo == 0:
+            N |= tb
+        else:
+            if promo != 2:
+                D |= tb
+            if promo != 1:
+                O |= tb
+    us ^= move
+    occ = (occ ^ fb) | tb
+    cr &= T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to]
+    return (bswap(P), bswap(N), bswap(D), bswap(O), bswap(K), bswap(occ ^ us), bswap(occ),
+            new_ep, swap_rights(cr), ZERO, stm ^ ONE)

@@ -3,8 +3,9 @@ import numpy as np
 from numba import njit, types
 
 from .bits import at
-from .board import make
+from .board import CR_RIGHTS, make
 from .movegen import count_moves, generate_moves
+from .two_ply import perft2
 
 MAX_PLY = 64
 MAX_MOVES = 256            # more than the 218 legal moves any position has
@@ -24,18 +25,30 @@ def new_move_stack():
     return np.zeros(MAX_PLY * MAX_MOVES, np.uint16)
 
 
-@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64), cache=True, _nrt=False)
-def _perft(T, s, depth, buf, ply):
-    # depth >= 2 here; the leaf parents (depth 1) only count
+@njit(types.uint64(TABLE, STATE, MOVES, types.int64), cache=True, _nrt=False)
+def _perft2_listed(T, s, buf, ply):
+    """perft 2 through the move list and `make`: Chess960 castling rights, which
+    two_ply.perft2 leaves to the general make."""
     base = ply * MAX_MOVES
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)
+    for i in range(base, end):
+        total += count_moves(T, make(T, s, at(buf, i)))
+    return total
+
+
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64), cache=True, _nrt=False)
+def _perft(T, s, depth, buf, ply):
+    # depth >= 2 here; the leaf parents (depth 1) only count
     if depth == 2:
-        for i in range(base, end):
-            total += count_moves(T, make(T, s, at(buf, i)))
-    else:
-        for i in range(base, end):
-            total += _perft(T, make(T, s, at(buf, i)), depth - 1, buf, ply + 1)
+        if s[8] <= CR_RIGHTS:
+            return perft2(T, s)
+        return _perft2_listed(T, s, buf, ply)
+    base = ply * MAX_MOVES
+    end = generate_moves(T, s, buf, base)
+    total = np.uint64(0)
+    for i in range(base, end):
+        total += _perft(T, make(T, s, at(buf, i)), depth - 1, buf, ply + 1)
     return total
 
 

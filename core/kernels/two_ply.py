@@ -1,0 +1,108 @@
+"""perft 2 without a move list: a depth-2 node's moves are enumerated straight from
+their target sets, and each child is built from what the generator already knows
+(the piece kind, a double push, a promotion) and bulk-counted at once. This is how
+the fastest C++ generators work (Gigantua: no move list, the child built by value
+by a routine that knows the piece kind); it saves writing, reading and decoding a
+move list and finding the moving piece's kind again for the 25-45 children of every
+depth-2 node, where almost all of a perft's makes happen.
+
+Compile time is the price: each place that counts a child compiles the whole bulk
+counter in again. Five places (king, pawns, knights, diagonal and orthogonal
+sliders) are the measured trade (docs/BENCHMARKS.md); the rare moves (castling,
+promotions, en passant) share one more, behind a call."""
+import numpy as np
+from numba import njit, types
+
+from .attacks import bishop_attacks, rook_attacks
+from .bits import tzcnt
+from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, ONE, PROMOTE, ZERO, make_leaf_parent
+from .movegen import count_moves, ep_is_legal, king_destinations, legality_masks, pawn_targets
+from .tables import KNIGHT, PAWN_B, RANK_8
+
+STATE = types.UniTuple(types.uint64, 11)
+TABLE = types.Array(types.uint64, 1, "C", readonly=True)
+
+_NOT_8 = ~RANK_8
+
+
+@njit(cache=True, _nrt=False, inline='always')
+def _count(T, s, frm, delta, targets, what):
+    """Leaves below the children reached by moving `what` to each of `targets`, from
+    frm, or for pawns (delta > 0) from each target minus delta."""
+    total = np.uint64(0)
+    while targets:
+        to = tzcnt(targets)
+        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what))
+        targets &= targets - ONE
+    return total
+
+
+@njit(types.uint64(TABLE, STATE, types.int64, types.int64, types.uint64, types.int64), cache=True, _nrt=False)
+def _count_rare(T, s, frm, delta, targets, what):
+    """_count for the rare moves (castling, promotions, en passant), left a call so
+    that the counting code is not compiled in once more for each."""
+    return _count(T, s, frm, delta, targets, what)
+
+
+@njit(types.uint64(TABLE, STATE), cache=True, _nrt=False)
+def perft2(T, s):
+    """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
+    takes core.kernels.perft's move-list path, since make_leaf_parent knows standard
+    castling alone."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
+    king_to, castles = king_destinations(T, s, ksq, checkers)
+    total = _count(T, s, ksq, 0, king_to, 5)
+    if castles:
+        total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
+    if evasion == 0:
+        return total
+    target = ~us & evasion
+    push1, push2, left, right = pawn_targets(P, us, occ, evasion, pin_o, pin_d)
+    for way in range(4):
+        if way == 0:
+            t, delta, what = push1 & _NOT_8, 8, 0
+        elif way == 1:
+            t, delta, what = push2, 16, DOUBLE_PUSH
+        elif way == 2:
+            t, delta, what = left & _NOT_8, 7, 0
+        else:
+            t, delta, what = right & _NOT_8, 9, 0
+        total += _count(T, s, 0, delta, t, what)
+    b = N & us & ~(pin_o | pin_d)
+    while b:
+        sq = tzcnt(b)
+        total += _count(T, s, sq, 0, T[KNIGHT + sq] & target, 1)
+        b &= b - ONE
+    b = D & us & ~pin_o
+    while b:
+        sq = tzcnt(b)
+        bit = ONE << np.uint64(sq)
+        t = bishop_attacks(T, sq, occ) & target
+        if pin_d & bit:
+            t &= pin_d
+        total += _count(T, s, sq, 0, t, 4 if O & bit else 2)
+        b &= b - ONE
+    b = O & us & ~pin_d
+    while b:
+        sq = tzcnt(b)
+        bit = ONE << np.uint64(sq)
+        t = rook_attacks(T, sq, occ) & target
+        if pin_o & bit:
+            t &= pin_o
+        total += _count(T, s, sq, 0, t, 4 if D & bit else 3)
+        b &= b - ONE
+    if (push1 | left | right) & RANK_8:
+        for k in range(12):
+            way = k % 3
+            total += _count_rare(T, s, 0, 8 if way == 0 else (7 if way == 1 else 9),
+                                 (push1 if way == 0 else (left if way == 1 else right)) & RANK_8,
+                                 PROMOTE + 3 - k // 3)
+    if ep:
+        b = T[PAWN_B + np.int64(ep)] & P & us
+        while b:
+            sq = tzcnt(b)
+            if ep_is_legal(T, s, sq, ksq, checkers, evasion):
+                total += _count_rare(T, s, sq, 0, ONE << ep, EN_PASSANT)
+            b &= b - ONE
+    return total

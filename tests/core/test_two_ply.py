@@ -1,0 +1,127 @@
+"""perft 2 without a move list (core.kernels.two_ply) and the child it builds
+(core.kernels.board.make_leaf_parent), against python-chess, the move-list path and
+the general make, on random positions rich in the moves that do more."""
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from perftscope.core import kernels
+from perftscope.core.kernels.board import (CASTLE, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION,
+                                           PROMOTE, kind_on, make, make_leaf_parent, move_flag, move_from,
+                                           move_promotion, move_to)
+from perftscope.core.kernels.movegen import count_moves
+from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
+from perftscope.core.kernels.two_ply import perft2
+from perftscope.core.position import Position
+
+from .random_positions import random_boards
+
+STARTS = (chess.STARTING_FEN,
+          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+          "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+          "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+          "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+
+
+def boards_with_en_passant(seed, count):
+    """Random boards, and the positions after each of their double pushes (where en
+    passant may answer, which random play alone rarely leaves on the board)."""
+    boards = random_boards(seed, count, plies=60, starts=STARTS, pawn_bias=0.5)
+    for board in list(boards):
+        for m in board.legal_moves:
+            if board.piece_type_at(m.from_square) == chess.PAWN and abs(m.to_square - m.from_square) == 16:
+                after = board.copy(stack=False)
+                after.push(m)
+                boards.append(after)
+    return boards
+
+
+def move_list_perft2(T, s):
+    """perft 2 the long way: the move list, the general make, the bulk counter."""
+    total = 0
+    for m in legal_moves(T, s):
+        child = tuple(np.uint64(x) for x in make(T, s, m))     # back from Python ints to the kernel's type
+        total += int(count_moves(T, child))
+    return total
+
+
+def python_chess_perft2(board):
+    total = 0
+    for m in board.legal_moves:
+        board.push(m)
+        total += board.legal_moves.count()
+        board.pop()
+    return total
+
+
+def what_moves(state, m):
+    """What make_leaf_parent is told for kernel move m: what perft2's generator knows."""
+    flag = move_flag(m)
+    if flag == FLAG_PROMOTION:
+        return PROMOTE + move_promotion(m)
+    if flag == FLAG_EP:
+        return EN_PASSANT
+    if flag == FLAG_CASTLE:
+        return CASTLE
+    frm, to = move_from(m), move_to(m)
+    kind = kind_on(state[0], state[1], state[2], state[3], np.uint64(1 << frm))
+    return DOUBLE_PUSH if kind == 0 and to - frm == 16 else kind
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_perft2_matches_python_chess_and_the_move_list_path(seed):
+    T = kernels.table()
+    seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0}
+    for board in boards_with_en_passant(seed, 60):
+        s = Position.from_fen(board.fen()).state()
+        expected = python_chess_perft2(board)
+        assert int(perft2(T, s)) == expected, board.fen()
+        assert move_list_perft2(T, s) == expected, board.fen()
+        # perft2's own rare paths are for the node's moves: count that they came up
+        for m in board.legal_moves:
+            seen["ep"] += board.is_en_passant(m)
+            seen["castling"] += board.is_castling(m)
+            seen["promotion"] += m.promotion is not None
+        seen["check"] += board.is_check()
+    assert min(seen.values()) > 0, seen
+
+
+def test_perft_2_in_chess960_takes_the_move_list_path_and_matches_python_chess():
+    """perft2 knows standard castling only: a position with Chess960 rights must be counted
+    through the move list and make, which know where the rook stands."""
+    T = kernels.table()
+    buf = new_move_stack()
+    rng = random.Random(960)
+    castlings = 0
+    for n in range(120):
+        board = chess.Board.from_chess960_pos(rng.randrange(960))
+        for _ in range(rng.randrange(12)):
+            board.push(rng.choice(list(board.legal_moves)))
+            if board.is_game_over():
+                break
+        s = Position.from_fen(board.fen(), chess960=True).state()
+        assert int(perft(T, s, 2, buf)) == python_chess_perft2(board), board.fen()
+        castlings += any(board.is_castling(m) for m in board.legal_moves)
+    assert castlings > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
+    T = kernels.table()
+    kinds = set()
+    for board in boards_with_en_passant(seed, 40):
+        pos = Position.from_fen(board.fen())
+        s = pos.state()
+        for move in board.legal_moves:
+            m = np.uint16(pos.kernel_move(move.uci()))
+            what = what_moves(s, m)
+            kinds.add(int(what))
+            expected = make(T, s, m)
+            child = make_leaf_parent(T, s, move_from(m), move_to(m), what)
+            assert child[9] == 0                  # no key: the leaf parents are never hashed
+            assert child[:9] + child[10:] == expected[:9] + expected[10:], (board.fen(), move.uci())
+    # every kind of move was built: six piece kinds, double push, castling, en passant, four promotions
+    assert kinds == set(range(PROMOTE + 4)), sorted(kinds)
