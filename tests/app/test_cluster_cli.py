@@ -177,4 +177,6 @@ def test_workers_dying_at_start_up_are_reported_not_waited_on(empty_scheduler, t
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert code == 2
     assert f"workers keep dying at the scheduler {empty_scheduler}" in last
-    assert "no total" in last or "none is there after 3 s" in last
+    # which form depends on when the deaths are seen: before any task went out ("during this
+    # run"), while tasks wait ("... no total"), or after --wait-workers of no worker at all
+    assert any(form in last for form in ("during this run", "no total", "none is there after 3 s")), last
