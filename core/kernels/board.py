@@ -142,6 +142,18 @@ def full_key(T, s):
 
 
 @njit(cache=True, _nrt=False, inline='always')
+def promoted(N, D, O, tb, promo):
+    """(N, D, O) with the promotion piece (0 knight .. 3 queen) put on tb."""
+    if promo == 0:
+        return N | tb, D, O
+    if promo == 1:
+        return N, D | tb, O
+    if promo == 2:
+        return N, D, O | tb
+    return N, D | tb, O | tb
+
+
+@njit(cache=True, _nrt=False, inline='always')
 def make(T, s, m):
     """The position after move m, mirrored so that the opponent is to move."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -195,13 +207,7 @@ def make(T, s, m):
         promo = move_promotion(m)
         P ^= tb
         key ^= T[z_us + to] ^ T[z_us + (promo + 1) * 64 + to]
-        if promo == 0:
-            N |= tb
-        else:
-            if promo != 2:
-                D |= tb
-            if promo != 1:
-                O |= tb
+        N, D, O = promoted(N, D, O, tb, promo)
     elif flag == FLAG_EP:
         cb = tb >> np.uint64(8)
         P ^= cb
@@ -292,14 +298,7 @@ def make_leaf_parent(T, s, frm, to, what):
         occ ^= victim
     else:
         P ^= fb
-        promo = what - PROMOTE
-        if promo == 0:
-            N |= tb
-        else:
-            if promo != 2:
-                D |= tb
-            if promo != 1:
-                O |= tb
+        N, D, O = promoted(N, D, O, tb, what - PROMOTE)
     us ^= move
     occ = (occ ^ fb) | tb
     cr &= T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to]

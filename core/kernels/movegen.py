@@ -28,7 +28,7 @@ _K_CROSS = np.uint64(0x60)   # f1 g1
 _Q_CROSS = np.uint64(0x0C)   # c1 d1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline='always')
 def attacks_of(T, P, N, D, O, K, side, occ, up):
     """Every square attacked by the pieces in `side`, sliders seen through `occ`.
     `up`: the side's pawns capture towards rank 8."""
@@ -190,22 +190,7 @@ def king_destinations(T, s, ksq, checkers):
         cr > CR_RIGHTS or (cr & ONE and not occ & _K_EMPTY) or (cr & np.uint64(2) and not occ & _Q_EMPTY))
     if not (candidates or castling):
         return ZERO, 0
-    pawns = P & them
-    banned = ((pawns & ~FILE_A) >> np.uint64(9)) | ((pawns & ~FILE_H) >> np.uint64(7)) \
-        | T[KING + tzcnt(K & them)]
-    b = N & them
-    while b:
-        banned |= T[KNIGHT + tzcnt(b)]
-        b &= b - ONE
-    lifted = occ ^ (ONE << np.uint64(ksq))
-    b = D & them
-    while b:
-        banned |= bishop_attacks(T, tzcnt(b), lifted)
-        b &= b - ONE
-    b = O & them
-    while b:
-        banned |= rook_attacks(T, tzcnt(b), lifted)
-        b &= b - ONE
+    banned = attacks_of(T, P, N, D, O, K, them, occ ^ (ONE << np.uint64(ksq)), False)
     safe = candidates & ~banned
     castles = 0
     if castling:
