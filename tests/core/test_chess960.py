@@ -13,6 +13,8 @@ from perftscope.core.perft import divide
 from perftscope.core.position import START_FEN, Position, is_chess960
 from perftscope.core.suites import load
 
+from .python_chess_reference import python_chess_divide
+
 SUITE = load(resources.path("python-chess_chess960.perft"))
 
 
@@ -61,7 +63,7 @@ def test_king_takes_rook_notation_in_chess960():
     assert after.fen() == "r3k2r/8/8/8/8/8/8/R4RK1 b ha - 1 1"
     assert after.chess960 and "e8a8" in after.legal_moves()
     assert Position.from_fen(after.fen()).chess960
-    assert divide(pos, 2) == _python_chess_divide(chess.Board(fen, chess960=True), 2)
+    assert divide(pos, 2) == python_chess_divide(chess.Board(fen, chess960=True), 2)
 
 
 @pytest.mark.parametrize("fen, message", [
@@ -79,28 +81,6 @@ def test_bad_castling_fields_name_the_right_and_the_piece(fen, message):
 
 
 # --- property: divides equal python-chess's on random Chess960 games -------------------------
-def _python_chess_divide(board, depth):
-    out = {}
-    for move in board.legal_moves:
-        board.push(move)
-        out[move.uci()] = _count(board, depth - 1)
-        board.pop()
-    return out
-
-
-def _count(board, depth):
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    n = 0
-    for move in board.legal_moves:
-        board.push(move)
-        n += _count(board, depth - 1)
-        board.pop()
-    return n
-
-
 def _arrangement(board, move):
     """What is special about a castling move's king and rook files."""
     king, rook = move.from_square, move.to_square
@@ -142,7 +122,7 @@ def test_random_chess960_games_match_python_chess():
             # castle when possible, half the time: castling is what this test is about
             move = rng.choice(castles) if castles and rng.random() < 0.5 else rng.choice(legal)
             if castles and ply % 3 == 0:      # the divide where castling is on the board
-                assert divide(pos, 2) == _python_chess_divide(board, 2), board.fen()
+                assert divide(pos, 2) == python_chess_divide(board, 2), board.fen()
                 checked += 1
             board.push(move)
             pos = pos.push(move.uci())

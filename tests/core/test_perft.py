@@ -11,6 +11,7 @@ from perftscope.core.perft import divide, perft, perft_stats
 from perftscope.core.position import Position
 from perftscope.core.suites import load
 
+from .python_chess_reference import python_chess_divide
 from .random_positions import random_boards
 
 BUDGET = 20_000_000          # largest single expected count checked per position in the suites
@@ -64,26 +65,6 @@ def test_cpw_statistics_columns(row):
     published = {k: int(row[k]) for k in stats if row[k] != ""}
     assert published, "the table has statistics for this row"
     assert {k: stats[k] for k in published} == published
-
-
-def python_chess_divide(board, depth):
-    def count(b, d):
-        if d == 0:
-            return 1
-        if d == 1:
-            return b.legal_moves.count()
-        total = 0
-        for m in b.legal_moves:
-            b.push(m)
-            total += count(b, d - 1)
-            b.pop()
-        return total
-    out = {}
-    for m in board.legal_moves:
-        board.push(m)
-        out[m.uci()] = count(board, depth - 1)
-        board.pop()
-    return out
 
 
 # the special moves' own playground: promotions from the seventh rank and both castlings

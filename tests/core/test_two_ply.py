@@ -16,6 +16,7 @@ from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
 from perftscope.core.kernels.two_ply import perft2
 from perftscope.core.position import Position
 
+from .python_chess_reference import python_chess_perft
 from .random_positions import random_boards
 
 STARTS = (chess.STARTING_FEN,
@@ -48,15 +49,6 @@ def move_list_perft2(T, s):
     return total
 
 
-def python_chess_perft2(board):
-    total = 0
-    for m in board.legal_moves:
-        board.push(m)
-        total += board.legal_moves.count()
-        board.pop()
-    return total
-
-
 def what_moves(state, m):
     """What make_leaf_parent is told for kernel move m: what perft2's generator knows."""
     flag = move_flag(m)
@@ -77,7 +69,7 @@ def test_perft2_matches_python_chess_and_the_move_list_path(seed):
     seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0}
     for board in boards_with_en_passant(seed, 60):
         s = Position.from_fen(board.fen()).state()
-        expected = python_chess_perft2(board)
+        expected = python_chess_perft(board, 2)
         assert int(perft2(T, s)) == expected, board.fen()
         assert move_list_perft2(T, s) == expected, board.fen()
         # perft2's own rare paths are for the node's moves: count that they came up
@@ -103,7 +95,7 @@ def test_perft_2_in_chess960_takes_the_move_list_path_and_matches_python_chess()
             if board.is_game_over():
                 break
         s = Position.from_fen(board.fen(), chess960=True).state()
-        assert int(perft(T, s, 2, buf)) == python_chess_perft2(board), board.fen()
+        assert int(perft(T, s, 2, buf)) == python_chess_perft(board, 2), board.fen()
         castlings += any(board.is_castling(m) for m in board.legal_moves)
     assert castlings > 0
 
