@@ -6,7 +6,7 @@ import sys
 
 import chess
 
-from perftree_protocol import perft
+from perftree_protocol import run
 
 
 def unsafe_castles(board):
@@ -37,20 +37,4 @@ def moves(board):
     return out + [m for m in unsafe_castles(board) if m not in out]
 
 
-def main():
-    depth, fen = int(sys.argv[1]), sys.argv[2]
-    board = chess.Board(fen, chess960=True)
-    for uci in (sys.argv[3].split() if len(sys.argv) > 3 else []):
-        board.push_uci(uci)
-    total = 0
-    for move in moves(board):
-        board.push(move)
-        count = perft(board, depth - 1, moves)
-        board.pop()
-        total += count
-        print(move.uci(), count)
-    print()
-    print(total)
-
-
-main()
+run(moves, chess960=True)

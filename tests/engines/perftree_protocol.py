@@ -22,9 +22,9 @@ def perft(board, depth, moves_of):
     return total
 
 
-def run(moves_of):
+def run(moves_of, chess960=False):
     depth, fen = int(sys.argv[1]), sys.argv[2]
-    board = chess.Board(fen)
+    board = chess.Board(fen, chess960=chess960)
     for uci in (sys.argv[3].split() if len(sys.argv) > 3 else []):
         board.push_uci(uci)
     total = 0
