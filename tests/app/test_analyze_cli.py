@@ -7,17 +7,12 @@ from pathlib import Path
 import chess
 
 from perftscope import resources
-from perftscope.app.cli import main
 from perftscope.core.suites import load
+
+from .cli_run import run
 
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
 CPW3_EP = "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1"
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_json_after_moves_matches_python_chess(capsys):

@@ -10,14 +10,10 @@ import pytest
 
 from perftscope.app.cli import main
 
+from .cli_run import run
+
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_perft_json(capsys):

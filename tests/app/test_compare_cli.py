@@ -5,19 +5,14 @@ import sys
 
 import pytest
 
-from perftscope.app.cli import main
 from perftscope.core import stockfish as stockfish_module
 from perftscope.core.oracles import make_oracle
 from perftscope.core.position import START_FEN
 
+from .cli_run import run
+
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -4,17 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from perftscope.app.cli import main
+from .cli_run import run
+
 
 ENGINES = Path(__file__).parent.parent / "engines"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
 TYPE_ERROR = "TypeError: Cannot read properties of undefined (reading 'piece')"
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def in_format(fmt, planted):

@@ -5,7 +5,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from perftscope.app.cli import main
+from .cli_run import run
+
 
 # planted engine -> the class its bug must be reported as
 PLANTED = {
@@ -15,12 +16,6 @@ PLANTED = {
     "pinned_leaves_line": "pin",
     "inconsistent": "state",
 }
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

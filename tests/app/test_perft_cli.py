@@ -14,18 +14,13 @@ from pathlib import Path
 import pytest
 
 import perftscope.core.perft as single
-from perftscope.app.cli import main
 from perftscope.core.position import Position
+
+from .cli_run import run
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
 HASH_KEYS = {"entries", "probes", "hits", "stores", "replacements", "fill", "by_depth"}
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_perft_json_with_table_and_workers(capsys):
