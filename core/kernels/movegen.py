@@ -18,7 +18,8 @@ from numba import njit
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
 from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
-from .tables import ALL, BETWEEN, BISHOP_RAYS, ROOK_RAYS, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PAWN_W, RANK_3, RANK_8
+from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
+    PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
 # castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
@@ -190,7 +191,17 @@ def king_destinations(T, s, ksq, checkers):
         cr > CR_RIGHTS or (cr & ONE and not occ & _K_EMPTY) or (cr & np.uint64(2) and not occ & _Q_EMPTY))
     if not (candidates or castling):
         return ZERO, 0
-    banned = attacks_of(T, P, N, D, O, K, them, occ ^ (ONE << np.uint64(ksq)), False)
+    # only the enemy pieces that could reach the king's neighbourhood are looked up
+    n = N & them
+    if n:
+        n &= T[KNIGHT_ZONE + ksq]
+    d = D & them
+    if d:
+        d &= T[BISHOP_ZONE + ksq]
+    o = O & them
+    if o:
+        o &= T[ROOK_ZONE + ksq]
+    banned = attacks_of(T, P, n, d, o, K, them, occ ^ (ONE << np.uint64(ksq)), False)
     safe = candidates & ~banned
     castles = 0
     if castling:

@@ -27,9 +27,15 @@ ROOK_SHIFT = BISHOP_MAGIC + 64
 BISHOP_SHIFT = ROOK_SHIFT + 64
 ROOK_RAYS = BISHOP_SHIFT + 64     # [sq] empty-board attacks: is any slider on the square's lines?
 BISHOP_RAYS = ROOK_RAYS + 64
+# [ksq] squares from which a rook / bishop / knight could reach a square next to the
+# king (or c1, g1 for a king on e1: castling reads the same map), on an empty board:
+# the only enemy pieces the king-ban map needs to look at
+ROOK_ZONE = BISHOP_RAYS + 64
+BISHOP_ZONE = ROOK_ZONE + 64
+KNIGHT_ZONE = BISHOP_ZONE + 64
 # Zobrist keys (Polyglot values) seen from the side to move, so that a board that
 # is always oriented "side to move at the bottom" still gets the standard key.
-CASTLE_KEEP = BISHOP_RAYS + 64   # [sq] rights that survive a move from or to sq
+CASTLE_KEEP = KNIGHT_ZONE + 64   # [sq] rights that survive a move from or to sq
 Z_PIECE = CASTLE_KEEP + 64        # [((stm*2 + theirs)*6 + kind)*64 + sq]
 Z_CASTLE = Z_PIECE + 2 * 2 * 6 * 64  # [stm*16 + rights]
 Z_EP = Z_CASTLE + 32              # [file]
@@ -51,6 +57,15 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 _ROOK_DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _BISHOP_DIRS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _union(T, at, squares):
+    """OR of T[at + sq] over the squares of a bitboard."""
+    u = 0
+    for sq in range(64):
+        if squares >> sq & 1:
+            u |= int(T[at + sq])
+    return u
 
 
 def _bb(squares):
@@ -216,5 +231,9 @@ def build(mode):
             else:
                 T[magic_at + sq] = _find_magic(T, sq, np.uint64(mask), base, bits, d, 0x9E3779B97F4A7C15 ^ (sq * 7919 + mask_at))
             base += 1 << bits
+    for sq in range(64):
+        zone = int(T[KING + sq]) | (_bb((2, 6)) if sq == 4 else 0)
+        for table, at in ((ROOK_ZONE, ROOK_RAYS), (BISHOP_ZONE, BISHOP_RAYS), (KNIGHT_ZONE, KNIGHT)):
+            T[table + sq] = np.uint64(_union(T, at, zone))
     assert base == SIZE
     return T
