@@ -92,22 +92,15 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
     base = ply * MAX_MOVES
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)
-    if depth - 1 >= min_depth and end > base:
-        # each child's bucket is requested one sibling ahead, so that its cache miss
-        # overlaps the counting of the sibling before it
-        child = make(T, s, buf[base])
+    if depth - 1 >= min_depth:
+        # every child's bucket is requested before the first is probed, so that their
+        # cache misses overlap one another (the child is built twice: the first make
+        # reduces to its key once inlined)
         for i in range(base, end):
-            if i + 1 < end:
-                nxt = make(T, s, buf[i + 1])
-                prefetch(H, bucket_of(nxt[9], mask))
-            else:
-                nxt = child
-            total += _search(T, child, depth - 1, buf, ply + 1, H, mask, min_depth, ctr, slot, stop)
-            child = nxt
-    else:
-        for i in range(base, end):
-            total += _search(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, H, mask, min_depth,
-                             ctr, slot, stop)
+            prefetch(H, bucket_of(make(T, s, buf[i])[9], mask))
+    for i in range(base, end):
+        total += _search(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, H, mask, min_depth,
+                         ctr, slot, stop)
     if hashed:
         remember(H, mask, s[9], depth, total, ctr, slot, stop)
     return total
