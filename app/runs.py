@@ -11,9 +11,9 @@ from perftscope.core.errors import PerftscopeError
 
 def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
     """Which position and which settings a run's figures belong to."""
-    from perftscope.core.limits import TABLE_ENTRY_BYTES as ENTRY_BYTES
+    from perftscope.core.limits import table_bytes
     from perftscope.widgets.run_panel import format_bytes
-    table = f"{format_bytes((1 << hash_exp) * ENTRY_BYTES)} table" if hash_exp >= 0 else "no table"
+    table = f"{format_bytes(table_bytes(hash_exp))} table" if hash_exp >= 0 else "no table"
     return (f"perft {depth} of <code>{fen}</code> · core generator · "
             f"{workers} worker{'s' * (workers > 1)} · {table}")
 

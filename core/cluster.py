@@ -42,6 +42,7 @@ from .kernels import expand as _x
 from .kernels import hashtable as _h
 from .kernels import perft as _k
 from .kernels import search as _s
+from .limits import table_bytes
 from .pool import MAX_HASH_EXP
 from .position import Position
 from .split import Split, SplitError, split_positions
@@ -113,7 +114,7 @@ def _memory_limit() -> int | None:
 def _worker_table(hash_exp: int) -> np.ndarray:
     # one table per worker process, kept across tasks: an entry stays true in any task
     if hash_exp not in _TABLES:
-        need, limit = _h.table_bytes(hash_exp), _memory_limit()
+        need, limit = table_bytes(hash_exp), _memory_limit()
         if limit and need > limit // 2:
             raise ClusterError(f"worker {socket.gethostname()}:{os.getpid()} has a memory limit of "
                                f"{limit / 2**30:.1f} GiB; a table of 2^{hash_exp} entries needs "

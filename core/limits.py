@@ -12,6 +12,12 @@ DEPTH_LIMIT = 40
 TABLE_ENTRY_BYTES = 16
 TABLE_DEPTH_BITS = 6
 TABLE_DEPTH_LIMIT = (1 << TABLE_DEPTH_BITS) - 1
+TABLE_MIN_EXP = 2            # one 64-byte bucket of four entries
+
+
+def table_bytes(exp: int) -> int:
+    """Memory of a perft table of 2^exp entries."""
+    return TABLE_ENTRY_BYTES << max(exp, TABLE_MIN_EXP)
 
 # the run panel's depth box: depth 12 from the start position is about 6e16 nodes, days here
 RUN_DEPTH_LIMIT = 12

@@ -24,7 +24,7 @@ import numpy as np
 
 from . import kernels
 from .errors import PerftscopeError
-from .limits import TABLE_DEPTH_LIMIT
+from .limits import TABLE_DEPTH_LIMIT, table_bytes
 from .kernels import hashtable as _h
 from .kernels import perft as _k
 from .kernels import search as _s
@@ -121,7 +121,7 @@ def _check(depth, workers, hash_exp):
     if hash_exp > MAX_HASH_EXP:
         raise PoolError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{MAX_HASH_EXP})")
     if hash_exp >= 0:
-        need = _h.table_bytes(hash_exp)
+        need = table_bytes(hash_exp)
         try:
             have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         except (ValueError, OSError, AttributeError):

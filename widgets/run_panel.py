@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar,
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from perftscope.core.limits import RUN_DEPTH_LIMIT, TABLE_ENTRY_BYTES as ENTRY_BYTES
+from perftscope.core.limits import RUN_DEPTH_LIMIT, table_bytes
 
 from . import palette
 
@@ -53,7 +53,7 @@ class RunPanel(QWidget):
         self.hash_size = QComboBox()
         self.hash_size.addItem("no hash table", -1)
         for exp in range(16, 27, 2):
-            self.hash_size.addItem(format_bytes((1 << exp) * ENTRY_BYTES), exp)
+            self.hash_size.addItem(format_bytes(table_bytes(exp)), exp)
         self.hash_size.setCurrentIndex(3)
         self.start_button = QPushButton("Start perft")
         self.start_button.setDefault(True)

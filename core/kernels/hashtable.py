@@ -16,14 +16,14 @@ import mmap
 import numpy as np
 from numba import njit
 
-from ..limits import TABLE_DEPTH_BITS as DEPTH_BITS, TABLE_ENTRY_BYTES as ENTRY_BYTES
+from ..limits import TABLE_DEPTH_BITS as DEPTH_BITS, TABLE_ENTRY_BYTES as ENTRY_BYTES, \
+    TABLE_MIN_EXP as MIN_EXP
 
 DEPTH_MASK = np.uint64((1 << DEPTH_BITS) - 1)
 MAX_COUNT = np.uint64((1 << (64 - DEPTH_BITS)) - 1)   # larger counts are not stored
 ENTRY_WORDS = ENTRY_BYTES // 8
 BUCKET_ENTRIES = 4
 BUCKET_WORDS = ENTRY_WORDS * BUCKET_ENTRIES
-MIN_EXP = 2                                           # one bucket
 HUGE_PAGE = 2 << 20
 
 # what `store` did
@@ -56,11 +56,6 @@ def new_table(exp: int) -> np.ndarray:
         except OSError:
             pass                    # only advice: a kernel without THP still works
     return np.frombuffer(m, np.uint64)
-
-
-def table_bytes(exp: int) -> int:
-    """Memory of a table of 2^exp entries."""
-    return ENTRY_BYTES << max(exp, MIN_EXP)
 
 
 def bucket_mask(table: np.ndarray) -> int:
