@@ -104,11 +104,13 @@ def new_root(window, fen: str):
 
 
 def set_san(window, on: bool, remember: bool = True):
-    """Every move list in SAN (on) or UCI: the board's moves, the divide tree's rows and the
-    finder's report (the engine log shows what was really sent and read, so it stays as it is)."""
+    """Every move list in SAN (on) or UCI: the board's moves, the divide tree's rows, the
+    finder's report and the Test-engine findings (the engine log shows what was really sent
+    and read, so it stays as it is)."""
     from perftscope.widgets.divide_export import SanNames, san_or_uci
     window.board.set_san(on)
     window.finder_panel.set_move_name(san_or_uci if on else None)
+    window.test_engine.set_move_name(san_or_uci if on else None)
     window.model.move_text = SanNames(window.model) if on else None
     window.model.layoutChanged.emit()
     if remember:

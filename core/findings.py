@@ -74,10 +74,17 @@ class Finding:
     @property
     def example_verdicts(self) -> list[str]:
         """The example position's differing moves with their verdicts: 'illegal d1b1'."""
+        return self.verdict_lines()
+
+    def verdict_lines(self, write=None) -> list[str]:
+        """example_verdicts with each move written by write(fen, moves, uci) (the GUI's SAN
+        toggle), given the position the moves are played in; default: the UCI itself."""
         shown = self.minimal if self.minimal is not None else self.report
         if shown is None:
             return []
-        return [f"{ILLEGAL.word} {m}" for m in shown.extra] + [f"{NOT_GENERATED.word} {m}" for m in shown.missing]
+        word = (lambda m: m) if write is None else (lambda m: write(shown.fen, (), m))
+        return [f"{ILLEGAL.word} {word(m)}" for m in shown.extra] + \
+            [f"{NOT_GENERATED.word} {word(m)}" for m in shown.missing]
 
     @property
     def example_fen(self) -> str:

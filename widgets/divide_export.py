@@ -61,6 +61,15 @@ def san_or_uci(fen: str, moves, uci: str) -> str:
         return uci
 
 
+def beside_uci(name):
+    """name(fen, moves, uci) made to write "d2d4 (d4)": the UCI the engines print first, the name
+    beside it where it differs (an illegal move has no SAN); None: UCI alone."""
+    def write(fen, moves, uci):
+        text = uci if name is None else name(fen, moves, uci)
+        return uci if text == uci else f"{uci} ({text})"
+    return write
+
+
 class SanNames:
     """A tree row's move in SAN (python-chess writes it), remembered per row: the view asks on
     every paint. A move the position does not allow (an engine's illegal one) stays in UCI."""

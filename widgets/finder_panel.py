@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from perftscope.core.verdicts import ILLEGAL, NOT_GENERATED, classify
 
 from . import palette
+from .divide_export import beside_uci
 
 
 def _count(value) -> str:
@@ -23,12 +24,7 @@ def report_html(report, name=None) -> str:
     name(fen, moves, uci) writes a move of the path and of the levels (the SAN/UCI toggle)
     beside the UCI the engines print: "d2d4 (d4)"; default: UCI alone."""
     e = html.escape
-    written = name or (lambda fen, moves, uci: uci)
-
-    def name(fen, moves, uci):
-        text = written(fen, moves, uci)
-        return uci if text == uci else f"{uci} ({text})"
-
+    name = beside_uci(name)
     path = [name(report.root_fen, report.path[:i], m) for i, m in enumerate(report.path)]
     engine, reference = e(report.engine), e(report.reference)
     parts = [f"<p><b>{engine}</b> against <b>{reference}</b> (the reference), depth {report.depth}<br>"

@@ -11,8 +11,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
 from perftscope import resources
 
 from . import palette
+from .divide_export import beside_uci
 
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
+MOVES_COLUMN = COLUMNS.index("Moves")
 
 
 class TestEnginePanel(QWidget):
@@ -25,6 +27,7 @@ class TestEnginePanel(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.findings: list = []
+        self.move_name = None          # the SAN/UCI toggle: name(fen, moves, uci), None for UCI
         self.engine = QLineEdit()
         self.engine.setPlaceholderText("perftree:/path/to/script, uci:/path/to/engine, cmd:…")
         self.reference = QLineEdit("core")
@@ -145,10 +148,8 @@ class TestEnginePanel(QWidget):
         row = self.table.rowCount()
         self.table.insertRow(row)
         # the moves of the minimal position, shown beside it (the tooltip has the original's)
-        moves = finding.error if finding.kind in ("crash", "timeout") else \
-            ", ".join(finding.example_verdicts) or "(counts)"
         minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
-        cells = (finding.label, moves, minimal, f"{finding.name}: {finding.fen}")
+        cells = (finding.label, self._moves(finding), minimal, f"{finding.name}: {finding.fen}")
         tip = (f"{engine} against {reference}, depth {finding.depth}\n{finding.fen}\n{finding.summary()}"
                + (f"\nminimal: {finding.shrunk.fen} at depth {finding.shrunk.depth}" if finding.shrunk else ""))
         for col, text in enumerate(cells):
@@ -157,6 +158,18 @@ class TestEnginePanel(QWidget):
             if col == 0:
                 item.setForeground(Qt.darkRed)
             self.table.setItem(row, col, item)
+
+    def _moves(self, finding) -> str:
+        if finding.kind in ("crash", "timeout"):
+            return finding.error
+        return ", ".join(finding.verdict_lines(beside_uci(self.move_name))) or "(counts)"
+
+    def set_move_name(self, name):
+        """Write the findings' moves with name(fen, moves, uci) beside the UCI (None: UCI alone),
+        the rows already shown included."""
+        self.move_name = name
+        for row, finding in enumerate(self.findings):
+            self.table.item(row, MOVES_COLUMN).setText(self._moves(finding))
 
     def _open_selected(self):
         rows = self.table.selectionModel().selectedRows()

@@ -251,3 +251,26 @@ def test_san_reaches_the_finder_report(qtbot, window, engine_path):
     assert "path: d2d4 (d4)" in text
     w.san_action.trigger()                        # UCI
     assert "path: d2d4" in w.finder_panel.text() and "(d4)" not in w.finder_panel.text()
+
+
+def test_san_reaches_the_test_engine_findings(qtbot, window, engine_path):
+    """The notation toggle covers the Test-engine tab's findings, rows already shown included."""
+    from perftscope.core.finder import find_mismatch
+    from perftscope.core.findings import Finding
+    from perftscope.core.oracles import make_oracle
+    from perftscope.core.verdicts import NOT_GENERATED
+
+    fen = "8/P7/8/8/8/8/8/k6K w - - 0 1"
+    w = window()
+    report = find_mismatch(make_oracle(f"perftree:{engine_path('no_underpromotion')}"), make_oracle("core"),
+                           fen, [], 1)
+    assert report.missing == ["a7a8n"] and not report.extra
+    w.test_engine.add_finding(Finding(fen=fen, depth=1, kind="promotion", report=report, name="fuzz #1"),
+                              "no_underpromotion.py", "core")
+    moves = w.test_engine.table.item(0, 1).text
+    assert w.san_action.isChecked()                # SAN by default, beside the UCI
+    assert moves() == f"{NOT_GENERATED.word} a7a8n (a8=N)"
+    w.san_action.trigger()                         # UCI
+    assert moves() == f"{NOT_GENERATED.word} a7a8n"
+    w.san_action.trigger()
+    assert moves() == f"{NOT_GENERATED.word} a7a8n (a8=N)"
