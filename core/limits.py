@@ -19,6 +19,7 @@ def table_bytes(exp: int) -> int:
     """Memory of a perft table of 2^exp entries."""
     return TABLE_ENTRY_BYTES << max(exp, TABLE_MIN_EXP)
 
+
 # the run panel's depth box: depth 12 from the start position is about 6e16 nodes, days here
 RUN_DEPTH_LIMIT = 12
 

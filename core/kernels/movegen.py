@@ -192,16 +192,16 @@ def king_destinations(T, s, ksq, checkers):
     if not (candidates or castling):
         return ZERO, 0
     # only the enemy pieces that could reach the king's neighbourhood are looked up
-    n = N & them
-    if n:
-        n &= T[KNIGHT_ZONE + ksq]
-    d = D & them
-    if d:
-        d &= T[BISHOP_ZONE + ksq]
-    o = O & them
-    if o:
-        o &= T[ROOK_ZONE + ksq]
-    banned = attacks_of(T, P, n, d, o, K, them, occ ^ (ONE << np.uint64(ksq)), False)
+    knights = N & them
+    if knights:
+        knights &= T[KNIGHT_ZONE + ksq]
+    diag = D & them
+    if diag:
+        diag &= T[BISHOP_ZONE + ksq]
+    orth = O & them
+    if orth:
+        orth &= T[ROOK_ZONE + ksq]
+    banned = attacks_of(T, P, knights, diag, orth, K, them, occ ^ (ONE << np.uint64(ksq)), False)
     safe = candidates & ~banned
     castles = 0
     if castling:
