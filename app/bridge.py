@@ -18,12 +18,12 @@ from PySide6.QtCore import QObject, QTimer
 from perftscope.core.errors import PerftscopeError
 
 TICK_MS = 100          # one refresh for every view: fast enough to read, cheap to draw
-WORKER_PREFIX = "perft-worker"     # core.pool names its counting threads so the timer can lower their priority
+WORKER_PREFIX = "perft-worker"     # core.counting.pool names its counting threads so the timer can lower their priority
 WORKER_NICE = 10
 
 
 def yield_to_gui(seen: weakref.WeakSet):
-    """Lower the scheduling priority of core.pool's counting threads (Linux threads have
+    """Lower the scheduling priority of core.counting.pool's counting threads (Linux threads have
     their own nice value). They still take every idle cycle, but when cores are short the
     GUI thread runs first: a repaint is not stretched to hundreds of ms on a busy machine."""
     if not hasattr(os, "setpriority"):
@@ -39,7 +39,7 @@ def yield_to_gui(seen: weakref.WeakSet):
 
 class Job:
     """A submitted call. `cancelled` only stops its result from being delivered: a running
-    kernel is not interrupted (runs that can stop early go through core.pool)."""
+    kernel is not interrupted (runs that can stop early go through core.counting.pool)."""
 
     def __init__(self):
         self.cancelled = False
@@ -141,16 +141,16 @@ class DivideService:
         self.set_specs(self.engine_spec, spec)
 
     def oracle(self, spec: str):
-        from perftscope.core.oracles import make_oracle
+        from perftscope.core.engines.oracles import make_oracle
         with self._lock:
             if spec not in self._oracles:
                 self._oracles[spec] = make_oracle(spec, timeout=self.timeout)
             return self._oracles[spec]
 
     def divides(self, fen: str, moves, depth: int) -> list:
-        """The rows (core.finder.Row) of the position after `moves` (worker thread): the
+        """The rows (core.mismatch.finder.Row) of the position after `moves` (worker thread): the
         engine's count beside the reference's; with no engine its counts are None."""
-        from perftscope.core.finder import diff_rows
+        from perftscope.core.mismatch.finder import diff_rows
         engine = self.oracle(self.engine_spec).divide(fen, list(moves), depth) if self.engine_spec else {}
         reference = self.oracle(self.reference_spec).divide(fen, list(moves), depth)
         return diff_rows(engine, reference)

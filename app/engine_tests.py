@@ -57,8 +57,8 @@ class EngineTestController(QObject):
             self.done += 1
 
     def _suite(self, settings, job):
-        from perftscope.core.engine_suite import SuiteRun
-        from perftscope.core.suites import load
+        from perftscope.core.mismatch.suite_run import SuiteRun
+        from perftscope.core.counting.suites import load
         entries = load(resources.path(settings["suite"]))
 
         def on_case(case):
@@ -75,8 +75,8 @@ class EngineTestController(QObject):
             (" (stopped)" if run.stopped.is_set() else "")
 
     def _fuzz(self, settings, job):
-        from perftscope.core.fuzz import Fuzzer
-        from perftscope.core.oracles import make_oracle
+        from perftscope.core.mismatch.fuzz import Fuzzer
+        from perftscope.core.engines.oracles import make_oracle
         engine = make_oracle(settings["engine"])
         try:
             reference = make_oracle(settings["reference"])

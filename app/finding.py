@@ -1,4 +1,4 @@
-"""The finder's workflow for the window: start core.finder on the engine and the reference,
+"""The finder's workflow for the window: start core.mismatch.finder on the engine and the reference,
 hand each level to whoever shows it as it arrives, and the report at the end.
 
 A controller in git-cola's sense: it holds the search's state and flow, panels only show
@@ -12,8 +12,8 @@ from .bridge import Bridge, DivideService, Job
 
 
 class FinderController(QObject):
-    level = Signal(object, object)     # path to the level's position (tuple), core.finder.Level
-    found = Signal(object)             # core.finder.Report (also when the engine failed part way)
+    level = Signal(object, object)     # path to the level's position (tuple), core.mismatch.finder.Level
+    found = Signal(object)             # core.mismatch.finder.Report (also when the engine failed part way)
     failed = Signal(str)               # one line: the finder could not run at all
 
     def __init__(self, bridge: Bridge, divides: DivideService, parent=None):
@@ -29,7 +29,7 @@ class FinderController(QObject):
 
     def start(self, fen: str, depth: int, moves=()):
         """Search from `fen` + `moves` at `depth`; a search still running is abandoned."""
-        from perftscope.core.finder import find_mismatch
+        from perftscope.core.mismatch.finder import find_mismatch
         self.cancel()
         self.path, self.report = [], None
         self.job = job = self.divides.track(Job())

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import (QApplication, QCheckBox, QFileDialog, QGroupBox, 
                                QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget)
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.position import START_FEN, Position
-from perftscope.core.verdicts import ILLEGAL, NOT_GENERATED
+from perftscope.core.board.position import START_FEN, Position
+from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 from perftscope.widgets import palette
 from perftscope.widgets.board import BoardPanel
 from perftscope.widgets.context import ContextBar
@@ -281,7 +281,7 @@ class MainWindow(QMainWindow):
         QApplication.clipboard().setText(self.board.position.fen())
 
     def _position_changed(self, pos: Position):
-        from perftscope.core.analysis import analyze
+        from perftscope.core.board.analysis import analyze
         if not self._showing_row:
             # the user moved the board: the mark and the row it belonged to no longer apply
             self.mismatch_layer, self.row_shown = None, None
@@ -410,7 +410,7 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _why(pos: Position, move: str) -> str:
-        from perftscope.core.analysis import explain_move
+        from perftscope.core.board.analysis import explain_move
         try:
             return explain_move(pos, move)
         except PerftscopeError as e:

@@ -1,4 +1,4 @@
-"""Perft runs for the run panel: core.pool does the counting on its own threads; the
+"""Perft runs for the run panel: core.counting.pool does the counting on its own threads; the
 bridge's timer reads the run's live counters, feeds the graphs and the progress bar,
 and collects the result. Nothing here blocks the GUI thread.
 """
@@ -21,7 +21,7 @@ def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
 class RunController(QObject):
     message = Signal(str)
     error = Signal(str)
-    finished = Signal(object)          # core.pool.Result
+    finished = Signal(object)          # core.counting.pool.Result
 
     def __init__(self, bridge, panel, graphs, position, parent=None):
         super().__init__(parent)
@@ -38,7 +38,7 @@ class RunController(QObject):
         return self.run is not None
 
     def start(self, depth: int, workers: int, hash_exp: int):
-        from perftscope.core.pool import start_perft
+        from perftscope.core.counting.pool import start_perft
         if self.run is not None:
             return
         try:

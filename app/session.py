@@ -8,8 +8,8 @@ import json
 from dataclasses import fields
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.finder import Level, Report, Row
-from perftscope.core.verdicts import classify
+from perftscope.core.mismatch.finder import Level, Report, Row
+from perftscope.core.mismatch.verdicts import classify
 
 FORMAT = "perftscope-session"
 VERSION = 1

@@ -15,30 +15,30 @@ MESSAGE = "preparing the move generator for this CPU (first run only)…"
 
 
 def _parse():
-    from perftscope.core.position import START_FEN, Position
+    from perftscope.core.board.position import START_FEN, Position
     pos = Position.from_fen(START_FEN)
     pos.push("e2e4").legal_moves()
 
 
 def _analysis():
-    from perftscope.core.analysis import analyze, explain_move
-    from perftscope.core.position import Position
+    from perftscope.core.board.analysis import analyze, explain_move
+    from perftscope.core.board.position import Position
     pos = Position.from_fen("4k3/8/8/2pP4/8/8/8/4K2R w K c6 0 1")
     analyze(pos)
     explain_move(pos, "e1e2")
 
 
 def _perft():
-    from perftscope.core.perft import divide, perft
-    from perftscope.core.position import START_FEN, Position
+    from perftscope.core.counting.perft import divide, perft
+    from perftscope.core.board.position import START_FEN, Position
     pos = Position.from_fen(START_FEN)
     perft(pos, 3)
     divide(pos, 2)
 
 
 def _pool():
-    from perftscope.core.pool import perft
-    from perftscope.core.position import START_FEN, Position
+    from perftscope.core.counting.pool import perft
+    from perftscope.core.board.position import START_FEN, Position
     pos = Position.from_fen(START_FEN)
     perft(pos, 4, workers=1)                     # the run panel's kernels, without a table
     perft(pos, 4, workers=1, hash_exp=16)        # and with one

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QHBoxLayout, QLabel, QLineEdit, QMenu, QSizePolic
                                QVBoxLayout, QWidget)
 
 from perftscope.core.errors import FenError
-from perftscope.core.position import START_FEN, Position, parse_square
+from perftscope.core.board.position import START_FEN, Position, parse_square
 
 from . import palette
 from .overlays import Arrow, Badge, Glow, Outline, Ring, Tint, paint_layers

@@ -2,7 +2,7 @@
 board, clear, start position, side to move, castling rights and the en-passant square.
 
 What is being built need not be a legal position until OK: the FEN it makes is checked by
-core.position at every change, and its field-by-field message (the same the FEN box shows)
+core.board.position at every change, and its field-by-field message (the same the FEN box shows)
 says what the core cannot take; OK stays disabled until there is none.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDia
                                QVBoxLayout, QWidget)
 
 from perftscope.core.errors import FenError
-from perftscope.core.position import START_FEN, Position, placement
+from perftscope.core.board.position import START_FEN, Position, placement
 
 from . import palette as colours          # `palette` here is the editor's pieces
 from .board import DARK, LIGHT, piece_renderer
@@ -258,7 +258,7 @@ class BoardEditor(QDialog):
         return f"{placement(self.board.board)} {self.side.currentData()} {rights} {self.ep.currentText()} 0 1"
 
     def problem(self) -> str:
-        """What core.position says is wrong with the FEN being built, '' when nothing."""
+        """What core.board.position says is wrong with the FEN being built, '' when nothing."""
         try:
             Position.from_fen(self.fen())
         except FenError as e:

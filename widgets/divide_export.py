@@ -2,7 +2,7 @@
 output, CSV and JSON files, and the rows' context menu (copy the row's FEN or move path,
 make the row the new root).
 
-The text functions take plain rows (core.finder.Row: move, engine count, reference count)
+The text functions take plain rows (core.mismatch.finder.Row: move, engine count, reference count)
 so they are tested without a window; `context_menu` is what the tree calls on a right-click.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
-from perftscope.core.position import Position
+from perftscope.core.board.position import Position
 
 
 def stockfish_text(rows, side: str = "reference") -> str:

@@ -1,8 +1,8 @@
 """The divide tree: the user's engine's divide beside the reference's, one row per move,
 children computed in the background when a row is expanded.
 
-Rows are `core.finder.Row`s, the same type the finder reports, and their verdict comes from
-`core.verdicts`: a move only the engine generates is *illegal*, one only the reference
+Rows are `core.mismatch.finder.Row`s, the same type the finder reports, and their verdict comes from
+`core.mismatch.verdicts`: a move only the engine generates is *illegal*, one only the reference
 generates is *not generated*. `DivideModel` is a lazy QAbstractItemModel: fetchMore asks the
 `fetch` callable for a position's rows (it runs them off the GUI thread and calls back on it).
 `DivideTreePanel` adds depth, Divide, Find first mismatch and what the result belongs to.
@@ -14,9 +14,9 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QPushButton,
                                QSpinBox, QTreeView, QVBoxLayout, QWidget)
 
-from perftscope.core.finder import Row
+from perftscope.core.mismatch.finder import Row
 from perftscope.core.limits import DIVIDE_DEPTH_LIMIT
-from perftscope.core.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, Verdict, classify
+from perftscope.core.mismatch.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, Verdict, classify
 
 from . import palette
 from .context import ContextBar
@@ -61,7 +61,7 @@ class Node:
 
 class DivideModel(QAbstractItemModel):
     """Rows are moves; `fetch(fen, moves, depth, on_done, on_error)` computes a position's
-    rows off the GUI thread and calls back on it with a list of core.finder.Row."""
+    rows off the GUI thread and calls back on it with a list of core.mismatch.finder.Row."""
     loaded = Signal(QModelIndex)         # a row's children arrived (invalid index: the root)
     failed = Signal(str)
 

@@ -9,7 +9,7 @@ import html
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from perftscope.core.verdicts import ILLEGAL, NOT_GENERATED, classify
+from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED, classify
 
 from . import palette
 from .divide_export import beside_uci
@@ -20,7 +20,7 @@ def _count(value) -> str:
 
 
 def report_html(report, name=None) -> str:
-    """The report as HTML, every finding worded from the engine's side (core.verdicts).
+    """The report as HTML, every finding worded from the engine's side (core.mismatch.verdicts).
     name(fen, moves, uci) writes a move of the path and of the levels (the SAN/UCI toggle)
     beside the UCI the engines print: "d2d4 (d4)"; default: UCI alone."""
     e = html.escape

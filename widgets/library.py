@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from perftscope import resources
-from perftscope.core.suites import SuiteEntry, load
+from perftscope.core.counting.suites import SuiteEntry, load
 
 RESOURCES = resources.DIR
 

@@ -1,4 +1,4 @@
-"""Overlay layers over the board: what core.analysis found, drawn the way chess players
+"""Overlay layers over the board: what core.board.analysis found, drawn the way chess players
 already read it (lichess / python-chess colours), each layer toggled from a legend.
 
 `layers_from_analysis(analysis)` turns an Analysis into plain shapes (testable without
@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QRadialGradient
 from PySide6.QtWidgets import QCheckBox, QFrame, QGridLayout, QLabel, QVBoxLayout, QWidget
 
-from perftscope.core.position import parse_square, square_name
+from perftscope.core.board.position import parse_square, square_name
 
 from . import palette
 
@@ -93,7 +93,7 @@ LAYERS = (
 
 
 def layers_from_analysis(analysis) -> dict[str, Layer]:
-    """One Layer per entry of LAYERS, from a core.analysis.Analysis (real squares)."""
+    """One Layer per entry of LAYERS, from a core.board.analysis.Analysis (real squares)."""
     layers = {key: Layer(key, title, color) for key, title, color, _ in LAYERS}
     us = "white" if analysis.fen.split()[1] == "w" else "black"
     own_king = analysis.king_zone[us].king
@@ -169,8 +169,8 @@ EMPTY_NOTES = {"checkers": "no check", "pins": "no pinned piece",
 def _ep_checks(fen: str, move: str) -> tuple[list[int], list[int]]:
     """(direct, discovered) checkers after an en-passant capture: the capturing pawn itself, or
     the sliders the two vanished pawns uncover (one move lifts two blockers at once)."""
-    from perftscope.core.analysis import analyze
-    from perftscope.core.position import Position
+    from perftscope.core.board.analysis import analyze
+    from perftscope.core.board.position import Position
     after = analyze(Position.from_fen(fen).push(move))
     landing = parse_square(move[2:4])
     checkers = list(after.checkers)
@@ -190,7 +190,7 @@ def _add_discovered(lay: Layer, move: str, sliders, fen: str):
     """The side to move's en-passant capture that uncovers its own slider on the other king."""
     if not sliders:
         return
-    from perftscope.core.position import Position
+    from perftscope.core.board.position import Position
     board = Position.from_fen(fen).board
     king = board.index("k" if fen.split()[1] == "w" else "K")
     tail = parse_square(move[:2])
@@ -205,7 +205,7 @@ def mismatch_layer(move: str, verdict, engine: str, why: str = "") -> Layer:
     """The move the engine and the reference disagree on, drawn from the position before it:
     solid for an illegal move the engine plays, dashed for a legal one it does not generate,
     with the verdict written on the target square (never colour alone)."""
-    from perftscope.core.verdicts import ILLEGAL
+    from perftscope.core.mismatch.verdicts import ILLEGAL
     a, b = _uci_squares(move)
     color = RED if verdict is ILLEGAL else palette.NOT_GENERATED
     note = f"{move} {verdict.word}: {verdict.by(engine)}" + (f"; {why}" if why else "")

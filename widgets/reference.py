@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QGridLayout, QHBoxLayout, QLabel,
                                QLineEdit, QToolButton, QWidget)
 
-from perftscope.core.stockfish import find_stockfish
+from perftscope.core.engines.stockfish import find_stockfish
 
 ENGINE_KEY, REFERENCE_KEY, TIMEOUT_KEY = "divide/engine", "divide/reference", "divide/timeout"
 DEFAULT_TIMEOUT = 60.0           # the GUI's default wait per call: a hung engine shows up in a minute
@@ -28,7 +28,7 @@ KINDS = (("core", "core (perftscope)", ""),
 def split_spec(spec: str) -> tuple[str, str]:
     """('perftree', '/x/my-perft.sh'); a spec the parser refuses (half typed) is split as written."""
     from perftscope.core.errors import EngineError
-    from perftscope.core.oracles import parse_spec
+    from perftscope.core.engines.oracles import parse_spec
     try:
         parsed = parse_spec(spec)
         return parsed.kind, parsed.target
@@ -40,7 +40,7 @@ def split_spec(spec: str) -> tuple[str, str]:
 def short_name(spec: str) -> str:
     """What a column header or a message calls an engine: 'my-perft.sh', 'eng', 'core'."""
     from perftscope.core.errors import EngineError
-    from perftscope.core.oracles import parse_spec
+    from perftscope.core.engines.oracles import parse_spec
     if not spec:
         return "no engine"
     try:

@@ -3,10 +3,10 @@ discovered-check candidates, attacked squares, king zones, en passant), as a tex
 report with small boards or as one JSON object per position."""
 from __future__ import annotations
 
-from perftscope.core.analysis import Analysis, analyze
+from perftscope.core.board.analysis import Analysis, analyze
 from perftscope.core.errors import FenError
-from perftscope.core.position import Position, square_name
-from perftscope.core.suites import load
+from perftscope.core.board.position import Position, square_name
+from perftscope.core.counting.suites import load
 
 from . import add_parser
 from .common import add_position_args, print_json

@@ -10,7 +10,7 @@ import sys
 import tempfile
 import time
 
-from perftscope.core.stockfish import bench_perft, find_stockfish
+from perftscope.core.engines.stockfish import bench_perft, find_stockfish
 
 from . import add_parser
 from .common import print_json
@@ -48,14 +48,14 @@ def register(sub):
 
 def standard_positions():
     from perftscope import resources
-    from perftscope.core.suites import load
+    from perftscope.core.counting.suites import load
     by_name = {e.name: e for e in load(resources.path("standard.epd"))}
     return [(name, by_name[name].full_fen, depth, by_name[name].expected[depth]) for name, depth in POSITIONS]
 
 
 def measure_core(repeat: int) -> list[dict]:
-    from perftscope.core.perft import perft
-    from perftscope.core.position import Position
+    from perftscope.core.counting.perft import perft
+    from perftscope.core.board.position import Position
     rows = []
     for name, fen, depth, expected in standard_positions():
         pos = Position.from_fen(fen)
@@ -113,7 +113,7 @@ def _sliders_subprocess(mode: str, repeat: int) -> dict:
 
 def run_profile(args) -> int:
     from perftscope.core.errors import PerftscopeError
-    from perftscope.core.position import START_FEN, Position
+    from perftscope.core.board.position import START_FEN, Position
     from perftscope.core.bench.profile import format_profile, profile_perft
     if args.depth is None:
         args.depth = 6
@@ -130,7 +130,7 @@ def run_profile(args) -> int:
 def run_pool(args) -> int:
     from perftscope.core.errors import PerftscopeError
     from perftscope.core.bench.pool import format_pool_report, run_pool_bench
-    from perftscope.core.position import START_FEN
+    from perftscope.core.board.position import START_FEN
     depth = 7 if args.depth is None else args.depth
     if not 1 <= depth <= 12:
         raise PerftscopeError(f"--pool needs a depth between 1 and 12, got {depth}")

@@ -3,7 +3,7 @@
     perftscope perft -d 9 --split 4 --local 2 --journal d9.sqlite
     perftscope divide -d 8 --split 3 --cluster tcp://host:8786
 
---split K sends the run through core.cluster instead of the in-process pool. The
+--split K sends the run through core.counting.cluster instead of the in-process pool. The
 answer goes to stdout as usual; the set-up, the Dask dashboard's address and the
 progress (tasks done, nodes, NPS) go to stderr."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 import sys
 import time
 
-from perftscope.core.cluster import DEFAULT_TASKS, MAX_SPLIT, WORKER_WAIT, ClusterResult, Progress, run_perft
+from perftscope.core.counting.cluster import DEFAULT_TASKS, MAX_SPLIT, WORKER_WAIT, ClusterResult, Progress, run_perft
 
 from .common import fail, int_arg, print_json, stderr_is_terminal
 

@@ -10,13 +10,13 @@ from perftscope.core.errors import PerftscopeError
 from perftscope.core.limits import DEPTH_LIMIT
 
 if TYPE_CHECKING:
-    from perftscope.core.position import Position
+    from perftscope.core.board.position import Position
 
 
 def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
-    # imported here: core.position compiles kernels on an empty cache, which `gui` does
+    # imported here: core.board.position compiles kernels on an empty cache, which `gui` does
     # only once its splash screen is up
-    from perftscope.core.position import START_FEN
+    from perftscope.core.board.position import START_FEN
     if depth:
         parser.add_argument("-d", "--depth", type=depth_arg, required=True, metavar="DEPTH",
                             help="plies to count (0 counts 1)")
@@ -31,7 +31,7 @@ def add_chess960_args(parser: argparse.ArgumentParser):
     """--960 and --fen-style. args.fen is rewritten right after parsing (parse_known_args is
     wrapped), so every command and engine sees it: in the style asked for, and with --960 in
     a form that says Chess960 by itself (Shredder-FEN where X-FEN would read as standard)."""
-    from perftscope.core.position import FEN_STYLES, Position
+    from perftscope.core.board.position import FEN_STYLES, Position
     parser.add_argument("--960", dest="chess960", action="store_true",
                         help="Chess960: castling is king takes rook (e1h1) even with the rooks in the "
                              "corners (X-FEN or Shredder-FEN rights that need Chess960 imply it)")
@@ -82,7 +82,7 @@ def seconds_arg(text: str) -> float:
 
 
 def position_from_args(args) -> Position:
-    from perftscope.core.position import Position
+    from perftscope.core.board.position import Position
     pos = Position.from_fen(args.fen, chess960=getattr(args, "chess960", False),
                             fen_style=getattr(args, "fen_style", None))
     return pos.play(args.moves)

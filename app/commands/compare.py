@@ -1,9 +1,9 @@
 """`perftscope compare`: find where an engine's move generation departs from a reference."""
 from __future__ import annotations
 
-from perftscope.core.finder import Level, Report, find_mismatch
-from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
-from perftscope.core.verdicts import ILLEGAL, NOT_GENERATED
+from perftscope.core.mismatch.finder import Level, Report, find_mismatch
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
+from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from . import add_parser
 from .common import add_position_args, print_json, seconds_arg

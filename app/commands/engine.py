@@ -3,8 +3,8 @@ position and one from Kiwipete, each read by the divide parser and compared with
 from __future__ import annotations
 
 from perftscope.core.errors import EngineError
-from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
-from perftscope.core.position import START_FEN
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
+from perftscope.core.board.position import START_FEN
 
 from . import add_parser
 from .common import depth_arg, seconds_arg

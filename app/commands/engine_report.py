@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from perftscope.core.engine_suite import Case, SuiteRun, junit_xml
+from perftscope.core.mismatch.suite_run import Case, SuiteRun, junit_xml
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.findings import CLASSES, Finding, depth_histogram, shortest_examples
-from perftscope.core.shrink import Shrunk
+from perftscope.core.mismatch.findings import CLASSES, Finding, depth_histogram, shortest_examples
+from perftscope.core.mismatch.shrink import Shrunk
 
 from .common import print_json
 

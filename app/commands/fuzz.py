@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from perftscope.core.fuzz import DEFAULT_DEPTH, DEFAULT_SHRINK_CALLS, Fuzzer
-from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
+from perftscope.core.mismatch.fuzz import DEFAULT_DEPTH, DEFAULT_SHRINK_CALLS, Fuzzer
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
 
 from . import add_parser
 from .common import int_arg, print_json, seconds_arg

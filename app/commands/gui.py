@@ -92,7 +92,7 @@ def overlay_names(text: str | None) -> set | None:
 
 def check_spec(flag: str, spec: str):
     """A spec the window can use, or EngineError naming the flag and what is wrong."""
-    from perftscope.core.engine_spec import parse_spec
+    from perftscope.core.engines.spec import parse_spec
     try:
         parse_spec(spec)
     except EngineError as e:
@@ -102,8 +102,8 @@ def check_spec(flag: str, spec: str):
 def _checked(args):
     """(fen, engine, overlays) from the arguments, or the PerftscopeError naming the bad one.
     This imports core (the FEN is checked by the kernels, the widgets' limits live beside
-    code that imports core.position): on an empty cache, only once the splash is up."""
-    from perftscope.core.position import START_FEN, Position
+    code that imports core.board.position): on an empty cache, only once the splash is up."""
+    from perftscope.core.board.position import START_FEN, Position
     fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
     if args.reference:
         check_spec("--reference", args.reference)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from perftscope.core.pool import STAT_NAMES, Result, default_workers, start_perft
-from perftscope.core.pool import perft as pool_perft
-from perftscope.core.position import Position
+from perftscope.core.counting.pool import STAT_NAMES, Result, default_workers, start_perft
+from perftscope.core.counting.pool import perft as pool_perft
+from perftscope.core.board.position import Position
 
 from . import add_parser
 from .cluster_args import add_cluster_args, run_cluster, wants_cluster

@@ -2,7 +2,7 @@
 perftscope can stand in on either side of any perftree-style tool."""
 from __future__ import annotations
 
-from perftscope.core.oracles import make_oracle
+from perftscope.core.engines.oracles import make_oracle
 
 from . import add_parser
 from .common import depth_arg

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.finder import find_mismatch
-from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validate
-from perftscope.core.shrink import DEFAULT_MAX_CALLS, shrink
+from perftscope.core.mismatch.finder import find_mismatch
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validate
+from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS, shrink
 
 from . import add_parser
 from .common import add_position_args, int_arg, print_json, seconds_arg

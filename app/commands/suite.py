@@ -6,12 +6,12 @@ import time
 from pathlib import Path
 
 from perftscope import resources
-from perftscope.core.engine_suite import DEFAULT_SHRINK_CALLS
+from perftscope.core.mismatch.suite_run import DEFAULT_SHRINK_CALLS
 from perftscope.core.errors import FenError, PerftscopeError, SuiteError
-from perftscope.core.oracles import DEFAULT_TIMEOUT, SPECS
-from perftscope.core.perft import perft
-from perftscope.core.position import Position
-from perftscope.core.suites import load
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
+from perftscope.core.counting.perft import perft
+from perftscope.core.board.position import Position
+from perftscope.core.counting.suites import load
 
 from . import engine_report
 from . import add_parser

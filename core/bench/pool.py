@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 import time
 
-from ..pool import perft, start_perft
-from ..position import START_FEN, Position
-from ..stockfish import bench_perft, find_stockfish
+from ..counting.pool import perft, start_perft
+from ..board.position import START_FEN, Position
+from ..engines.stockfish import bench_perft, find_stockfish
 
 
 def _cpu() -> float:

@@ -8,7 +8,7 @@ import time
 from .. import kernels
 from ..kernels import perft as _k
 from ..kernels.profile import STAGE_FULL, STAGE_KING, STAGE_MASKS, STAGE_NOTHING, staged_walk
-from ..position import Position
+from ..board.position import Position
 
 
 def _best_time(fn, repeat):

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import kernels
 from ..kernels.threats import attack_map_loop, king_zone_loop, square_test_loop
-from ..position import Position
+from ..board.position import Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 SCENARIOS = (

@@ -3,7 +3,7 @@
 Every mask comes from the generator's own functions (king_safety, blocker_ray,
 checkers_to, ep_is_legal in movegen), so an overlay shows exactly what the
 generator acted on. Everything is in kernel coordinates: the side to move plays
-up the board (core.analysis mirrors back to real squares).
+up the board (core.board.analysis mirrors back to real squares).
 
 Also the two king-threat primitives the threat benchmark times: the generator's
 single-square attack test (movegen.is_attacked, re-exported here) and the bulk

@@ -1,5 +1,5 @@
 """Expanding a set of positions one ply at a time and merging transpositions, for
-the split (core.split) that feeds the pool and the cluster. Rows are kernel
+the split (core.counting.split) that feeds the pool and the cluster. Rows are kernel
 states, one uint64 row of 11 per position.
 
 Two rows are the same position when every field the game depends on is equal:

@@ -1,8 +1,8 @@
 """The count of agreeing moves beside a finder level reads as English in the CLI and the GUI
 report: "1 move agrees", "3 moves agree"."""
 from perftscope.app.commands.compare import _print_level
-from perftscope.core.finder import find_mismatch
-from perftscope.core.oracles import make_oracle
+from perftscope.core.mismatch.finder import find_mismatch
+from perftscope.core.engines.oracles import make_oracle
 from perftscope.widgets.finder_panel import report_html
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"

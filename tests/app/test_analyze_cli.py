@@ -7,7 +7,7 @@ from pathlib import Path
 import chess
 
 from perftscope import resources
-from perftscope.core.suites import load
+from perftscope.core.counting.suites import load
 
 from .cli_run import run
 

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-import perftscope.core.perft as single
+import perftscope.core.counting.perft as single
 from perftscope.app.cli import main
-from perftscope.core.position import Position
+from perftscope.core.board.position import Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 

@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
-from perftscope.core import stockfish as stockfish_module
-from perftscope.core.oracles import make_oracle
-from perftscope.core.position import START_FEN
+from perftscope.core.engines import stockfish as stockfish_module
+from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.board.position import START_FEN
 
 from .cli_run import run
 

@@ -115,7 +115,7 @@ def test_fuzz_same_seed_same_run(capsys):
         assert code == 0
         runs.append(json.loads(out)["tested"])
     assert runs == [40, 40]
-    from perftscope.core.fuzz import fuzz_positions
+    from perftscope.core.mismatch.fuzz import fuzz_positions
     first = [f for _, f in zip(range(60), fuzz_positions(7))]
     assert first == [f for _, f in zip(range(60), fuzz_positions(7))]
     assert first != [f for _, f in zip(range(60), fuzz_positions(8))]

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from perftscope.app import everyday, help
 from perftscope.app.gui import MainWindow
-from perftscope.core.position import START_FEN, Position
+from perftscope.core.board.position import START_FEN, Position
 from perftscope.widgets.divide_export import csv_text, json_text, row_fen, stockfish_text
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -131,7 +131,7 @@ def test_row_menu_copies_fen_and_path_and_makes_a_new_root(qtbot, window):
 
 
 def test_stockfish_text_leaves_out_moves_the_side_does_not_play():
-    from perftscope.core.finder import Row
+    from perftscope.core.mismatch.finder import Row
     rows = [Row("e2e4", 20, 20), Row("e1g1", 5, None), Row("a2a3", None, 20)]
     assert stockfish_text(rows) == "e2e4: 20\na2a3: 20\n\nNodes searched: 40\n"
     assert stockfish_text(rows, "engine") == "e2e4: 20\ne1g1: 5\n\nNodes searched: 25\n"
@@ -228,7 +228,7 @@ def test_nothing_before_the_splash_can_compile_a_kernel():
             "warmup.cache_is_warm = lambda: False\n"
             "launch.prepare_kernels = lambda splash: sys.exit(print(sorted(m for m in sys.modules "
             "if m.startswith('perftscope.core.kernels.') and m != 'perftscope.core.kernels.tables'"
-            " or m == 'perftscope.core.position')))\n"
+            " or m == 'perftscope.core.board.position')))\n"
             "main(['gui', '--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--divide', '3', '--overlays', 'pins'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
@@ -238,8 +238,8 @@ def test_nothing_before_the_splash_can_compile_a_kernel():
 
 def test_san_reaches_the_finder_report(qtbot, window, engine_path):
     """The notation toggle covers the finder's report too: SAN beside the UCI engines print."""
-    from perftscope.core.finder import find_mismatch
-    from perftscope.core.oracles import make_oracle
+    from perftscope.core.mismatch.finder import find_mismatch
+    from perftscope.core.engines.oracles import make_oracle
 
     w = window()
     report = find_mismatch(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core"),
@@ -255,10 +255,10 @@ def test_san_reaches_the_finder_report(qtbot, window, engine_path):
 
 def test_san_reaches_the_test_engine_findings(qtbot, window, engine_path):
     """The notation toggle covers the Test-engine tab's findings, rows already shown included."""
-    from perftscope.core.finder import find_mismatch
-    from perftscope.core.findings import Finding
-    from perftscope.core.oracles import make_oracle
-    from perftscope.core.verdicts import NOT_GENERATED
+    from perftscope.core.mismatch.finder import find_mismatch
+    from perftscope.core.mismatch.findings import Finding
+    from perftscope.core.engines.oracles import make_oracle
+    from perftscope.core.mismatch.verdicts import NOT_GENERATED
 
     fen = "8/P7/8/8/8/8/8/k6K w - - 0 1"
     w = window()

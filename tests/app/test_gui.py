@@ -3,8 +3,8 @@ from PySide6.QtGui import QImage
 
 from perftscope.app.cli import main
 from perftscope.app.gui import MainWindow
-from perftscope.core.position import START_FEN, Position
-from perftscope.core.verdicts import ILLEGAL
+from perftscope.core.board.position import START_FEN, Position
+from perftscope.core.mismatch.verdicts import ILLEGAL
 from perftscope.widgets.overlays import Arrow
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -15,8 +15,8 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 def _compiled():
     """Compile the kernels the window runs before any test times it: on a fresh machine the
     first pool run and analysis compile for tens of seconds, which no GUI test is about."""
-    from perftscope.core.analysis import analyze
-    from perftscope.core.pool import perft
+    from perftscope.core.board.analysis import analyze
+    from perftscope.core.counting.pool import perft
     pos = Position.from_fen(START_FEN)
     perft(pos, 3, workers=1)
     perft(pos, 3, workers=1, hash_exp=16)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QItemSelectionModel
 
 from perftscope.app.cli import main
 from perftscope.app.gui import MainWindow
-from perftscope.core.position import START_FEN, Position
+from perftscope.core.board.position import START_FEN, Position
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"

@@ -5,8 +5,8 @@ import time
 import pytest
 
 from perftscope.app.gui import MainWindow
-from perftscope.core.position import START_FEN
-from perftscope.core.verdicts import ILLEGAL
+from perftscope.core.board.position import START_FEN
+from perftscope.core.mismatch.verdicts import ILLEGAL
 
 
 @pytest.fixture

@@ -48,7 +48,7 @@ def test_installed_beside_a_package_named_core(wheel, tmp_path):
     (purelib / "core" / "__init__.py").write_text("raise ImportError('this is another project called core')\n")
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index", "--ignore-installed",
                     str(wheel)], check=True, capture_output=True)
-    assert (purelib / "perftscope" / "core" / "position.py").is_file()
+    assert (purelib / "perftscope" / "core" / "board" / "position.py").is_file()
 
     env = {"PATH": str(env_dir / "bin"), "HOME": str(tmp_path), "PERFTSCOPE_CACHE": str(tmp_path / "cache")}
     proc = subprocess.run([str(env_dir / "bin" / "perftscope"), "perft", "-d", "3", "--json"], cwd=tmp_path,

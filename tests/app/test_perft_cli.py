@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import perftscope.core.perft as single
-from perftscope.core.position import Position
+import perftscope.core.counting.perft as single
+from perftscope.core.board.position import Position
 
 from .cli_run import run
 

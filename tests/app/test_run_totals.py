@@ -2,7 +2,7 @@
 whose counters read zero does not leave the axes at pyqtgraph's -500..500 fallback."""
 from perftscope.app.bridge import Bridge
 from perftscope.app.runs import RunController
-from perftscope.core.position import START_FEN, Position
+from perftscope.core.board.position import START_FEN, Position
 from perftscope.widgets.graphs import LiveGraphs
 from perftscope.widgets.run_panel import RunPanel
 

@@ -8,10 +8,10 @@ import pytest
 
 from perftscope import resources
 from perftscope.core import kernels
-from perftscope.core.analysis import analyze, explain_move
+from perftscope.core.board.analysis import analyze, explain_move
 from perftscope.core.kernels import analysis as ka
-from perftscope.core.position import Position
-from perftscope.core.suites import load
+from perftscope.core.board.position import Position
+from perftscope.core.counting.suites import load
 
 from .random_positions import random_boards
 

@@ -9,9 +9,9 @@ import pytest
 
 from perftscope import resources
 from perftscope.core.errors import FenError
-from perftscope.core.perft import divide
-from perftscope.core.position import START_FEN, Position, is_chess960
-from perftscope.core.suites import load
+from perftscope.core.counting.perft import divide
+from perftscope.core.board.position import START_FEN, Position, is_chess960
+from perftscope.core.counting.suites import load
 
 from .python_chess_reference import python_chess_divide
 
@@ -136,8 +136,8 @@ def test_random_chess960_games_match_python_chess():
 # --- the finder and the references ------------------------------------------------------------
 @pytest.mark.parametrize("reference", ["core", "stockfish"])
 def test_finder_localises_a_pinned_castling_rook(engine_path, reference):
-    from perftscope.core.finder import find_mismatch
-    from perftscope.core.oracles import make_oracle
+    from perftscope.core.mismatch.finder import find_mismatch
+    from perftscope.core.engines.oracles import make_oracle
     # black's a8a1 pins the castling rook b1 to the king on g1 along rank 1
     with make_oracle(f"perftree:{engine_path('c960_pinned_rook')}") as engine, make_oracle(reference) as ref:
         report = find_mismatch(engine, ref, "r3k3/8/8/8/8/8/8/1R4K1 b B - 0 1", [], 3)
@@ -146,7 +146,7 @@ def test_finder_localises_a_pinned_castling_rook(engine_path, reference):
 
 
 def test_stockfish_and_python_chess_divide_chess960_like_the_core():
-    from perftscope.core.oracles import make_oracle
+    from perftscope.core.engines.oracles import make_oracle
     fen = "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1"          # Shredder-FEN: Chess960 with corner rooks
     expected = divide(Position.from_fen(fen), 2)
     assert "e1h1" in expected and "e1g1" not in expected
@@ -167,7 +167,7 @@ def test_stockfish_and_python_chess_divide_chess960_like_the_core():
     ("4k3/8/8/8/8/8/8/RK5R w HA - 0 1", "b1a1", "castling queen-side (Chess960: king b1 to c1, rook a1 to d1)"),
 ])
 def test_chess960_castling_explained(fen, move, reason):
-    from perftscope.core.analysis import explain_move
+    from perftscope.core.board.analysis import explain_move
     assert explain_move(Position.from_fen(fen), move).startswith(reason)
 
 

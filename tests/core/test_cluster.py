@@ -7,12 +7,12 @@ import signal
 import numpy as np
 import pytest
 
-import perftscope.core.perft as single
-from perftscope.core.perft import child_state
+import perftscope.core.counting.perft as single
+from perftscope.core.counting.perft import child_state
 from perftscope.core import kernels
-from perftscope.core.cluster import ClusterError, count_task, make_tasks, run_perft, split_positions
+from perftscope.core.counting.cluster import ClusterError, count_task, make_tasks, run_perft, split_positions
 from perftscope.core.kernels import expand as _x
-from perftscope.core.position import START_FEN, Position
+from perftscope.core.board.position import START_FEN, Position
 
 # chessprogramming.org "Perft Results"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

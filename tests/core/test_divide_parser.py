@@ -1,9 +1,9 @@
 """The tolerant divide parser on outputs written the way real engines write them."""
 import pytest
 
-from perftscope.core.divide_parser import parse_divide
+from perftscope.core.engines.divide_parser import parse_divide
 from perftscope.core.errors import EngineError
-from perftscope.core.position import START_FEN
+from perftscope.core.board.position import START_FEN
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"

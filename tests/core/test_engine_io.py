@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from perftscope.core.engine_io import EngineLog, own_error
+from perftscope.core.engines.process import EngineLog, own_error
 from perftscope.core.errors import EngineCrashed, EngineFlood, EngineTimeout
-from perftscope.core.oracles import make_oracle
-from perftscope.core.position import START_FEN
+from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.board.position import START_FEN
 
 NODE_STDERR = """/home/dev/perft/src/movegen.js:212
     const piece = board.squares[to].piece;

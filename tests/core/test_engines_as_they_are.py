@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from perftscope.core.errors import EngineError
-from perftscope.core.finder import find_mismatch
-from perftscope.core.oracles import make_oracle
+from perftscope.core.mismatch.finder import find_mismatch
+from perftscope.core.engines.oracles import make_oracle
 
 ENGINES = Path(__file__).parent.parent / "engines"
 PLANTED = {   # engine: (FEN, moves, depth)

@@ -4,11 +4,11 @@ import threading
 
 import pytest
 
-from perftscope.core.analysis import explain_move
+from perftscope.core.board.analysis import explain_move
 from perftscope.core.errors import EngineError, MoveError
-from perftscope.core.finder import find_mismatch
-from perftscope.core.oracles import make_oracle
-from perftscope.core.position import START_FEN, Position
+from perftscope.core.mismatch.finder import find_mismatch
+from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.board.position import START_FEN, Position
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"

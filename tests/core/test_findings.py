@@ -1,7 +1,7 @@
 """Failure classes of what the finder finds, for suite --engine, fuzz and the Test-engine tab."""
-from perftscope.core.finder import find_mismatch
-from perftscope.core.findings import classify
-from perftscope.core.oracles import make_oracle
+from perftscope.core.mismatch.finder import find_mismatch
+from perftscope.core.mismatch.findings import classify
+from perftscope.core.engines.oracles import make_oracle
 
 
 def test_a_chess960_castling_with_a_pinned_rook_is_a_castling_failure(engine_path):

@@ -8,7 +8,7 @@ from perftscope.core import kernels
 from perftscope.core.kernels import hashtable as ht
 from perftscope.core.kernels import perft as kp
 from perftscope.core.kernels import search
-from perftscope.core.perft import perft
+from perftscope.core.counting.perft import perft
 
 from .random_positions import affordable_depth, random_positions
 

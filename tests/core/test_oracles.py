@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from perftscope.core import oracles
-from perftscope.core import stockfish as stockfish_module
+from perftscope.core.engines import oracles
+from perftscope.core.engines import stockfish as stockfish_module
 from perftscope.core.errors import EngineError, FenError, MoveError
-from perftscope.core.oracles import make_oracle
-from perftscope.core.position import START_FEN
+from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.board.position import START_FEN
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"

@@ -7,9 +7,9 @@ import chess
 import pytest
 
 from perftscope import resources
-from perftscope.core.perft import divide, perft, perft_stats
-from perftscope.core.position import Position
-from perftscope.core.suites import load
+from perftscope.core.counting.perft import divide, perft, perft_stats
+from perftscope.core.board.position import Position
+from perftscope.core.counting.suites import load
 
 from .python_chess_reference import python_chess_divide
 from .random_positions import random_boards
@@ -104,9 +104,9 @@ def test_statistics_kernels_load_only_when_asked_for():
     import subprocess
     import sys
     code = ("import sys\n"
-            "from perftscope.core.perft import perft, divide\n"
-            "from perftscope.core.pool import perft as pool_perft\n"
-            "from perftscope.core.position import Position, START_FEN\n"
+            "from perftscope.core.counting.perft import perft, divide\n"
+            "from perftscope.core.counting.pool import perft as pool_perft\n"
+            "from perftscope.core.board.position import Position, START_FEN\n"
             "assert perft(Position.from_fen(START_FEN), 3) == 8902\n"
             "assert pool_perft(Position.from_fen(START_FEN), 4, workers=2).nodes == 197281\n"
             "assert 'perftscope.core.kernels.stats' not in sys.modules, 'statistics kernels imported'\n"

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-import perftscope.core.perft as single
-from perftscope.core.pool import PoolError, start_perft
-from perftscope.core.pool import perft as pool_perft
-from perftscope.core.position import START_FEN, Position
+import perftscope.core.counting.perft as single
+from perftscope.core.counting.pool import PoolError, start_perft
+from perftscope.core.counting.pool import perft as pool_perft
+from perftscope.core.board.position import START_FEN, Position
 
 from .random_positions import affordable_depth, random_positions
 

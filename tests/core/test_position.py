@@ -7,7 +7,7 @@ import pytest
 from perftscope.core import kernels
 from perftscope.core.errors import FenError, MoveError
 from perftscope.core.kernels.board import full_key, make
-from perftscope.core.position import START_FEN, Position, as_state
+from perftscope.core.board.position import START_FEN, Position, as_state
 
 from .random_positions import random_boards
 
@@ -86,7 +86,7 @@ def test_push_matches_python_chess_fen_and_polyglot_key():
 
 
 def test_push_keeps_the_kernels_child_state_and_its_incremental_key(monkeypatch):
-    import perftscope.core.position as position
+    import perftscope.core.board.position as position
     pos = Position.from_fen(START_FEN)
     assert pos.state() is pos.state()                      # built once per position
     calls = []

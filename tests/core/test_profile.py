@@ -4,7 +4,7 @@ import pytest
 from perftscope.core import kernels
 from perftscope.core.kernels.perft import new_move_stack, perft
 from perftscope.core.kernels.profile import STAGE_FULL, staged_walk
-from perftscope.core.position import START_FEN, Position
+from perftscope.core.board.position import START_FEN, Position
 from perftscope.core.bench.profile import format_profile, profile_perft
 from perftscope.app.cli import main
 

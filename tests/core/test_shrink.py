@@ -1,9 +1,9 @@
 """Delta debugging on positions: each planted bug shrinks to a few pieces that still fail."""
 import pytest
 
-from perftscope.core.oracles import make_oracle
-from perftscope.core.position import Position
-from perftscope.core.shrink import can_arise, mirror, piece_count, shrink
+from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.board.position import Position
+from perftscope.core.mismatch.shrink import can_arise, mirror, piece_count, shrink
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -43,7 +43,7 @@ def test_a_correct_engine_has_nothing_to_shrink(engine_path, core):
 
 
 def test_mirror_keeps_perft():
-    from perftscope.core.perft import perft
+    from perftscope.core.counting.perft import perft
     for fen in (KIWIPETE, POSITION_3, "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1"):
         pos = Position.from_fen(fen)
         flipped = mirror(pos)

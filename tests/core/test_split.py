@@ -3,15 +3,15 @@ never by key alone, multiplicities and owners that give back perft and divide.""
 import numpy as np
 import pytest
 
-import perftscope.core.perft as single
+import perftscope.core.counting.perft as single
 from perftscope.core import kernels
 from perftscope.core.kernels import expand as _x
 from perftscope.core.kernels import perft as _k
 from perftscope.core.kernels import search as _s
-from perftscope.core.pool import perft as pool_perft
-from perftscope.core.pool import start_perft
-from perftscope.core.position import START_FEN, Position
-from perftscope.core.split import split_positions
+from perftscope.core.counting.pool import perft as pool_perft
+from perftscope.core.counting.pool import start_perft
+from perftscope.core.board.position import START_FEN, Position
+from perftscope.core.counting.split import split_positions
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 ONE_KEY = np.uint64(0x9E3779B97F4A7C15)
@@ -85,7 +85,7 @@ def _perft_row(T, row, depth, buf):
 
 
 def test_a_split_too_big_to_hold_is_refused():
-    from perftscope.core.split import SplitError
+    from perftscope.core.counting.split import SplitError
     with pytest.raises(SplitError, match="ply 3 has 8,902 positions"):
         split_positions(Position.from_fen(START_FEN), 3, max_rows=5000)
 

@@ -14,7 +14,7 @@ from perftscope.core.kernels.board import (CASTLE, DOUBLE_PUSH, EN_PASSANT, FLAG
 from perftscope.core.kernels.movegen import count_moves
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
 from perftscope.core.kernels.two_ply import perft2
-from perftscope.core.position import Position
+from perftscope.core.board.position import Position
 
 from .python_chess_reference import python_chess_perft
 from .random_positions import random_boards

@@ -1,6 +1,6 @@
 """One vocabulary for what a comparison finds, from the side of the engine being debugged."""
 from perftscope.app.cli import main
-from perftscope.core.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, VERDICTS, classify
+from perftscope.core.mismatch.verdicts import AGREES, COUNT_DIFFERS, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, VERDICTS, classify
 
 
 def test_a_move_only_the_engine_generates_is_illegal_one_only_the_reference_generates_is_not_generated():

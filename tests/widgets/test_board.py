@@ -1,6 +1,6 @@
 from PySide6.QtCore import QPoint, Qt
 
-from perftscope.core.position import START_FEN, Position, parse_square
+from perftscope.core.board.position import START_FEN, Position, parse_square
 from perftscope.widgets.board import BoardPanel
 
 

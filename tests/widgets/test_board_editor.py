@@ -1,7 +1,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from perftscope.core.position import START_FEN, Position, parse_square, placement
+from perftscope.core.board.position import START_FEN, Position, parse_square, placement
 from perftscope.widgets.board_editor import PIECES, BoardEditor
 
 

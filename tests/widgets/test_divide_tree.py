@@ -2,9 +2,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from perftscope.app.bridge import Bridge, DivideService
-from perftscope.core.finder import Row
-from perftscope.core.position import START_FEN
-from perftscope.core.verdicts import AGREES, ILLEGAL, NOT_GENERATED
+from perftscope.core.mismatch.finder import Row
+from perftscope.core.board.position import START_FEN
+from perftscope.core.mismatch.verdicts import AGREES, ILLEGAL, NOT_GENERATED
 from perftscope.widgets.divide_tree import DivideModel, DivideTreePanel
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"

@@ -1,4 +1,4 @@
-from perftscope.core.position import Position
+from perftscope.core.board.position import Position
 from perftscope.widgets.library import LibraryPanel, load_library, title_of
 
 

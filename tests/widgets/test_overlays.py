@@ -1,7 +1,7 @@
 from PySide6.QtGui import QColor
 
-from perftscope.core.analysis import analyze
-from perftscope.core.position import Position, parse_square
+from perftscope.core.board.analysis import analyze
+from perftscope.core.board.position import Position, parse_square
 from perftscope.widgets.board import BoardView
 from perftscope.widgets.overlays import Badge, Glow, OverlayLegend, Outline, Ring, layers_from_analysis
 

@@ -6,7 +6,7 @@
     >>> result.findings[0].kind
     'promotion'
 
-Positions alternate between the edge positions (core/edge_positions.py, in an order drawn from
+Positions alternate between the edge positions (core/mismatch/edge_positions.py, in an order drawn from
 the seed) and random play from the start position and the bundled suites' positions, biased
 towards captures, checks, promotions, castling and double pushes, where generators go wrong.
 Each position is compared at `depth`; a difference at a shallower depth shows there too, and
@@ -26,12 +26,12 @@ import chess
 
 from perftscope import resources
 from .edge_positions import edge_positions
-from .errors import EngineError, PerftscopeError
+from ..errors import EngineError, PerftscopeError
 from .findings import Finding, investigate
-from .oracles import Oracle, OracleCancelled
-from .position import START_FEN, Position
+from ..engines.oracles import Oracle, OracleCancelled
+from ..board.position import START_FEN, Position
 from .shrink import can_arise
-from .suites import load
+from ..counting.suites import load
 
 DEFAULT_DEPTH = 2
 DEFAULT_SHRINK_CALLS = 60

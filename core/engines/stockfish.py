@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 
-from .errors import EngineError
+from ..errors import EngineError
 
 DEBIAN_PATH = "/usr/games/stockfish"     # Debian's package installs here, often not on PATH
 

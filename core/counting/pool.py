@@ -22,13 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
-from .errors import PerftscopeError
-from .limits import TABLE_DEPTH_LIMIT, table_bytes
-from .kernels import hashtable as _h
-from .kernels import perft as _k
-from .kernels import search as _s
-from .position import Position
+from .. import kernels
+from ..errors import PerftscopeError
+from ..limits import TABLE_DEPTH_LIMIT, table_bytes
+from ..kernels import hashtable as _h
+from ..kernels import perft as _k
+from ..kernels import search as _s
+from ..board.position import Position
 from .split import split_positions
 
 MAX_WORKERS = 256
@@ -275,7 +275,7 @@ class PerftRun:
         errors: list[BaseException] = []
         self._worker_cpu = [0.0] * self.workers
         if self.want_stats:
-            from .kernels import stats as _st   # compiled here on first use, not in a worker thread
+            from ..kernels import stats as _st   # compiled here on first use, not in a worker thread
 
         def work(w):
             cpu = time.thread_time()

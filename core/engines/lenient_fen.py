@@ -3,7 +3,7 @@
     >>> lenient_fen("4k3/8/8/8/8/8/8/4K3 w K - 0 1")
     ('4k3/8/8/8/8/8/8/4K3 w - - 0 1', ["castling right 'K' dropped: no white rook on h1"])
 
-core.position refuses a castling right whose king or rook is not on its square, and an en-passant
+core.board.position refuses a castling right whose king or rook is not on its square, and an en-passant
 square no pawn can have just crossed: such a FEN describes no real game. But positions like that
 are common in test suites, and both python-chess and Stockfish drop what cannot stand and play
 on; an engine bug that shows only there must be chaseable. Everything else the validator
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import chess
 
-from .errors import FenError
-from .position import Position
+from ..errors import FenError
+from ..board.position import Position
 
 _LENIENT_FIELDS = ("FEN field 3", "FEN field 4")     # castling, en passant
 _CORNERS = {"K": ("white", "e1", "h1"), "Q": ("white", "e1", "a1"),
@@ -23,7 +23,7 @@ _CORNERS = {"K": ("white", "e1", "h1"), "Q": ("white", "e1", "a1"),
 
 def lenient_fen(fen: str) -> tuple[str, list[str]]:
     """(the FEN normalised as python-chess does, one warning per thing dropped); FenError as
-    core.position raises it when the FEN is wrong in a way no tool accepts."""
+    core.board.position raises it when the FEN is wrong in a way no tool accepts."""
     try:
         return Position.from_fen(fen).fen(), []
     except FenError as e:

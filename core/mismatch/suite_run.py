@@ -20,11 +20,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import EngineError, FenError
+from ..errors import EngineError, FenError
 from .findings import Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples
-from .oracles import DEFAULT_TIMEOUT, Oracle, OracleCancelled, make_oracle
-from .position import Position
-from .suites import SuiteEntry
+from ..engines.oracles import DEFAULT_TIMEOUT, Oracle, OracleCancelled, make_oracle
+from ..board.position import Position
+from ..counting.suites import SuiteEntry
 
 DEFAULT_DEPTH_WITHOUT_COUNTS = 3
 DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position

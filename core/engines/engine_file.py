@@ -24,7 +24,7 @@ import os
 import re
 import shlex
 
-from .errors import EngineError
+from ..errors import EngineError
 
 try:
     import tomllib

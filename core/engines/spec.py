@@ -7,7 +7,7 @@
 
 Kinds: `core`, `python-chess` (also `chess`), `stockfish`, `uci:PATH`, `perftree:PATH`,
 `cmd:TEMPLATE` (a command run per divide, placeholders {depth} {fen} {moves} {fen_moves})
-and `file:ENGINE.toml` (an engine file, see core.engine_file).
+and `file:ENGINE.toml` (an engine file, see core.engines.engine_file).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import os
 import shlex
 from dataclasses import dataclass
 
-from .errors import EngineError
+from ..errors import EngineError
 
 SPECS = ("core, python-chess, stockfish, uci:PATH, perftree:PATH, cmd:TEMPLATE "
          "or file:ENGINE.toml")

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .errors import EngineCrashed, EngineError, EngineFlood, EngineTimeout, OracleCancelled
+from ..errors import EngineCrashed, EngineError, EngineFlood, EngineTimeout, OracleCancelled
 
 MAX_LINES = 20_000            # a divide is at most ~220 moves; 20k lines means a loop
 MAX_BYTES = 4 * 1024 * 1024   # per call, stdout

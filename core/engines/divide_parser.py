@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from .errors import EngineError
+from ..errors import EngineError
 
 _UCI = r"[a-hA-H][1-8][-x]?[a-hA-H][1-8](?:=?[nbrqNBRQ])?"
 _SAN = r"(?:O-O-O|O-O|0-0-0|0-0|[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[NBRQ])?)[+#]?"

@@ -17,8 +17,8 @@ from functools import lru_cache
 
 import chess
 
-from .errors import FenError
-from .position import Position
+from ..errors import FenError
+from ..board.position import Position
 from .shrink import can_arise, mirror
 
 

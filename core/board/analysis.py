@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
-from .kernels import analysis as _k
-from .kernels.attacks import bishop_attacks, rook_attacks
-from .kernels.board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, make, move_flag, move_to
-from .kernels.movegen import _K_EMPTY, _Q_EMPTY, king_safety
-from .kernels.tables import BETWEEN, KING, KNIGHT, LINE, PAWN_W
+from .. import kernels
+from ..kernels import analysis as _k
+from ..kernels.attacks import bishop_attacks, rook_attacks
+from ..kernels.board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, make, move_flag, move_to
+from ..kernels.movegen import _K_EMPTY, _Q_EMPTY, king_safety
+from ..kernels.tables import BETWEEN, KING, KNIGHT, LINE, PAWN_W
 from .position import _UCI, Position, as_state, parse_square, square_name
 
 PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}

@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .analysis import analyze, explain_move
-from .errors import EngineCrashed, EngineFailed
-from .oracles import Oracle, OracleCancelled, fen_warnings, validate
-from .position import Position
+from ..board.analysis import analyze, explain_move
+from ..errors import EngineCrashed, EngineFailed
+from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
+from ..board.position import Position
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
     result = run_perft(START_FEN, "", depth=8, split=4, local=2, journal="d8.sqlite")
     result.nodes, result.tasks, result.merge_ratio
 
-The tree is expanded `split` plies by core.split, which keeps each distinct
+The tree is expanded `split` plies by core.counting.split, which keeps each distinct
 position (compared field by field, never by key alone) once with its multiplicity. The unique positions are packed into tasks of
 about equal estimated cost; each task runs on a Dask worker with the jitted core
 (and, with hash_exp >= 0, that worker process's own hash table) and returns one
@@ -36,15 +36,15 @@ from typing import Callable
 
 import numpy as np
 
-from . import kernels
-from .errors import PerftscopeError
-from .kernels import expand as _x
-from .kernels import hashtable as _h
-from .kernels import perft as _k
-from .kernels import search as _s
-from .limits import table_bytes
+from .. import kernels
+from ..errors import PerftscopeError
+from ..kernels import expand as _x
+from ..kernels import hashtable as _h
+from ..kernels import perft as _k
+from ..kernels import search as _s
+from ..limits import table_bytes
 from .pool import MAX_HASH_EXP
-from .position import Position
+from ..board.position import Position
 from .split import Split, SplitError, split_positions
 
 DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any cluster size
@@ -55,7 +55,7 @@ WAIT_NOTICE = 0.0          # seconds without a worker before saying so: at the f
 WATCH_EVERY = 0.5          # seconds between looks at the scheduler's workers
 CRASH_LIMIT = 3            # workers dying this run, with no task finished: a crash loop
 YOUNG = 60.0               # a worker gone within this many seconds of joining died young
-JOURNAL_FORMAT = 2          # 2: rows in generation order (core.split)
+JOURNAL_FORMAT = 2          # 2: rows in generation order (core.counting.split)
 
 
 class ClusterError(PerftscopeError):

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import SuiteError
+from ..errors import SuiteError
 
 _DEPTH = re.compile(r"^D(\d+)\s+(\d+)$")
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import EngineError, EngineTimeout
+from ..errors import EngineError, EngineTimeout
 from .finder import Level, Report, find_mismatch
-from .oracles import Oracle, OracleCancelled
-from .position import Position, parse_square
+from ..engines.oracles import Oracle, OracleCancelled
+from ..board.position import Position, parse_square
 from .shrink import Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
 
@@ -175,7 +175,7 @@ def _classify_move(pos: Position, move: str, extra: bool, why: str, path) -> str
 
 
 def _pinned(pos: Position, square: str) -> bool:
-    from .analysis import analyze       # analysis pulls in the overlay kernels: only when needed
+    from ..board.analysis import analyze       # analysis pulls in the overlay kernels: only when needed
     return any(p.square == parse_square(square) for p in analyze(pos).pinned)
 
 

@@ -19,10 +19,10 @@ from typing import Callable, Iterator
 
 import chess
 
-from .analysis import analyze
-from .errors import EngineError, FenError
-from .oracles import Oracle, OracleCancelled
-from .position import Position, square_name
+from ..board.analysis import analyze
+from ..errors import EngineError, FenError
+from ..engines.oracles import Oracle, OracleCancelled
+from ..board.position import Position, square_name
 
 DEFAULT_MAX_CALLS = 400        # engine calls one shrink may spend (each is a process for a script)
 

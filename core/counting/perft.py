@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels
-from .kernels import perft as _k
-from .kernels.board import make
-from .position import Position
+from .. import kernels
+from ..kernels import perft as _k
+from ..kernels.board import make
+from ..board.position import Position
 
 STAT_NAMES = _k.STAT_NAMES
 
@@ -30,7 +30,7 @@ def divide(pos: Position, depth: int) -> dict[str, int]:
 
 def perft_stats(pos: Position, depth: int) -> tuple[int, dict[str, int]]:
     """(nodes, statistics) with the chessprogramming table's columns, counted on leaf moves."""
-    from .kernels import stats as _stats      # compiled on first use: most runs never need it
+    from ..kernels import stats as _stats      # compiled on first use: most runs never need it
     stats = np.zeros(len(STAT_NAMES), np.int64)
     nodes = int(_stats.perft_stats(kernels.table(), pos.state(), depth, _k.new_move_stack(), stats))
     return nodes, dict(zip(STAT_NAMES, (int(x) for x in stats)))

@@ -1,5 +1,5 @@
 """Cutting a perft tree a few plies below the root into positions to count,
-for the worker pool (core.pool) and the Dask cluster (core.cluster) alike.
+for the worker pool (core.counting.pool) and the Dask cluster (core.counting.cluster) alike.
 
     sp = split_positions(pos, 3, divide=True)
     counts = <perft of depth - 3 of each row of sp.rows>
@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
-from .errors import PerftscopeError
-from .kernels import expand as _x
-from .position import Position
+from .. import kernels
+from ..errors import PerftscopeError
+from ..kernels import expand as _x
+from ..board.position import Position
 
 WIDTH = _x.WIDTH
 MAX_ROWS = 30_000_000      # children of one ply held at once (88 bytes each)

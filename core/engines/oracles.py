@@ -4,14 +4,14 @@
     ...     sf.divide(START_FEN, ["e2e4"], 1)["e7e5"]
     1
 
-Specs (parsed by core.engine_spec.parse_spec): `core` (the jitted core), `python-chess`
+Specs (parsed by core.engines.spec.parse_spec): `core` (the jitted core), `python-chess`
 (in-process, slow, trusted), `stockfish` (found on PATH or at the Debian path), `uci:PATH` (any
 engine speaking `go perft N`), `perftree:PATH` (a script in perftree's protocol, run unchanged),
 `cmd:TEMPLATE` (any program run per divide) and `file:ENGINE.toml` (an interactive program
-described by an engine file). The FEN and every move are validated by core.position before
+described by an engine file). The FEN and every move are validated by core.board.position before
 anything is sent, so an engine only ever sees legal requests; depth 0 is answered here (an
 empty divide, one node) because engines disagree about what it means. Every answer from another
-program goes through core.divide_parser, and every process through core.engine_io's bounds.
+program goes through core.engines.divide_parser, and every process through core.engines.process's bounds.
 
 Every oracle is safe to call from several threads: one lock per oracle, one engine process each.
 `cancel()` and `close()` never wait: a request running in another thread ends at once with
@@ -29,11 +29,11 @@ import time
 from dataclasses import dataclass
 
 from .divide_parser import TOTAL_LINE, ParsedDivide, parse_divide
-from .engine_io import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess, run_command
-from .engine_spec import SPECS, Spec, parse_spec
-from .errors import EngineError, EngineTimeout, OracleCancelled
+from .process import MAX_BYTES, MAX_LINES, Activity, EngineLog, EngineProcess, run_command
+from .spec import SPECS, Spec, parse_spec
+from ..errors import EngineError, EngineTimeout, OracleCancelled
 from .lenient_fen import lenient_fen
-from .position import Position, is_chess960
+from ..board.position import Position, is_chess960
 from .stockfish import find_stockfish, require_stockfish
 
 __all__ = ["Activity", "EngineLog", "Oracle", "OracleCancelled", "SPECS", "Spec", "make_oracle",
@@ -44,8 +44,8 @@ HANDSHAKE_TIMEOUT = 10.0       # uci/isready must answer quickly, whatever the p
 
 
 def validate(fen: str, moves) -> tuple[str, list[str]]:
-    """(normalised root FEN, lower-case moves) after checking both with core.position; castling
-    rights and en-passant squares that cannot stand are dropped (core.lenient_fen).
+    """(normalised root FEN, lower-case moves) after checking both with core.board.position; castling
+    rights and en-passant squares that cannot stand are dropped (core.engines.lenient_fen).
 
     Raises FenError or MoveError naming what is wrong; the engine is never asked."""
     root, moves, _ = _validated(fen, moves)
@@ -189,9 +189,9 @@ class CoreOracle(Oracle):
 
     def _divide(self, fen, moves, depth, pos):
         if depth < POOL_DEPTH:
-            from .perft import divide
+            from ..counting.perft import divide
             return divide(pos, depth)
-        from .pool import start_perft
+        from ..counting.pool import start_perft
         self._run = start_perft(pos, depth, divide=True)
         if self._cancelled.is_set():       # cancel() came before the run existed
             self._run.cancel()
