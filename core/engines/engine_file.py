@@ -23,8 +23,11 @@ from __future__ import annotations
 import os
 import re
 import shlex
+from dataclasses import dataclass
 
 from ..errors import EngineError
+from .dialogue import UCI, Dialogue
+from .process import executable
 
 try:
     import tomllib
@@ -53,14 +56,13 @@ def read_engine_file(path: str) -> dict:
     return data
 
 
-def engine_file_name(path: str) -> str:
-    """The file's `name`, else its stem (also when the file cannot be read: the error comes
-    when the engine is started)."""
-    try:
-        name = read_engine_file(path).get("name")
-    except EngineError:
-        name = None
-    return str(name) if name else os.path.splitext(os.path.basename(path))[0]
+@dataclass(frozen=True)
+class EngineFile:
+    """What an engine file says: the engine's name (its `name`, else the file's stem), how to
+    talk to it, and its own timeout (None when it sets none)."""
+    name: str
+    dialogue: Dialogue
+    timeout: float | None
 
 
 def _strings(data: dict, key: str, path: str, default=()) -> tuple[str, ...]:
@@ -79,34 +81,33 @@ def _string(data: dict, key: str, path: str, default=None):
     return value
 
 
-def load_engine_file(spec, timeout: float | None = None):
-    """An InteractiveOracle for a `file:` Spec. The file's own timeout wins over the default
-    but not over one given explicitly (`timeout` other than DEFAULT_TIMEOUT)."""
-    from .oracles import DEFAULT_TIMEOUT, UCI, Dialogue, InteractiveOracle, _executable
-    path = os.path.abspath(os.path.expanduser(spec.target))
+def load_engine_file(target: str) -> EngineFile:
+    """The engine file at `target` (the path after `file:`), checked key by key; EngineError
+    naming the file and what is wrong."""
+    path = os.path.abspath(os.path.expanduser(target))
     data = read_engine_file(path)
     here = os.path.dirname(path)
     command = data.get("command")
     if isinstance(command, str):
         command = shlex.split(command)
     if not command or not all(isinstance(x, str) for x in command):
-        raise EngineError(f"file:{spec.target}: 'command' must name the program to run "
+        raise EngineError(f"file:{target}: 'command' must name the program to run "
                           f"(a string or a list of strings)")
     cwd = os.path.normpath(os.path.join(here, _string(data, "cwd", path, ".")))
     if not os.path.isdir(cwd):
-        raise EngineError(f"file:{spec.target}: cwd {cwd} is not a folder")
+        raise EngineError(f"file:{target}: cwd {cwd} is not a folder")
     program = command[0]
     if os.sep in program and not os.path.isabs(program):
         program = os.path.join(cwd, program)
-    name = spec.short_name
-    command = [_executable(program, name)] + list(command[1:])
+    name = str(data.get("name") or os.path.splitext(os.path.basename(path))[0])
+    command = [executable(program, name)] + list(command[1:])
     env = data.get("env", {})
     if not isinstance(env, dict):
-        raise EngineError(f"file:{spec.target}: 'env' must be a table of NAME = \"value\"")
+        raise EngineError(f"file:{target}: 'env' must be a table of NAME = \"value\"")
     ready = data.get("ready")
     if ready is not None and (not isinstance(ready, list) or len(ready) != 2
                               or not all(isinstance(x, str) for x in ready)):
-        raise EngineError(f"file:{spec.target}: 'ready' must be [\"line to send\", \"line awaited\"]")
+        raise EngineError(f"file:{target}: 'ready' must be [\"line to send\", \"line awaited\"]")
     divide, totals = _string(data, "divide", path), _string(data, "totals", path)
     if divide is None and totals is None:
         divide = UCI.divide
@@ -125,10 +126,9 @@ def load_engine_file(spec, timeout: float | None = None):
         try:
             re.compile(data.get(key) or "")
         except re.error as e:
-            raise EngineError(f"file:{spec.target}: {key!r} is not a valid regular expression: {e}") from None
+            raise EngineError(f"file:{target}: {key!r} is not a valid regular expression: {e}") from None
     seconds = data.get("timeout")
-    if timeout is None or timeout == DEFAULT_TIMEOUT:
-        if seconds is not None and (not isinstance(seconds, (int, float)) or seconds <= 0):
-            raise EngineError(f"file:{spec.target}: 'timeout' must be a number of seconds above 0")
-        timeout = float(seconds) if seconds else DEFAULT_TIMEOUT
-    return InteractiveOracle(spec.text, name, dialogue, timeout=timeout)
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or seconds <= 0):
+        raise EngineError(f"file:{target}: 'timeout' must be a number of seconds above 0")
+    return EngineFile(name, dialogue, float(seconds) if seconds is not None else None)

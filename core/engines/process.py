@@ -14,6 +14,7 @@ import os
 import queue
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
@@ -95,6 +96,20 @@ def describe_exit(code: int | None) -> str:
         except ValueError:
             return f"was killed by signal {-code}"
     return f"exited with code {code}"
+
+
+def executable(path: str, name: str) -> str:
+    """An absolute path to run, or EngineError saying why `path` cannot be run."""
+    if not path:
+        raise EngineError(f"{name}: no program given (write the spec as uci:PATH or perftree:PATH)")
+    found = path if os.sep in path else shutil.which(path)
+    if found is None:
+        raise EngineError(f"{name}: {path!r} is not a file and not a program on PATH")
+    if not os.path.isfile(found):
+        raise EngineError(f"{name}: {found} does not exist")
+    if not os.access(found, os.X_OK):
+        raise EngineError(f"{name}: {found} is not executable (chmod +x it)")
+    return os.path.abspath(found)
 
 
 def spawn(args, cwd=None, env=None, stdin=subprocess.DEVNULL) -> subprocess.Popen:

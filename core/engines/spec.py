@@ -33,7 +33,8 @@ class Spec:
 
     @property
     def short_name(self) -> str:
-        """What the user calls it: the program's file name, an engine file's `name`."""
+        """What the user calls it: the program's file name, an engine file's stem (the oracle
+        made from the file takes the `name` written in it)."""
         if self.kind in BUILTIN:
             return self.kind
         if self.kind == "cmd":
@@ -43,8 +44,7 @@ class Spec:
                 words = self.target.split()
             return os.path.basename(words[0]) if words else "cmd"
         if self.kind == "file":
-            from .engine_file import engine_file_name
-            return engine_file_name(self.target)
+            return os.path.splitext(os.path.basename(self.target))[0] or self.target
         return os.path.basename(self.target.rstrip("/")) or self.target
 
     def __str__(self):

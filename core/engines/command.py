@@ -1,0 +1,57 @@
+"""A program run once per divide: a `cmd:` template or a perftree script."""
+from __future__ import annotations
+
+import os
+import shlex
+
+from ..errors import EngineError
+from .oracle import DEFAULT_TIMEOUT, Oracle, read_answer
+from .process import MAX_BYTES, MAX_LINES, EngineProcess, executable, run_command
+from .spec import Spec
+from .templates import PLACEHOLDER, fill_template
+
+
+class CommandOracle(Oracle):
+    """A program run once per divide: `cmd:TEMPLATE`, or a perftree script (`PATH DEPTH "FEN"
+    "m1 m2 ..."`, the moves argument left out when empty, exactly like perftree)."""
+
+    def __init__(self, spec: Spec, timeout: float = DEFAULT_TIMEOUT):
+        super().__init__(spec.text, spec.short_name, timeout)
+        if spec.kind == "perftree":
+            self.path = executable(spec.target, self.name)
+            self.words = [self.path, "{depth}", "{fen}", "{moves}"]
+        else:
+            self.words = shlex.split(spec.target)
+            if not PLACEHOLDER.search(spec.target):
+                raise EngineError(f"{self.name}: the command template {spec.target!r} has no "
+                                  f"{{depth}}, {{fen}} or {{moves}}: the engine would not know what to count")
+            self.words[0] = executable(self.words[0], self.name)
+        self.drop_empty_moves = spec.kind == "perftree"
+        self.max_lines, self.max_bytes = MAX_LINES, MAX_BYTES
+        self._process: EngineProcess | None = None
+
+    def _answer(self, fen, moves, depth, position):
+        args = fill_template(self.words, fen, moves, depth)
+        if self.drop_empty_moves and not moves:
+            args = args[:-1]
+        sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
+        try:
+            lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
+                                max_lines=self.max_lines, max_bytes=self.max_bytes)
+        finally:
+            self._process = None
+        if self._cancelled.is_set():
+            raise self._stopped(sent)
+        return read_answer(self.name, sent, lines, position)
+
+    def _started(self, process: EngineProcess):
+        self._process = process
+        if self._cancelled.is_set():       # cancel() came before the program existed
+            process.cancelled.set()
+            process.kill()
+
+    def _abort(self):
+        process = self._process
+        if process is not None:
+            process.cancelled.set()
+            process.kill()
