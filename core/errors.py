@@ -26,8 +26,10 @@ class OracleCancelled(EngineError):
 
 
 class EngineFailed(EngineError):
-    """An engine that stopped answering in the middle of a call: crashed, hung or flooded.
-    When it is the engine under test, the mismatch finder reports this as a finding."""
+    """An engine that failed a call: crashed, hung, flooded, refused the request or gave an
+    answer that cannot be read. When it is the engine under test, the mismatch finder reports
+    this as a finding of class `kind`."""
+    kind = "crash"
 
 
 class EngineCrashed(EngineFailed):
@@ -35,6 +37,7 @@ class EngineCrashed(EngineFailed):
 
     `own_error`: its last meaningful stderr line(s), runtime trailers dropped;
     `command`: the command line (or the line sent) that it failed on."""
+    kind = "crash"
 
     def __init__(self, message: str, own_error: str = "", command: str = ""):
         super().__init__(message)
@@ -44,6 +47,7 @@ class EngineCrashed(EngineFailed):
 
 class EngineTimeout(EngineFailed):
     """No complete answer within the per-call timeout; `seconds` is how long it was given."""
+    kind = "timeout"
 
     def __init__(self, message: str, seconds: float = 0.0):
         super().__init__(message)
@@ -52,3 +56,22 @@ class EngineTimeout(EngineFailed):
 
 class EngineFlood(EngineFailed):
     """More output in one call than the caps allow (lines or bytes): most likely a loop."""
+    kind = "flood"
+
+
+class EngineRefused(EngineFailed):
+    """The engine refused a position or a move perftscope checked as legal (`Illegal move:
+    e1g1`), or answered for another position than the one asked (a move it ignored)."""
+    kind = "refused"
+
+
+class EngineUnreadable(EngineFailed):
+    """An answer that does not fit how the engine was learned to print its divide: a line that
+    looks like a row but is none, a row listed twice, a number that cannot be read whole, rows
+    that do not add up to its own total. The message quotes the line."""
+    kind = "unreadable"
+
+
+class CalibrationError(EngineError):
+    """What the engine prints could not be learned from the positions whose answers are known:
+    a setup problem (the wrong command, no perft command), not a finding about its moves."""

@@ -1,11 +1,14 @@
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 # Qt must know before any QApplication exists that there is no screen here.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Dialects learned by calibration are kept for the session in a folder of its own, never the user's.
+os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects-")
 
 
 @pytest.fixture(autouse=True)

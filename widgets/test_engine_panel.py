@@ -160,7 +160,7 @@ class TestEnginePanel(QWidget):
             self.table.setItem(row, col, item)
 
     def _moves(self, finding) -> str:
-        if finding.kind in ("crash", "timeout"):
+        if finding.failed:
             return finding.error
         return ", ".join(finding.verdict_lines(beside_uci(self.move_name))) or "(counts)"
 

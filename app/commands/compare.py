@@ -109,7 +109,7 @@ def _print_verdict(report: Report):
     print(f"path       {' '.join(report.path) or '(none)'}")
     print(f"fen        {report.fen}")
     if report.crash:
-        print(f"crash      {report.error}")
+        print(f"{report.failure or 'crash':<10} {report.error}")
         if report.command:
             print(f"command    {report.command}")
     elif report.agree:

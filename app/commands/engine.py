@@ -1,16 +1,20 @@
-"""`perftscope engine check SPEC`: is a new engine understood? One divide from the start
-position and one from Kiwipete, each read by the divide parser and compared with the core."""
+"""`perftscope engine check SPEC`: how does this engine talk, and is it understood? It is run on
+the calibration positions (core.engines.calibration), what it prints is learned and shown, every
+answer is read in what was learned and compared with the core, and the dialect is saved so the
+next session reads it at once."""
 from __future__ import annotations
 
-from perftscope.core.errors import EngineError
+from perftscope.core.errors import CalibrationError, EngineError
+from perftscope.core.engines.calibration import Probe, probes
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
-from perftscope.core.board.position import START_FEN
 
 from . import add_parser
 from .common import depth_arg, seconds_arg
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-POSITIONS = (("start position", START_FEN), ("Kiwipete", KIWIPETE))
+_VERDICTS = {0: "understood, and it agrees with the core",
+             1: "understood, but it disagrees with the core or fails: run perftscope compare to find where",
+             2: "not understood: see above"}
 
 
 def register(sub):
@@ -18,69 +22,129 @@ def register(sub):
                        description="Tools for the engine under test.")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = actions.add_parser(
-        "check", help="one divide from the start position and Kiwipete, read and compared with the core",
-        description="Run one divide of the start position and of Kiwipete on SPEC, print what was "
-                    "read from its output, what was ignored and where it disagrees with the core. "
-                    "Exit status: 0 understood and agrees, 1 understood but disagrees, 2 not understood "
-                    "or failed.")
+        "check", help="learn how an engine prints its divide, show it, and compare it with the core",
+        description="Run SPEC on positions whose divides are known (the start position, Kiwipete, an "
+                    "en passant, pins, promotions, castling, a Chess960 one), learn from its answers how "
+                    "it prints a divide (which lines are moves and counts, the notation, the total line, "
+                    "pseudo-legal moves listed with 0, a block per depth, Chess960), show what was learned "
+                    "and save it, then read every answer that way and compare it with the core. Exit "
+                    "status: 0 understood and agrees, 1 understood but disagrees or fails, 2 not understood.")
     check.add_argument("spec", metavar="SPEC", help=f"the engine: {SPECS}")
-    check.add_argument("-d", "--depth", type=depth_arg, default=2, metavar="DEPTH",
-                       help="divide depth (default 2)")
+    check.add_argument("-d", "--depth", type=depth_arg, default=None, metavar="DEPTH",
+                       help="also divide Kiwipete at DEPTH, read as learned")
+    check.add_argument("-v", "--verbose", action="store_true",
+                       help="show what was sent and every line that was not a row or the total")
     check.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                       help=f"longest wait for one divide (default {DEFAULT_TIMEOUT:g})")
+                       help=f"longest wait for one answer (default {DEFAULT_TIMEOUT:g})")
     check.set_defaults(run=run_check)
 
 
 def run_check(args) -> int:
     core = make_oracle("core")
-    worst = 0
     with make_oracle(args.spec, timeout=args.timeout) as engine:
-        print(f"engine     {engine.name} ({engine.spec})")
-        for title, fen in POSITIONS:
-            print(f"\n{title}, divide {args.depth}: {fen}")
-            worst = max(worst, _check_one(engine, core, fen, args.depth))
-    verdict = {0: "understood, and it agrees with the core",
-               1: "understood, but it disagrees with the core: run perftscope compare to find where",
-               2: "not understood, or it failed: see above"}[worst]
-    print(f"\nverdict    {verdict}")
+        print(f"engine     {engine.name} ({engine.spec})", flush=True)
+        if not hasattr(engine, "calibrate"):            # in this process: nothing to learn
+            worst = max(_compare(p, engine.divide(p.fen, [], p.depth), _truth(core, p)) for p in probes())
+            print(f"\nverdict    {_VERDICTS[worst]}")
+            return worst
+        try:
+            calibration = engine.calibrate()
+        except CalibrationError as e:
+            print(f"\nnot understood: {e}")
+            print(f"\nverdict    {_VERDICTS[2]}")
+            return 2
+        except EngineError as e:
+            print(f"\nfailed on the start position: {e}")
+            print(f"\nverdict    {_VERDICTS[2]}")
+            return 2
+        print("\ncalibration: positions whose divides are known")
+        worst = 0
+        for probe in calibration.probes:
+            worst = max(worst, _print_probe(probe, args.verbose, calibration.dialect))
+        _print_dialect(engine, calibration)
+        if args.depth is not None:
+            print(f"\nKiwipete, divide {args.depth}, read as learned:")
+            worst = max(worst, _check_deeper(engine, core, args.depth))
+    print(f"\nverdict    {_VERDICTS[worst]}")
     return worst
 
 
-def _check_one(engine, core, fen: str, depth: int) -> int:
-    try:
-        answer = engine.answer(fen, [], depth)
-    except EngineError as e:
-        print(f"  error    {e}")
-        return 2
-    sent = [t for call, d, t in engine.log.entries() if d == ">" and call == engine.calls]
-    if sent:
-        print(f"  sent     {sent[-1] if len(sent) == 1 else ' / '.join(sent[-3:])}")
-    parsed = answer.parsed
-    if answer.moves is None:
-        print(f"  read     a total only: {answer.total} (it will be bisected by totals)")
-    else:
-        printed = f", its total line says {parsed.total}" if parsed and parsed.total is not None else ""
-        print(f"  read     {len(answer.moves)} moves adding up to {answer.total}{printed}")
-    for note in (parsed.notes if parsed else []):
-        print(f"  note     {note}")
-    for line in (parsed.ignored if parsed else []):
-        print(f"  ignored  {line!r}")
-    truth = core.divide(fen, [], depth)
-    if answer.moves is None:
-        expected = sum(truth.values())
-        if answer.total == expected:
-            print(f"  agrees   total {expected}")
-            return 0
-        print(f"  differs  total {answer.total}, the core's {expected} ({answer.total - expected:+})")
+def _truth(core, probe: Probe) -> dict:
+    return core.divide(probe.fen, [], probe.depth)
+
+
+def _print_probe(probe: Probe, verbose: bool, dialect) -> int:
+    print(f"\n  {probe.title}, depth {probe.depth}: {probe.fen}")
+    if verbose and probe.sent:
+        print(f"    sent     {probe.sent}")
+    if probe.chess960 and dialect.chess960 is False:
+        why = probe.error or probe.read_error or "its answer is not this position's divide"
+        print(f"    not taken ({why}): no Chess960 position will be sent to it")
+        return 0
+    if probe.error:
+        print(f"    failed   {probe.error}")
         return 1
-    missing = [m for m in truth if m not in answer.moves]
-    extra = [m for m in answer.moves if m not in truth]
-    counts = [f"{m} {answer.moves[m]} (core {truth[m]})" for m in truth
-              if m in answer.moves and answer.moves[m] != truth[m]]
+    if probe.parsed is None:
+        print(f"    not read {probe.read_error}")
+        for line in (probe.lines or [])[:8]:
+            print(f"      | {line}")
+        return 2
+    parsed = probe.parsed
+    if parsed.moves is None:
+        print(f"    read     a total only: {parsed.total}")
+    else:
+        said = f", its total line says {parsed.total}" if parsed.total is not None else ""
+        print(f"    read     {len(parsed.moves)} moves adding up to {parsed.nodes}{said}")
+    for note in parsed.notes:
+        print(f"    note     {note}")
+    if verbose:
+        for line in parsed.ignored:
+            print(f"    ignored  {line!r}")
+    truth = probe.truth[probe.depth]
+    if parsed.moves is None:
+        return _compare_total(parsed.total, sum(truth.values()))
+    return _compare(probe, parsed.moves, truth, indent="    ")
+
+
+def _compare_total(total: int, expected: int) -> int:
+    if total == expected:
+        print(f"    agrees   total {expected}")
+        return 0
+    print(f"    differs  total {total}, the core's {expected} ({total - expected:+})")
+    return 1
+
+
+def _compare(probe, moves: dict, truth: dict, indent: str = "  ") -> int:
+    missing = [m for m in truth if m not in moves]
+    extra = [m for m in moves if m not in truth]
+    counts = [f"{m} {moves[m]} (core {truth[m]})" for m in truth if m in moves and moves[m] != truth[m]]
     if not (missing or extra or counts):
-        print(f"  agrees   all {len(truth)} moves")
+        print(f"{indent}agrees   all {len(truth)} moves")
         return 0
     for title, items in (("missing", missing), ("extra", extra), ("counts", counts)):
         if items:
-            print(f"  {title:<8} {', '.join(items)}")
+            print(f"{indent}{title:<8} {', '.join(items)}")
     return 1
+
+
+def _print_dialect(engine, calibration):
+    saved = f" (saved to {engine.record})" if getattr(engine, "record", None) else \
+        (" (given, not learned)" if getattr(engine, "_given", False) else "")
+    print(f"\nlearned{saved}")
+    examples = calibration.examples
+    for what, how in calibration.dialect.describe():
+        example = {"rows": examples.get("row"), "total": examples.get("total"),
+                   "illegal": examples.get("zero")}.get(what)
+        print(f"  {what:<9} {how}" + (f"   e.g. {example!r}" if example else ""))
+
+
+def _check_deeper(engine, core, depth: int) -> int:
+    try:
+        answer = engine.answer(KIWIPETE, [], depth)
+    except EngineError as e:
+        print(f"  failed   {e}")
+        return 1
+    truth = core.divide(KIWIPETE, [], depth)
+    if answer.moves is None:
+        return _compare_total(answer.total, sum(truth.values()))
+    return _compare(None, answer.moves, truth)

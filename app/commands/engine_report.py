@@ -18,11 +18,14 @@ _print_lock = threading.Lock()      # cases end on several worker threads
 def finding_lines(f: Finding, indent: str = "      ") -> list[str]:
     """The finding in a few lines: class and moves with reasons, where, the minimal position."""
     lines = [indent + f.summary()]
-    if f.kind not in ("crash", "timeout") and f.report is not None:
+    if f.report is not None and f.report.unreachable:
+        lines += [f"{indent}engines may differ here: this position cannot arise in a game ({reason})"
+                  for reason in f.report.unreachable]
+    if not f.failed and f.report is not None:
         if f.path:
             lines.append(f"{indent}path {' '.join(f.path)}")
         lines.append(f"{indent}differs at {f.report.fen}")
-    elif f.kind in ("crash", "timeout") and f.report is not None and f.report.levels:
+    elif f.failed and f.report is not None and f.report.levels:
         lines.append(f"{indent}levels found before it: {len(f.report.levels)} "
                      f"(deepest {f.report.levels[-1].fen})")
     if f.shrunk is not None and f.shrunk.steps:
@@ -66,7 +69,8 @@ def _print_case(args, case: Case):
         else:
             d, expected, got = case.checked[-1]
             counted = "the engine failed" if got is None else f"got {got}"
-            print(f"FAIL  {case.name}  D{d} expected {expected}, {counted}  {case.entry.fen}")
+            head = "DIFF" if case.may_differ else "FAIL"
+            print(f"{head}  {case.name}  D{d} expected {expected}, {counted}  {case.entry.fen}")
             print("\n".join(finding_lines(case.finding)), flush=True)
 
 
@@ -93,6 +97,8 @@ def run_engine_suite(args, entries) -> int:
         print_json(run.to_json())
     else:
         print(f"{counts['passed']} passed, {counts['failed']} failed"
+              + (f", {counts['may_differ']} differ where engines may differ (positions that cannot arise)"
+                 if counts['may_differ'] else "")
               + (f", {counts['skipped']} skipped" if counts['skipped'] else "") + f" in {run.seconds:.1f} s")
         for line in summary_lines(run.findings):
             print(line)
@@ -103,6 +109,9 @@ def shrunk_lines(s: Shrunk) -> list[str]:
     lines = [f"start      {s.start_fen} at depth {s.start_depth}"]
     lines += [f"  step     {step}" for step in s.steps]
     lines.append(f"minimal    {s.fen} at depth {s.depth} ({s.pieces} pieces)")
+    for reason in s.unreachable:
+        lines.append(f"note       this position cannot arise in a game ({reason}): engines may differ here, "
+                     f"and no position that can arise keeps the failure")
     if s.exhausted:
         lines.append("note       stopped by the engine-call budget; a smaller position may exist")
     lines.append(f"engine calls {s.engine_calls} (reference calls {s.reference_calls})")

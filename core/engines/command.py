@@ -5,18 +5,22 @@ import os
 import shlex
 
 from ..errors import EngineError
-from .oracle import DEFAULT_TIMEOUT, Oracle, read_answer
+from . import dialect_store
+from .oracle import DEFAULT_TIMEOUT
 from .process import MAX_BYTES, MAX_LINES, EngineProcess, executable, run_command
+from .program import PERFTREE, ProgramOracle
 from .spec import Spec
 from .templates import PLACEHOLDER, fill_template
 
 
-class CommandOracle(Oracle):
-    """A program run once per divide: `cmd:TEMPLATE`, or a perftree script (`PATH DEPTH "FEN"
-    "m1 m2 ..."`, the moves argument left out when empty, exactly like perftree)."""
+class CommandOracle(ProgramOracle):
+    """A program run once per divide: `cmd:TEMPLATE` (its dialect learned by calibration), or a
+    perftree script (`PATH DEPTH "FEN" "m1 m2 ..."`, the moves argument left out when empty,
+    exactly like perftree, read in perftree's own dialect)."""
 
     def __init__(self, spec: Spec, timeout: float = DEFAULT_TIMEOUT):
-        super().__init__(spec.text, spec.short_name, timeout)
+        super().__init__(spec.text, spec.short_name, timeout,
+                         dialect=PERFTREE if spec.kind == "perftree" else None)
         if spec.kind == "perftree":
             self.path = executable(spec.target, self.name)
             self.words = [self.path, "{depth}", "{fen}", "{moves}"]
@@ -30,8 +34,11 @@ class CommandOracle(Oracle):
         self.max_lines, self.max_bytes = MAX_LINES, MAX_BYTES
         self._process: EngineProcess | None = None
 
-    def _answer(self, fen, moves, depth, position):
-        args = fill_template(self.words, fen, moves, depth)
+    def _identity(self) -> str:
+        return dialect_store.program_identity(self.words[0])
+
+    def _exchange(self, fen, moves, depth, position, expected):
+        args = fill_template(self.words, fen, moves, depth, position)
         if self.drop_empty_moves and not moves:
             args = args[:-1]
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
@@ -42,7 +49,7 @@ class CommandOracle(Oracle):
             self._process = None
         if self._cancelled.is_set():
             raise self._stopped(sent)
-        return read_answer(self.name, sent, lines, position)
+        return sent, lines
 
     def _started(self, process: EngineProcess):
         self._process = process

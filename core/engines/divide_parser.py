@@ -1,118 +1,219 @@
-"""The one tolerant reader of divide output, for every kind of engine.
+"""Reading an engine's answer in the dialect calibration learned for it, and nothing else.
 
-    >>> parse_divide(["e2e4: 20", "g1f3: 20", "", "Nodes searched: 40"], START).moves
+    >>> stockfish = Dialect(rows=("{move}: {count}",), total="Nodes searched: {total}")
+    >>> read_divide(["e2e4: 20", "g1f3: 20", "", "Nodes searched: 40"], START, stockfish).moves
     {'e2e4': 20, 'g1f3': 20}
 
-Understood: `move count` lines with `:`, `=`, `-` or spaces between (more words after the count
-are ignored, a `1.` numbering before the move too); moves in UCI (any case, `e7e8=Q`), in SAN
-(`Nf3`, resolved against the position) or castling written king-takes-rook (`e1h1`, turned into
-the position's notation); a JSON map of moves; total lines (`Nodes searched: N`, `Total: N |
-Time ...`, `Perft 3: N`, `Nodes: N`, or a bare number as perftree prints it) or none, when the
-sum is used with a note. Anything else is ignored and listed in `ignored`. A promotion printed
-without its piece letter is ambiguous and is reported, never guessed. An engine that prints only
-a total gives `moves=None`.
+Each line is a row (a move and its count, in one of the learned row shapes), the total line,
+or something else. Something else with a move and a number in it is an error quoting the line:
+a row is never dropped silently, because a dropped row would be reported as a legal move the
+engine does not generate. Other lines are ignored and listed in `ignored`. Counts are read
+whole with the learned digit separator. A row of 0 for a move that is not legal is dropped
+(the engine lists pseudo-legal moves and rejects that one: its total is right), and said in
+`notes`. A promotion printed without its piece once is kept as written (`b7b8`, a finding about
+the engine); printed more than once it is ambiguous, an error. Errors are EngineUnreadable,
+or EngineRefused when the rows are moves of the other side after moves were sent.
 """
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
 import chess
 
-from ..errors import EngineError
+from ..errors import EngineRefused, EngineUnreadable
+from .dialect import Dialect, normalize
+from .notation import MOVE_WORD, is_bare_promotion, read_move, wrong_side
+from .numbers import NUMBER, read_whole
 
-_UCI = r"[a-hA-H][1-8][-x]?[a-hA-H][1-8](?:=?[nbrqNBRQ])?"
-_SAN = r"(?:O-O-O|O-O|0-0-0|0-0|[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[NBRQ])?)[+#]?"
-_MOVE_LINE = re.compile(rf"^(?:\d+\s*[.)]\s*)?(?P<move>{_UCI}|{_SAN})\s*(?:[:=\-]\s*|\s+)(?P<count>\d+)"
-                        rf"(?:[\s,;|(].*)?$")
-TOTAL_LINE = re.compile(r"^(?:total(?:\s+nodes)?|nodes(?:\s+searched)?|leaf\s+nodes|count|"
-                         r"perft(?:\s*\(\s*\d+\s*\)|\s+\d+(?=\s*[:=]))?)\s*[:=]?\s*(?P<n>\d+)\b", re.I)
-_BARE_NUMBER = re.compile(r"^\d+$")
 _JSON_TOTAL_KEYS = ("total", "nodes", "count", "perft")
 
 
 @dataclass
 class ParsedDivide:
     """`moves`: {uci: count} in the engine's order, or None when it printed only a total;
-    `total`: the total it printed (None if none); `ignored`: lines not understood;
-    `notes`: what the reader had to assume."""
+    `total`: the total it printed (None if none); `ignored`: lines neither rows nor total;
+    `notes`: what the reader did that the user may want to know; `dropped`: moves listed with
+    0 that are not legal; `bare_promotions`: promotions printed without their piece (once)."""
     moves: dict[str, int] | None
     total: int | None
     ignored: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    bare_promotions: list[str] = field(default_factory=list)
 
     @property
     def nodes(self) -> int:
         return self.total if self.moves is None else sum(self.moves.values())
 
 
-def parse_divide(lines, fen: str, name: str = "engine", what: str = "the request",
-                 chess960: bool = False) -> ParsedDivide:
-    """Read an engine's answer for the position `fen` (the position divided, moves played).
-    EngineError for an answer that cannot be taken as a divide: duplicates, a total that does
-    not match the moves, an ambiguous promotion, nothing understood at all."""
-    lines = [x.rstrip("\r\n") for x in lines]
+def read_divide(lines, fen: str, dialect: Dialect, name: str = "engine", what: str = "the request",
+                depth: int | None = None, chess960: bool = False, moves_sent=()) -> ParsedDivide:
+    """The answer `lines` to a divide of `fen` (the position after the moves, `depth` asked)."""
     board = chess.Board(fen, chess960=chess960)
-    rows: list[tuple[str, int, str]] = []
+    lines = [x.rstrip("\r\n") for x in lines]
+    if dialect.json:
+        rows, total = _json_rows("\n".join(lines).strip(), name, what)
+        return _finish(board, rows, total, "\n".join(lines), [], name, what, moves_sent)
+    blocks: list[list[tuple[str, str, str]]] = [[]]
+    totals: list[tuple[int, int | None, str]] = []
     ignored: list[str] = []
-    total = total_line = None
-    text = "\n".join(lines).strip()
-    if text.startswith("{"):
-        rows, total = _json_rows(text, name, what)
-        total_line = text
-    else:
-        after_blank = False
-        for raw in lines:
-            line = raw.strip()
-            if not line:
-                after_blank = True
-                continue
-            match = _MOVE_LINE.match(line)
-            if match:
-                rows.append((match.group("move"), int(match.group("count")), line))
-                continue
-            number = TOTAL_LINE.match(line) or (_BARE_NUMBER.match(line) and (rows or after_blank)
-                                                 and re.match(r"(?P<n>\d+)", line))
-            if number and total is None:
-                total, total_line = int(number.group("n")), line
-                continue
-            ignored.append(line)
-    notes: list[str] = []
-    if not rows:
+    for raw in lines:
+        line = normalize(raw)
+        if not line:
+            continue
+        row = dialect.row_match(line)
+        if row is not None:
+            if dialect.per_depth and totals and blocks[-1] and len(totals) >= len(blocks):
+                blocks.append([])
+            blocks[-1].append((row.group("move"), _count(row.group("count"), dialect, name, what, raw), raw))
+            continue
+        total = dialect.total_match(line)
         if total is not None:
-            return ParsedDivide(None, total, ignored, notes)
-        if ignored:
-            raise EngineError(f"{name}: nothing understood in the answer to {what}: {len(ignored)} "
-                              f"line{'s' if len(ignored) != 1 else ''}, the first {ignored[0]!r} "
-                              f"(expected 'move count' lines or a total)")
-        return ParsedDivide({}, None, ignored, ["no output: taken as no moves"])
-    moves: dict[str, int] = {}
-    bare_promotions: dict[str, int] = {}
+            said_depth = total.groupdict().get("depth")
+            totals.append((_count(total.group("total"), dialect, name, what, raw),
+                           None if said_depth is None else _count(said_depth, dialect, name, what, raw), raw))
+            if dialect.per_depth and blocks[-1]:
+                blocks.append([])
+            continue
+        if not dialect.is_noise(line) and _looks_like_row(board, line):
+            raise EngineUnreadable(f"{name}: a line of its answer to {what} has a move and a number but "
+                                   f"is not a row as learned ({_rows_said(dialect)}): {raw!r}")
+        ignored.append(raw)
+    blocks = [b for b in blocks if b]
+    total_line = _pick_total(totals, blocks, dialect, depth, name, what, ignored)
+    if dialect.totals_only:
+        return ParsedDivide(None, total_line[0], ignored)
+    if dialect.per_depth and depth is not None and blocks and len(blocks) != depth:
+        raise EngineUnreadable(f"{name}: {len(blocks)} blocks of rows in its answer to {what}, "
+                               f"expected one per depth 1..{depth}")
+    rows = blocks[-1] if blocks else []
+    if not rows and total_line is None and not ignored:
+        return ParsedDivide({}, None, [], ["no output: taken as no moves"])
+    if not rows and total_line is not None and total_line[0] != 0:
+        raise EngineUnreadable(f"{name}: its answer to {what} has a total of {total_line[0]} but no rows: "
+                               f"{total_line[2]!r}")
+    parsed = _finish(board, rows, None if total_line is None else total_line[0],
+                     None if total_line is None else total_line[2], ignored, name, what, moves_sent)
+    if dialect.total is None:
+        parsed.notes.append("no total line: the sum of the moves is used")
+    return parsed
+
+
+def _count(text: str, dialect: Dialect, name: str, what: str, line: str) -> int:
+    try:
+        return read_whole(text, dialect.separator)
+    except ValueError:
+        grouped = f" (digits grouped with {dialect.separator!r})" if dialect.separator else ""
+        raise EngineUnreadable(f"{name}: the number {text!r} in its answer to {what} cannot be read "
+                               f"whole{grouped}: {line!r}") from None
+
+
+def _first_line(ignored: list[str]) -> str:
+    return f"; it printed {len(ignored)} other line{'s' if len(ignored) != 1 else ''}, the first {ignored[0]!r}" \
+        if ignored else "; it printed nothing"
+
+
+def _pick_total(totals, blocks, dialect: Dialect, depth, name, what, ignored):
+    """The total line that answers `depth`: the one saying that depth, else the last one."""
+    if not totals:
+        if dialect.total is not None:
+            rows = "" if blocks or dialect.totals_only else f"no rows ({_rows_said(dialect)}) and "
+            raise EngineUnreadable(f"{name}: {rows}no total line in its answer to {what} "
+                                   f"(expected a line like `{dialect.total}`)" + _first_line(ignored))
+        return None
+    if depth is not None and any(d is not None for _, d, _ in totals):
+        said = [t for t in totals if t[1] == depth]
+        if not said:
+            raise EngineUnreadable(f"{name}: its answer to {what} has no total for depth {depth}: "
+                                   f"{totals[-1][2]!r}")
+        return said[-1]
+    if dialect.per_depth:
+        if depth is not None and len(totals) != depth:
+            raise EngineUnreadable(f"{name}: {len(totals)} total lines in its answer to {what}, "
+                                   f"expected one per depth 1..{depth}: {totals[-1][2]!r}")
+        return totals[-1]
+    if len({t[0] for t in totals}) > 1:
+        raise EngineUnreadable(f"{name}: {len(totals)} different totals in its answer to {what}: "
+                               f"{totals[0][2]!r} and {totals[-1][2]!r}")
+    return totals[-1]
+
+
+def _finish(board: chess.Board, rows, total, total_line, ignored, name, what, moves_sent) -> ParsedDivide:
+    parsed = ParsedDivide({}, total, ignored)
+    legal = {board.uci(m) for m in board.legal_moves}
+    written_as: dict[str, str] = {}
+    bare: dict[str, int] = {}
     for written, count, line in rows:
-        uci = _to_uci(board, written, name, what, line, chess960, notes)
-        if _is_bare_promotion(board, uci):
-            bare_promotions[uci] = bare_promotions.get(uci, 0) + 1
-        if uci in moves and uci not in bare_promotions:
-            raise EngineError(f"{name}: move {uci} listed twice in the answer to {what}: {line!r}")
-        moves[uci] = moves.get(uci, 0) + count
-    for uci, times in bare_promotions.items():
-        raise EngineError(f"{name}: ambiguous promotion {uci} (no piece letter) listed {times} time"
-                          f"{'s' if times != 1 else ''} in the answer to {what}: which piece each "
-                          f"count is for cannot be told; print it as {uci}q, {uci}r, {uci}b, {uci}n")
-    if total is not None and total != sum(moves.values()):
-        raise EngineError(f"{name}: the moves add up to {sum(moves.values())} but the engine reports "
-                          f"{total} in the answer to {what}: {total_line!r}")
-    if total is None:
-        notes.append("no total line: the sum of the moves is used")
-    return ParsedDivide(moves, total, ignored, notes)
+        read = read_move(board, written)
+        if read is None:
+            raise EngineUnreadable(f"{name}: cannot read the move {written!r} in {board.fen()} "
+                                   f"in its answer to {what}: {line!r}")
+        uci = read.uci
+        if count == 0 and uci not in legal:
+            parsed.dropped.append(uci)
+            continue
+        if is_bare_promotion(board, uci):
+            bare[uci] = bare.get(uci, 0) + 1
+        elif uci in written_as:
+            raise EngineUnreadable(f"{name}: move {uci} listed twice in its answer to {what}: "
+                                   f"{written_as[uci]!r} and {line!r}")
+        written_as[uci] = line
+        parsed.moves[uci] = parsed.moves.get(uci, 0) + count
+    for uci, times in bare.items():
+        if times > 1:
+            raise EngineUnreadable(
+                f"{name}: ambiguous promotion {uci} (no piece letter) listed {times} times in its answer "
+                f"to {what}: which piece each count is for cannot be told; print it as "
+                f"{uci}q, {uci}r, {uci}b, {uci}n")
+        parsed.bare_promotions.append(uci)
+    _check_side(board, parsed.moves, name, what, moves_sent)
+    if parsed.dropped:
+        parsed.notes.append(f"{len(parsed.dropped)} move{'s' if len(parsed.dropped) != 1 else ''} listed "
+                            f"with 0 that {'are' if len(parsed.dropped) != 1 else 'is'} not legal "
+                            f"(pseudo-legal moves it rejects): {' '.join(parsed.dropped)}")
+    if total is not None and total != sum(parsed.moves.values()):
+        raise EngineUnreadable(f"{name}: the moves add up to {sum(parsed.moves.values())} but it reports "
+                               f"{total} in its answer to {what}: {total_line!r}")
+    return parsed
+
+
+def _check_side(board: chess.Board, moves: dict, name: str, what: str, moves_sent):
+    """Rows that are all moves of the side not to move: the engine answered for another
+    position, most likely the one before a move it refused or ignored."""
+    if len(moves) < 2 or not all(wrong_side(board, m) for m in moves):
+        return
+    shown = " ".join(list(moves)[:4])
+    if moves_sent:
+        raise EngineRefused(f"{name}: the moves it lists ({shown} ...) are not moves of the side to move "
+                            f"after {' '.join(moves_sent)}: it did not play the moves sent (a refused or "
+                            f"ignored move) in its answer to {what}")
+    raise EngineUnreadable(f"{name}: the moves it lists ({shown} ...) are not moves of the side to move "
+                           f"in {board.fen()} in its answer to {what}")
+
+
+def _looks_like_row(board: chess.Board, line: str) -> bool:
+    """A move of this position and a number outside it: what a row looks like."""
+    for match in MOVE_WORD.finditer(line):
+        if read_move(board, match.group(0)) is not None:
+            rest = line[:match.start()] + " " + line[match.end():]
+            if NUMBER.search(rest):
+                return True
+    return False
+
+
+def _rows_said(dialect: Dialect) -> str:
+    return "rows look like " + " or ".join(f"`{s}`" for s in dialect.rows) if dialect.rows else \
+        "it prints only totals"
 
 
 def _json_rows(text: str, name: str, what: str):
     try:
         data = json.loads(text)
     except ValueError as e:
-        raise EngineError(f"{name}: the answer to {what} looks like JSON but is not: {e}") from None
+        raise EngineUnreadable(f"{name}: its answer to {what} should be JSON but is not: {e}") from None
+    if not isinstance(data, dict):
+        raise EngineUnreadable(f"{name}: its answer to {what} is JSON but not a map of moves: {text[:80]!r}")
     total = None
     for key in ("moves", "divide"):
         if isinstance(data.get(key), dict):
@@ -126,50 +227,5 @@ def _json_rows(text: str, name: str, what: str):
         elif isinstance(count, int) and not isinstance(count, bool):
             rows.append((move, count, f"{move!r}: {count}"))
         else:
-            raise EngineError(f"{name}: JSON answer to {what}: {move!r} maps to {count!r}, not a count")
+            raise EngineUnreadable(f"{name}: JSON answer to {what}: {move!r} maps to {count!r}, not a count")
     return rows, total
-
-
-def _to_uci(board: chess.Board, written: str, name: str, what: str, line: str, chess960: bool,
-            notes: list[str]) -> str:
-    if re.fullmatch(_UCI, written):
-        uci = re.sub(r"[-x=]", "", written).lower()
-        if not chess960:
-            uci = _king_takes_rook(board, uci, notes)
-        return uci
-    try:
-        return board.parse_san(written).uci()
-    except ValueError:
-        pass
-    # an engine may generate an illegal move: find it among the pseudo-legal ones by its SAN
-    stripped = written.rstrip("+#").replace("0", "O")
-    for move in board.generate_pseudo_legal_moves():
-        if board.san(move).rstrip("+#") == stripped:
-            return move.uci()
-    raise EngineError(f"{name}: cannot read the SAN move {written!r} in {board.fen()} "
-                      f"in the answer to {what}: {line!r}")
-
-
-def _king_takes_rook(board: chess.Board, uci: str, notes: list[str]) -> str:
-    """e1h1 -> e1g1 when our king is on e1 and our rook on h1: standard chess writes castling
-    as the king's two-square move."""
-    start, to = chess.parse_square(uci[:2]), chess.parse_square(uci[2:4])
-    king, rook = board.piece_at(start), board.piece_at(to)
-    if (king and rook and king.piece_type == chess.KING and rook.piece_type == chess.ROOK
-            and king.color == rook.color == board.turn and chess.square_rank(start) == chess.square_rank(to)):
-        file = 6 if chess.square_file(to) > chess.square_file(start) else 2
-        normal = chess.square_name(chess.square(file, chess.square_rank(start)))
-        note = "castling written king-takes-rook (e1h1) read as the king's move (e1g1)"
-        if note not in notes:
-            notes.append(note)
-        return uci[:2] + normal
-    return uci
-
-
-def _is_bare_promotion(board: chess.Board, uci: str) -> bool:
-    if len(uci) != 4:
-        return False
-    piece = board.piece_at(chess.parse_square(uci[:2]))
-    last = 7 if board.turn == chess.WHITE else 0
-    return (piece is not None and piece.piece_type == chess.PAWN and piece.color == board.turn
-            and chess.square_rank(chess.parse_square(uci[2:])) == last)

@@ -14,9 +14,18 @@
     sentinel_reply = "done"                     # ... whose reply ends the answer
     quit = "quit"
     timeout = 60                                # seconds per call
+    protocol = "xboard"                         # xboard's defaults instead of UCI's (see core.engines.xboard)
+    moves_each = "{move}"                       # a line for each move played, after the position lines
+    fen_after = true                            # {fen} is the FEN after the moves; no moves are sent
+    illegal = "^Illegal move"                   # a line refusing a move or a position
+    chess960 = false                            # it does not take Chess960 positions
 
-Only `command` is required: the rest defaults to UCI's `go perft`. One process is kept alive
-across calls and restarted when it dies.
+    [dialect]                                   # how it prints its divide (else learned by calibration)
+    rows = ["{move} {count}{rest}"]
+    total = "Nodes searched: {total}"
+
+Only `command` is required: the rest defaults to UCI's `go perft` (or xboard's `perft`). One
+process is kept alive across calls and restarted when it dies.
 """
 from __future__ import annotations
 
@@ -25,9 +34,13 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from dataclasses import replace
+
 from ..errors import EngineError
+from .dialect import Dialect
 from .dialogue import UCI, Dialogue
 from .process import executable
+from .xboard import XBOARD
 
 try:
     import tomllib
@@ -35,7 +48,9 @@ except ImportError:             # Python 3.10
     tomllib = None
 
 _KEYS = {"name", "command", "cwd", "env", "start", "start_until", "ready", "position", "divide",
-         "totals", "end", "sentinel", "sentinel_reply", "quit", "timeout"}
+         "totals", "end", "sentinel", "sentinel_reply", "quit", "timeout", "protocol", "moves_each",
+         "fen_after", "illegal", "chess960", "dialect"}
+PROTOCOLS = {"uci": UCI, "xboard": XBOARD}
 
 
 def read_engine_file(path: str) -> dict:
@@ -59,10 +74,11 @@ def read_engine_file(path: str) -> dict:
 @dataclass(frozen=True)
 class EngineFile:
     """What an engine file says: the engine's name (its `name`, else the file's stem), how to
-    talk to it, and its own timeout (None when it sets none)."""
+    talk to it, its own timeout (None when it sets none) and its protocol ('uci', 'xboard')."""
     name: str
     dialogue: Dialogue
     timeout: float | None
+    protocol: str = "uci"
 
 
 def _strings(data: dict, key: str, path: str, default=()) -> tuple[str, ...]:
@@ -78,6 +94,13 @@ def _string(data: dict, key: str, path: str, default=None):
     value = data.get(key, default)
     if value is not None and not isinstance(value, str):
         raise EngineError(f"file:{path}: {key!r} must be a string, got {value!r}")
+    return value
+
+
+def _flag(data: dict, key: str, path: str, default=None):
+    value = data.get(key, default)
+    if value is not None and not isinstance(value, bool):
+        raise EngineError(f"file:{path}: {key!r} must be true or false, got {value!r}")
     return value
 
 
@@ -108,21 +131,39 @@ def load_engine_file(target: str) -> EngineFile:
     if ready is not None and (not isinstance(ready, list) or len(ready) != 2
                               or not all(isinstance(x, str) for x in ready)):
         raise EngineError(f"file:{target}: 'ready' must be [\"line to send\", \"line awaited\"]")
+    protocol = _string(data, "protocol", path, "uci")
+    if protocol not in PROTOCOLS:
+        raise EngineError(f"file:{target}: 'protocol' must be \"uci\" or \"xboard\", got {protocol!r}")
+    base = PROTOCOLS[protocol]
     divide, totals = _string(data, "divide", path), _string(data, "totals", path)
     if divide is None and totals is None:
-        divide = UCI.divide
-    uci_like = "start" not in data and "position" not in data
-    dialogue = Dialogue(
-        command=tuple(command), cwd=cwd, env=tuple((str(k), str(v)) for k, v in env.items()),
-        start=_strings(data, "start", path, UCI.start if uci_like else ()),
-        start_until=_string(data, "start_until", path, UCI.start_until if uci_like else None),
-        ready=tuple(ready) if ready else (UCI.ready if uci_like else None),
-        position=_strings(data, "position", path, UCI.position),
+        divide = base.divide
+    # a file describing its own start-up or position lines is not UCI's handshake
+    own_lines = protocol == "uci" and ("start" in data or "position" in data)
+    table = data.get("dialect")
+    if table is not None and not isinstance(table, dict):
+        raise EngineError(f"file:{target}: [dialect] must be a table (see README)")
+    dialect = None if table is None else Dialect.from_dict(table, f"file:{target} [dialect]")
+    dialogue = replace(
+        base, command=tuple(command), cwd=cwd, env=tuple((str(k), str(v)) for k, v in env.items()),
+        start=_strings(data, "start", path, () if own_lines else base.start),
+        start_until=_string(data, "start_until", path, None if own_lines else base.start_until),
+        ready=tuple(ready) if ready else (None if own_lines else base.ready),
+        position=_strings(data, "position", path, base.position),
         divide=divide, totals=totals if divide is None else None,
         end_regex=_string(data, "end", path), sentinel=_string(data, "sentinel", path),
         sentinel_reply=_string(data, "sentinel_reply", path),
-        quit=_string(data, "quit", path, UCI.quit))
-    for key in ("end", "start_until"):
+        quit=_string(data, "quit", path, base.quit),
+        moves_each=_string(data, "moves_each", path, base.moves_each),
+        fen_after=_flag(data, "fen_after", path, False),
+        illegal=_string(data, "illegal", path, base.illegal) or None,
+        chess960=_flag(data, "chess960", path), dialect=dialect)
+    if dialogue.moves_each is not None and "{move}" not in dialogue.moves_each:
+        raise EngineError(f"file:{target}: 'moves_each' must contain {{move}}, got {dialogue.moves_each!r}")
+    if dialogue.chess960 is True:
+        raise EngineError(f"file:{target}: 'chess960' can only be false (calibration finds out whether it "
+                          f"takes Chess960)")
+    for key in ("end", "start_until", "illegal"):
         try:
             re.compile(data.get(key) or "")
         except re.error as e:
@@ -131,4 +172,4 @@ def load_engine_file(target: str) -> EngineFile:
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or seconds <= 0):
         raise EngineError(f"file:{target}: 'timeout' must be a number of seconds above 0")
-    return EngineFile(name, dialogue, float(seconds) if seconds is not None else None)
+    return EngineFile(name, dialogue, float(seconds) if seconds is not None else None, protocol)

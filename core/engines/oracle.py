@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..board.position import Position
 from ..errors import EngineError, OracleCancelled
-from .divide_parser import ParsedDivide, parse_divide
+from .divide_parser import ParsedDivide
 from .lenient_fen import lenient_fen
 from .process import Activity, EngineLog
 
@@ -152,12 +152,3 @@ class Oracle:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.name}>"
-
-
-
-
-def read_answer(name: str, sent: str, lines: list[str], position: Position) -> Answer:
-    # Chess960 writes castling king-takes-rook natively; standard chess gets it normalised
-    chess960 = bool(getattr(position, "chess960", False))
-    parsed = parse_divide(lines, position.fen(), name, sent, chess960=chess960)
-    return Answer(parsed.moves, parsed.nodes, parsed)

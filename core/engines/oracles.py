@@ -6,12 +6,14 @@
 
 Specs (parsed by core.engines.spec.parse_spec): `core` (the jitted core), `python-chess`
 (in-process, slow, trusted), `stockfish` (found on PATH or at the Debian path), `uci:PATH` (any
-engine speaking `go perft N`), `perftree:PATH` (a script in perftree's protocol, run unchanged),
-`cmd:TEMPLATE` (any program run per divide) and `file:ENGINE.toml` (an interactive program
-described by an engine file). The FEN and every move are validated by core.board.position before
-anything is sent, so an engine only ever sees legal requests; depth 0 is answered here (an
-empty divide, one node) because engines disagree about what it means. Every answer from another
-program goes through core.engines.divide_parser, and every process through core.engines.process's bounds.
+engine speaking `go perft N`), `xboard:PATH` (an xboard engine with a `perft` command),
+`perftree:PATH` (a script in perftree's protocol, run unchanged), `cmd:TEMPLATE` (any program run
+per divide) and `file:ENGINE.toml` (an interactive program described by an engine file). The FEN
+and every move are validated by core.board.position before anything is sent, so an engine only
+ever sees legal requests; depth 0 is answered here (an empty divide, one node) because engines
+disagree about what it means. Every answer from another program is read in the dialect learned
+for it by calibration (core.engines.program), and every process is held to core.engines.process's
+bounds.
 
 Every oracle is safe to call from several threads: one lock per oracle, one engine process each.
 `cancel()` and `close()` never wait: a request running in another thread ends at once with
@@ -21,11 +23,13 @@ say what it is doing, for the GUI.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from ..board.position import is_chess960
 from .command import CommandOracle
-from .dialogue import InteractiveOracle, UciOracle
+from .dialogue import UCI, InteractiveOracle, UciOracle
 from .engine_file import load_engine_file
+from .program import STOCKFISH
 from .oracle import DEFAULT_TIMEOUT, Answer, Oracle, OracleCancelled, fen_warnings, validate
 from .process import Activity, EngineLog
 from .spec import SPECS, Spec, parse_spec
@@ -112,16 +116,26 @@ def make_oracle(spec, timeout: float = DEFAULT_TIMEOUT) -> Oracle:
         oracle = CoreOracle()
     elif spec.kind == "python-chess":
         oracle = PythonChessOracle()
-    elif spec.kind == "stockfish":
-        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text)
+    elif spec.kind == "stockfish":         # the reference speaks a dialect known beforehand
+        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text,
+                         dialogue=replace(UCI, dialect=STOCKFISH))
     elif spec.kind == "uci":
         return UciOracle(spec.target, timeout=timeout, spec=spec.text)
+    elif spec.kind == "xboard":
+        from .xboard import XboardOracle
+        return XboardOracle.from_path(spec.target, spec.text, timeout=timeout)
     elif spec.kind in ("perftree", "cmd"):
         return CommandOracle(spec, timeout=timeout)
     else:
         described = load_engine_file(spec.target)
         if timeout == DEFAULT_TIMEOUT and described.timeout is not None:
             timeout = described.timeout       # the file's own timeout, unless one was given
+        if described.protocol == "xboard":
+            from .xboard import XboardOracle
+            return XboardOracle(spec.text, described.name, described.dialogue, timeout)
+        if described.protocol == "uci" and described.dialogue.divide == UCI.divide:
+            return UciOracle(described.dialogue.command[0], described.name, timeout, spec.text,
+                             described.dialogue)
         return InteractiveOracle(spec.text, described.name, described.dialogue, timeout)
     oracle.spec, oracle.timeout = spec.text, float(timeout)
     return oracle

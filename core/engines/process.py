@@ -142,6 +142,9 @@ class _TooLong:
     """Put in the line queue in place of a line longer than MAX_LINE."""
 
 
+QUIET = object()              # read_line(quiet=...): no line came within that time
+
+
 def _pump_lines(stream, sink: queue.Queue, stop: threading.Event):
     """stdout -> sink, one decoded line at a time, None at the end. The queue is bounded, so
     an engine printing faster than we read blocks on its pipe instead of filling our memory."""
@@ -246,10 +249,15 @@ class EngineProcess:
         except (OSError, ValueError):
             raise self.crashed(what) from None
 
-    def read_line(self, deadline: float, seconds: float, what: str) -> str | None:
+    def read_line(self, deadline: float, seconds: float, what: str, quiet: float | None = None):
+        """`quiet`: return QUIET when no line comes within that many seconds before the
+        deadline, and leave the engine running (an answer whose end is not known yet)."""
+        wait = max(0.0, deadline - time.monotonic())
         try:
-            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            line = self._lines.get(timeout=wait if quiet is None else min(wait, quiet))
         except queue.Empty:
+            if quiet is not None and time.monotonic() < deadline:
+                return QUIET
             self.kill()
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}") from None

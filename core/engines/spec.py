@@ -5,7 +5,7 @@
     >>> parse_spec("cmd:./engine divide {depth} {fen} {moves}").short_name
     'engine'
 
-Kinds: `core`, `python-chess` (also `chess`), `stockfish`, `uci:PATH`, `perftree:PATH`,
+Kinds: `core`, `python-chess` (also `chess`), `stockfish`, `uci:PATH`, `xboard:PATH`, `perftree:PATH`,
 `cmd:TEMPLATE` (a command run per divide, placeholders {depth} {fen} {moves} {fen_moves})
 and `file:ENGINE.toml` (an engine file, see core.engines.engine_file).
 """
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from ..errors import EngineError
 
-SPECS = ("core, python-chess, stockfish, uci:PATH, perftree:PATH, cmd:TEMPLATE "
+SPECS = ("core, python-chess, stockfish, uci:PATH, xboard:PATH, perftree:PATH, cmd:TEMPLATE "
          "or file:ENGINE.toml")
 BUILTIN = ("core", "python-chess", "stockfish")
-WITH_TARGET = ("uci", "perftree", "cmd", "file")
+WITH_TARGET = ("uci", "xboard", "perftree", "cmd", "file")
 
 
 @dataclass(frozen=True)

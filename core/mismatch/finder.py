@@ -21,8 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+import chess
+
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineFailed
+from ..engines.notation import is_bare_promotion
 from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
 from ..board.position import Position
 
@@ -80,7 +83,8 @@ class Report:
     note: str = ""
     cancelled: bool = False
     error: str = ""          # one line: why the descent stopped early (the engine failed)
-    crash: bool = False      # the engine under test crashed, hung or flooded: a finding
+    crash: bool = False      # the engine under test failed a call (crashed, hung, ...): a finding
+    failure: str = ""        # how it failed: crash, timeout, flood, refused, unreadable
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
     fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
     command: str = ""        # the command line the engine failed on, when it crashed
@@ -93,7 +97,8 @@ class Report:
                 "reference_calls": self.reference_calls, "engine": self.engine,
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
-                "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
+                "error": self.error, "crash": self.crash, "failure": self.failure,
+                "totals_only": self.totals_only,
                 "fen_warnings": list(self.fen_warnings), "command": self.command}
 
 
@@ -169,9 +174,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             report.note = _totals_differ(report, remaining, answer.total, ours)
             return report
         if missing or extra:
-            report.missing, report.extra = missing, extra
+            report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
             report.unreachable = _unreachable(start, pos)
-            report.explanations = {m: explain_move(pos, m) for m in missing + extra}
             return report
         if not differing:
             if len(report.levels) > 1:
@@ -183,6 +187,21 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
         pos = pos.push(level.chosen)
         remaining -= 1
     return report
+
+
+def _explained(pos: Position, missing: list[str], extra: list[str]):
+    """(missing, extra, {move: why}). A promotion the engine printed without its piece (`b7b8`)
+    is said as such, and the promotions it may stand for are not listed as missing too."""
+    why = {}
+    board = chess.Board(pos.fen(), chess960=pos.chess960)
+    for bare in [m for m in extra if is_bare_promotion(board, m)]:
+        completions = [bare + p for p in "qrbn"]
+        legal = [m for m in completions if m in missing]
+        missing = [m for m in missing if m not in completions]
+        why[bare] = (f"printed without its piece; {', '.join(legal)} are legal" if legal else
+                     f"printed without its piece; no promotion there is legal: {explain_move(pos, bare + 'q')}")
+    why.update({m: explain_move(pos, m) for m in missing + extra if m not in why})
+    return missing, extra, why
 
 
 def _compare_totals(report: Report, pos: Position, depth: int, total: int, theirs: dict[str, int],
@@ -238,7 +257,7 @@ def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> 
         if message.startswith(f"{engine.name}: "):
             message = message[len(engine.name) + 2:]
         report.error = f"{engine.name} failed {where}: {message}"
-    report.crash = True
+    report.crash, report.failure = True, error.kind
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
     return report
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import EngineError, EngineTimeout
+import chess
+
+from ..errors import CalibrationError, EngineError
+from ..engines.notation import is_bare_promotion
 from .finder import Level, Report, find_mismatch
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, parse_square
@@ -26,6 +29,8 @@ from .verdicts import ILLEGAL, NOT_GENERATED
 CLASSES = {
     "ep-rank-pin": "en passant through a rank pin",
     "ep-check": "en-passant check evasion",
+    "castling-missing": "castling not generated",
+    "castling-rook": "castling moves the rook wrong",
     "castling-attack": "castling through or into attack",
     "castling-rights": "castling rights after a rook moves or is captured",
     "promotion": "promotions",
@@ -35,8 +40,15 @@ CLASSES = {
     "state": "position state after a move",
     "crash": "crash",
     "timeout": "timeout",
+    "flood": "output flood",
+    "refused": "refuses a legal position or move",
+    "unreadable": "answer that cannot be read",
     "other": "other move-list differences",
 }
+# classes of an engine that failed a call rather than answered with the wrong moves
+FAILURES = ("crash", "timeout", "flood", "refused", "unreadable")
+_FAILED = {"crash": "crashed", "timeout": "timed out", "flood": "flooded its output",
+           "refused": "refused the request", "unreadable": "answered what cannot be read"}
 
 _CASTLES = {"e1g1", "e1c1", "e8g8", "e8c8"}
 _LISTED = 3                     # differing moves a one-line summary names with their reasons
@@ -58,6 +70,11 @@ class Finding:
     @property
     def label(self) -> str:
         return CLASSES[self.kind]
+
+    @property
+    def failed(self) -> bool:
+        """The engine failed a call (crash, timeout, flood, refusal, unreadable answer)."""
+        return self.kind in FAILURES
 
     @property
     def moves(self) -> list[str]:
@@ -105,16 +122,20 @@ class Finding:
 
     def summary(self) -> str:
         """One line: the class, the moves or error, where."""
-        if self.kind in ("crash", "timeout"):
-            verb = "crashed" if self.kind == "crash" else "timed out"
+        if self.failed:
+            verb = _FAILED[self.kind]
             return (f"{self.label}: the engine {verb} at path {' '.join(self.path) or '(none)'} "
                     f"(FEN {self._failed_fen()}): {self.error}")
         if self.report is None or self.kind == "state" or self.report.note:
             return f"{self.label}: {self.report.note if self.report is not None else self.error}"
         moves = []
+        pos = Position.from_fen(self.report.fen)
         for verdict, listed in ((ILLEGAL.word, self.report.extra), (NOT_GENERATED.word, self.report.missing)):
             for m in listed[:_LISTED]:
-                moves.append(f"{verdict} {m} ({self.report.explanations.get(m, '')})")
+                if _bare(pos, m):       # not a move but a way of writing one: said as it is
+                    moves.append(f"{m} {self.report.explanations.get(m, '')}")
+                else:
+                    moves.append(f"{verdict} {m} ({self.report.explanations.get(m, '')})")
             if len(listed) > _LISTED:
                 moves.append(f"{len(listed) - _LISTED} more {verdict}")
         return f"{self.label}: " + "; ".join(moves)
@@ -139,18 +160,62 @@ def classify(report: Report) -> str:
     if report.note or not (report.missing or report.extra):
         return "state"
     pos = Position.from_fen(report.fen)
-    kinds = [_classify_move(pos, m, m in report.extra, report.explanations.get(m, ""), report.path)
+    if _rook_left_behind(report):
+        return "castling-rook"
+    engine_castles = any(_castles(pos, row.move) for row in (report.levels[-1].rows if report.levels else [])
+                         if row.engine is not None)
+    kinds = [_classify_move(pos, m, m in report.extra, report.explanations.get(m, ""), report.path,
+                            engine_castles)
              for m in report.extra + report.missing]
     # the most specific class any differing move has
     return min(kinds, key=list(CLASSES).index)
 
 
-def _classify_move(pos: Position, move: str, extra: bool, why: str, path) -> str:
+def _castles(pos: Position, move: str) -> bool:
+    """e1g1 and the like by a king, or in Chess960 the king taking its own rook."""
     mover, target = pos.board[parse_square(move[:2])], pos.board[parse_square(move[2:4])]
+    if mover.upper() != "K":
+        return False
+    return move[:4] in _CASTLES or (target.upper() == "R" and target.isupper() == mover.isupper())
+
+
+def _bare(pos: Position, move: str) -> bool:
+    return is_bare_promotion(chess.Board(pos.fen(), chess960=pos.chess960), move)
+
+
+def _rook_left_behind(report: Report) -> bool:
+    """After a castling on the path, the side that castled moves a piece from where its rook
+    stood (not there any more) or no longer moves the rook from where it went: its castling
+    put the rook on the wrong square."""
+    if not report.levels or not report.path:
+        return False
+    root = Position.from_fen(report.root_fen)
+    board = chess.Board(report.root_fen, chess960=root.chess960)
+    rook_squares = {}
+    for uci in report.path:
+        move = board.parse_uci(uci) if board.chess960 else chess.Move.from_uci(uci)
+        if board.is_castling(move):
+            kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
+            rank = chess.square_rank(move.from_square)
+            start = move.to_square if board.chess960 else chess.square(7 if kingside else 0, rank)
+            rook_squares[board.turn] = (start, chess.square(5 if kingside else 3, rank))
+        board.push(move)
+    if board.turn not in rook_squares:
+        return False
+    start, end = rook_squares[board.turn]
+    engine_moves = [r.move for r in report.levels[-1].rows if r.engine is not None]
+    from_start = [m for m in report.extra if chess.parse_square(m[:2]) == start]
+    gone = [m for m in report.missing if chess.parse_square(m[:2]) == end] and \
+        not any(chess.parse_square(m[:2]) == end for m in engine_moves)
+    return bool(from_start and board.piece_at(start) is None) or bool(gone)
+
+
+def _classify_move(pos: Position, move: str, extra: bool, why: str, path, engine_castles: bool = True) -> str:
+    mover = pos.board[parse_square(move[:2])]
     piece = mover.upper()
-    # a castling: e1g1 and the like, or in Chess960 the king taking its own rook
-    castles = move in _CASTLES or (target.upper() == "R" and target.isupper() == mover.isupper())
-    if piece == "K" and castles:
+    if piece == "K" and _castles(pos, move):
+        if not extra and not engine_castles:
+            return "castling-missing"          # it generates no castling at all here
         if extra:
             return "castling-rights" if "castling right" in why else "castling-attack"
         # a legal castle not generated: rights lost by a move, or an attack seen that is not there
@@ -161,7 +226,7 @@ def _classify_move(pos: Position, move: str, extra: bool, why: str, path) -> str
         if pos.in_check():
             return "ep-check"
         return "pin" if "pinned" in why else "other"
-    if len(move) == 5:
+    if len(move) == 5 or (extra and _bare(pos, move)):
         return "promotion"
     if piece == "K":
         return "king-attack"
@@ -180,8 +245,15 @@ def _pinned(pos: Position, square: str) -> bool:
 
 
 def error_kind(error: EngineError) -> str:
-    """'timeout' or 'crash' for an engine error (a flood or unreadable output counts as a crash)."""
-    return "timeout" if isinstance(error, EngineTimeout) else "crash"
+    """The class of an engine that failed a call ('crash' only for a process that died); an
+    answer it gave that is no divide at all is 'unreadable'."""
+    return getattr(error, "kind", "unreadable")
+
+
+def _not_a_finding(error: EngineError) -> bool:
+    """Errors about the setup, not about a position: the engine could not be calibrated (it
+    failed on the start position, or has no perft command), or does not take Chess960."""
+    return isinstance(error, CalibrationError) or getattr(error, "calibrating", False)
 
 
 def own_error(error: EngineError) -> str:
@@ -205,12 +277,14 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
     except OracleCancelled:
         raise
     except EngineError as e:
-        if side.failed is not e:
-            raise                                  # the reference failed: not a finding
+        if side.failed is not e or _not_a_finding(e):
+            raise                                  # the reference failed, or the setup: not a finding
         finding = _crash_finding(engine, fen, depth, name, e, levels)
     else:
         finding = None
         if getattr(report, "crash", False):        # the finder keeps the levels itself
+            if side.failed is not None and _not_a_finding(side.failed):
+                raise side.failed
             finding = _crash_finding(engine, fen, depth, name, side.failed or EngineError(report.error),
                                      report.levels, report)
     if finding is not None:

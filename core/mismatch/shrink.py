@@ -6,11 +6,14 @@
     ('8/8/8/K1Pp3r/8/8/8/3k4 w - d6 0 1', 5)            # for example
 
 A step is a simpler position: fewer pieces, a castling right or the en-passant square dropped,
-a lower depth, white to move instead of black (colours mirrored), a piece one square closer to
-the others. Every candidate must be a position the core accepts and one that can arise in a game
-(engines legitimately disagree elsewhere). A step is kept only when the engine still fails the
-same way (a different count or move list; or, for a crash, a crash again); the walk ends when no
-single step keeps the failure. Each test costs one engine call and one reference call.
+the halfmove clock and move number reset, a lower depth, white to move instead of black (colours
+mirrored), a piece one square closer to the others. Every candidate must be a position the core
+accepts and one that can arise in a game (engines legitimately disagree elsewhere), so a start
+that cannot arise is only left for one that can; if none keeps the failure the result says so
+(`unreachable`). Other steps keep the clocks, so a bug the halfmove clock triggers is shrunk with
+it. A step is kept only when the engine still fails the same way (a different count or move list;
+or, for a crash, a crash again); the walk ends when no single step keeps the failure. Each test
+costs one engine call and one reference call.
 """
 from __future__ import annotations
 
@@ -43,6 +46,7 @@ class Shrunk:
     reference_calls: int = 0
     exhausted: bool = False       # stopped by the call budget, not because no step was left
     cancelled: bool = False
+    unreachable: list[str] = field(default_factory=list)   # why `fen` cannot arise in a game, if it cannot
 
     @property
     def pieces(self) -> int:
@@ -53,13 +57,27 @@ class Shrunk:
                 "depth": self.depth, "pieces": self.pieces, "failure": self.failure,
                 "steps": list(self.steps), "engine_calls": self.engine_calls,
                 "reference_calls": self.reference_calls, "exhausted": self.exhausted,
-                "cancelled": self.cancelled}
+                "cancelled": self.cancelled, "unreachable": list(self.unreachable)}
 
 
 def can_arise(pos: Position) -> bool:
     """No reason the position cannot come up in a game: python-chess's status (kings apart,
     checkers possible) and the core's own list. Elsewhere engines legitimately disagree."""
-    return chess.Board(pos.fen()).status() == chess.STATUS_VALID and not analyze(pos).unreachable
+    return not why_unreachable(pos)
+
+
+def why_unreachable(pos: Position) -> list[str]:
+    """Why the position cannot come up in a game ([] when it can)."""
+    reasons = list(analyze(pos).unreachable)
+    status = chess.Board(pos.fen(), chess960=pos.chess960).status()
+    if status != chess.STATUS_VALID and not reasons:
+        reasons.append(f"python-chess finds it invalid ({_status_words(status)})")
+    return reasons
+
+
+def _status_words(status) -> str:
+    names = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
+    return ", ".join(names) or "invalid"
 
 
 def piece_count(fen: str) -> int:
@@ -111,8 +129,7 @@ def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=()
     kind = probe.failure(start.fen(), depth)
     if kind is None:
         return None
-    result = Shrunk(start.fen(), depth, start.fen(), depth, kind)
-    keep_unreachable = not can_arise(start)      # the user asked about such a position
+    result = Shrunk(start.fen(), depth, start.fen(), depth, kind, unreachable=why_unreachable(start))
 
     def done() -> Shrunk:
         result.engine_calls, result.reference_calls = probe.engine_calls, probe.reference_calls
@@ -129,10 +146,11 @@ def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=()
                 if probe.engine_calls >= max_calls:
                     result.exhausted = True
                     return done()
-                if not keep_unreachable and not can_arise(candidate):
+                if not can_arise(candidate):
                     continue
                 if probe.failure(candidate.fen(), cand_depth) == kind:
                     pos, result.fen, result.depth = candidate, candidate.fen(), cand_depth
+                    result.unreachable = []
                     result.steps.append(step)
                     if progress is not None:
                         progress(step, result.fen)
@@ -172,6 +190,10 @@ def _candidates(pos: Position, depth: int, move_pieces: bool,
         candidate = _valid(pos, ep_square=None)
         if candidate is not None:
             yield f"drop en-passant square {square_name(pos.ep_square)}", candidate, depth
+    if pos.halfmove != 0 or pos.fullmove != 1:
+        candidate = _valid(pos, halfmove=0, fullmove=1)
+        if candidate is not None:
+            yield "reset the halfmove clock and move number", candidate, depth
     if not pos.white_to_move:
         candidate = mirror(pos)
         if candidate is not None:
@@ -181,9 +203,9 @@ def _candidates(pos: Position, depth: int, move_pieces: bool,
 
 
 def _valid(pos: Position, **changes) -> Position | None:
-    """The position with `changes`, if the core accepts it."""
+    """The position with `changes` (the clocks kept unless changed), if the core accepts it."""
     fields = {"board": pos.board, "white_to_move": pos.white_to_move, "castling": pos.castling,
-              "ep_square": pos.ep_square, "halfmove": 0, "fullmove": 1}
+              "ep_square": pos.ep_square, "halfmove": pos.halfmove, "fullmove": pos.fullmove}
     fields.update(changes)
     try:
         return Position.from_fen(Position(**fields).fen())
@@ -192,7 +214,8 @@ def _valid(pos: Position, **changes) -> Position | None:
 
 
 def _valid_child(pos: Position) -> Position:
-    return Position.from_fen(Position(pos.board, pos.white_to_move, pos.castling, pos.ep_square).fen())
+    return Position.from_fen(Position(pos.board, pos.white_to_move, pos.castling, pos.ep_square,
+                                      pos.halfmove, pos.fullmove).fen())
 
 
 def _without(pos: Position, squares) -> Position | None:

@@ -20,11 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import EngineError, FenError
+from ..errors import CalibrationError, EngineError, FenError
 from .findings import Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples
 from ..engines.oracles import DEFAULT_TIMEOUT, Oracle, OracleCancelled, make_oracle
 from ..board.position import Position
 from ..counting.suites import SuiteEntry
+from .shrink import why_unreachable
 
 DEFAULT_DEPTH_WITHOUT_COUNTS = 3
 DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position
@@ -40,6 +41,7 @@ class Case:
     skipped: str = ""             # why the position was not run (Chess960 castling, no depth left)
     error: str = ""               # an unreadable FEN in the suite
     seconds: float = 0.0
+    unreachable: list[str] = field(default_factory=list)    # why the position cannot arise in a game
 
     @property
     def passed(self) -> bool:
@@ -47,10 +49,17 @@ class Case:
 
     @property
     def failed(self) -> bool:
-        return bool(self.finding or self.error)
+        return bool(self.finding and not self.may_differ or self.error)
+
+    @property
+    def may_differ(self) -> bool:
+        """The engine's moves differ on a position that cannot arise in a game: engines may
+        differ there, so it is said but not counted as a failure (a crash still is one)."""
+        return bool(self.finding and self.unreachable and not self.finding.failed)
 
     def to_json(self) -> dict:
         return {"name": self.name, "fen": self.entry.fen, "passed": self.passed,
+                "may_differ": self.may_differ, "unreachable": list(self.unreachable),
                 "skipped": self.skipped, "error": self.error, "seconds": round(self.seconds, 3),
                 "checked": [{"depth": d, "expected": e, "nodes": n} for d, e, n in self.checked],
                 "finding": None if self.finding is None else self.finding.to_json()}
@@ -164,6 +173,11 @@ class SuiteRun:
                 got = engine.perft(fen, [], depth)
             except OracleCancelled:
                 raise
+            except CalibrationError:
+                if Position.from_fen(fen).chess960 and getattr(engine, "takes_chess960", None) is False:
+                    case.skipped = f"{engine.name} does not take Chess960 positions"
+                    return
+                raise
             except EngineError as e:
                 got = None
                 failed_with = e
@@ -176,6 +190,7 @@ class SuiteRun:
                                        shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
             if case.finding is None:
                 case.finding = self._unexplained(case, fen, depth, expected, got, failed_with)
+            case.unreachable = why_unreachable(Position.from_fen(fen))
             return
 
     def _depths(self, entry: SuiteEntry, fen: str, reference: Oracle) -> list[tuple[int, int]]:
@@ -208,10 +223,12 @@ class SuiteRun:
     # --- the summary -----------------------------------------------------------------------
     @property
     def findings(self) -> list[Finding]:
-        return [c.finding for c in self.cases if c.finding is not None]
+        """The failures' findings (not those on positions that cannot arise in a game)."""
+        return [c.finding for c in self.cases if c.finding is not None and c.failed]
 
     def counts(self) -> dict[str, int]:
         return {"passed": sum(c.passed for c in self.cases), "failed": sum(c.failed for c in self.cases),
+                "may_differ": sum(c.may_differ for c in self.cases),
                 "skipped": sum(bool(c.skipped) for c in self.cases)}
 
     def by_class(self) -> dict[str, tuple[int, Finding]]:
@@ -234,10 +251,10 @@ def junit_xml(run: SuiteRun, suite_name: str) -> str:
     root = ET.Element("testsuites")
     suite = ET.SubElement(root, "testsuite", name=f"perft {suite_name} ({run.engine_name})",
                           tests=str(len(run.cases)), failures=str(sum(
-                              c.finding is not None and c.finding.kind not in ("crash", "timeout")
+                              c.failed and c.finding is not None and not c.finding.failed
                               for c in run.cases)),
                           errors=str(sum(bool(c.error) or (c.finding is not None and
-                                                           c.finding.kind in ("crash", "timeout"))
+                                                           c.finding.failed)
                                          for c in run.cases)),
                           skipped=str(counts["skipped"]), time=f"{run.seconds:.3f}")
     for case in run.cases:
@@ -245,11 +262,14 @@ def junit_xml(run: SuiteRun, suite_name: str) -> str:
                            name=f"{case.name}: {case.entry.fen}", time=f"{case.seconds:.3f}")
         if case.skipped:
             ET.SubElement(tc, "skipped", message=case.skipped)
+        elif case.may_differ:
+            ET.SubElement(tc, "skipped", message=f"engines may differ here: this position cannot arise in a "
+                                                 f"game ({'; '.join(case.unreachable)}); {case.finding.summary()}")
         elif case.error:
             ET.SubElement(tc, "error", message=case.error, type="fen").text = case.entry.fen
         elif case.finding is not None:
             f = case.finding
-            tag = "error" if f.kind in ("crash", "timeout") else "failure"
+            tag = "error" if f.failed else "failure"
             el = ET.SubElement(tc, tag, message=f.summary(), type=f.kind)
             el.text = _details(case)
     ET.indent(root)
@@ -263,7 +283,7 @@ def _details(case: Case) -> str:
     if f.path:
         lines.append(f"path {' '.join(f.path)}")
     if f.report is not None and f.report.fen:
-        failed = f.kind in ("crash", "timeout")
+        failed = f.failed
         lines.append(f"{'failed at' if failed else 'differs at'} {f.report.fen}")
     lines.append(f.summary())
     if f.shrunk is not None:

@@ -91,15 +91,23 @@ def test_reference_falls_back_to_the_core_without_stockfish(capsys, monkeypatch,
     (["--engine", "uci:/nonexistent/engine"], "/nonexistent/engine does not exist"),
     (["--engine", "core", "--reference", "stockfish", "-m", "e2e4 e2e4"], "illegal move 'e2e4'"),
     (["--engine", "core", "-f", "8/8/8/8/8/8/8/8 w - - 0 1"], "has 0 kings"),
-    (["--engine", "uci:DUPLICATES", "--reference", "core"], "uci_duplicates.py: move a2a3 listed twice"),
 ])
-def test_errors_exit_two_with_one_line(capsys, argv, complaint, engine_path):
-    argv = [a.replace("DUPLICATES", engine_path("uci_duplicates")) for a in argv]
+def test_errors_exit_two_with_one_line(capsys, argv, complaint):
     code, out, err = run(capsys, "compare", "-d", "2", *argv)
     assert code == 2
     assert complaint in err and err.startswith("perftscope: error: ") and err.count("\n") == 1
     if "kings" in complaint or "illegal move" in complaint:
         assert out == ""            # rejected before any engine was started or anything printed
+
+
+def test_an_answer_listing_a_move_twice_is_a_finding_not_a_crash(capsys, engine_path):
+    code, out, err = run(capsys, "compare", "-d", "2", "-m", "e2e4", "--reference", "core",
+                         "--engine", f"uci:{engine_path('uci_duplicates')}")
+    assert code == 1 and err == ""
+    verdict = out.split("path       ")[1]
+    assert verdict.splitlines()[0] == "e2e4"
+    assert "\nunreadable uci_duplicates.py failed at path e2e4 " in verdict and "move g8h6 listed twice" in verdict
+    assert "crash" not in verdict
 
 
 def test_perftree_command_speaks_the_protocol(capsys):

@@ -9,6 +9,7 @@ from .cli_run import run
 
 ENGINES = Path(__file__).parent.parent / "engines"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 TYPE_ERROR = "TypeError: Cannot read properties of undefined (reading 'piece')"
 
 
@@ -17,22 +18,33 @@ def in_format(fmt, planted):
 
 
 def test_engine_check_of_a_good_engine(capsys, engine_path):
-    code, out, err = run(capsys, "engine", "check", in_format("numbered", "correct"))
+    code, out, err = run(capsys, "engine", "check", in_format("numbered", "correct"), "-v")
     assert code == 0 and err == ""
     assert out.startswith("engine     formats.py (cmd:")
-    assert "  read     20 moves adding up to 400, its total line says 400\n" in out
-    assert "  read     48 moves adding up to 2039, its total line says 2039\n" in out
-    assert "  ignored  'perft of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 to depth 2'" in out
-    assert out.count("  agrees   all ") == 2
+    assert "  start position, depth 3: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n" in out
+    assert "    read     20 moves adding up to 8902, its total line says 8902\n" in out
+    assert "    read     48 moves adding up to 2039, its total line says 2039\n" in out
+    assert ("    ignored  'perft of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 "
+            "to depth 2'") in out
+    assert out.count("    agrees   all ") == 7          # the Chess960 one is not taken: it reads standard FENs
+    learned = out.split("\nlearned (saved to ")[1]
+    assert "  rows      `{n}. {move} {count}`   e.g. " in learned
+    assert "  notation  uci; castling written the king's two-square move (e1g1)" in learned
+    assert "  total     `Perft {depth}: {total}`   e.g. 'Perft 3: 8902'" in learned
+    assert "  Chess960  does not take Chess960 positions" in learned
     assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
+    # saved: the next session reads it at once, with no calibration
+    from perftscope.core.engines.oracles import make_oracle
+    with make_oracle(in_format("numbered", "correct")) as again:
+        assert again.divide(KIWIPETE, [], 1)["e1g1"] == 1 and again.calls == 1 and again.calibration is None
 
 
 def test_engine_check_of_a_buggy_engine_writing_castling_king_takes_rook(capsys, engine_path):
     code, out, _ = run(capsys, "engine", "check", in_format("king_rook", "castle_through_attack"))
     assert code == 1
-    kiwipete = out.split("Kiwipete")[1]
-    assert "note     castling written king-takes-rook (e1h1) read as the king's move (e1g1)" in kiwipete
-    assert "  counts   e5c6 42 (core 41), e5g6 43 (core 42), e5d7 46 (core 45), e5f7 45 (core 44)\n" in kiwipete
+    kiwipete = out.split("  Kiwipete")[1].split("\n\n")[0]
+    assert "    counts   e5c6 42 (core 41), e5g6 43 (core 42), e5d7 46 (core 45), e5f7 45 (core 44)" in kiwipete
+    assert "  notation  uci; castling written king takes rook (e1h1)" in out
     assert "verdict    understood, but it disagrees with the core" in out
 
 
@@ -40,11 +52,16 @@ def test_engine_check_of_an_engine_not_understood(capsys, tmp_path):
     script = tmp_path / "chatty.sh"
     script.write_text('#!/bin/sh\necho "hello, I am a chess engine"\necho "bye"\n')
     script.chmod(0o755)
+    code, out, _ = run(capsys, "engine", "check", f"cmd:{script} {{depth}} {{fen}}")
+    assert code == 2
+    assert "not understood: cannot learn how chatty.sh prints its divide: no line of its answers carries " in out
+    assert "(its first line for the start position: 'hello, I am a chess engine')" in out
+    assert "verdict    not understood" in out
+    # a perftree script speaks perftree's protocol: each answer is not read
     code, out, _ = run(capsys, "engine", "check", f"perftree:{script}")
     assert code == 2
-    assert "  error    chatty.sh: nothing understood in the answer to chatty.sh 2 " in out
-    assert "the first 'hello, I am a chess engine'" in out
-    assert "verdict    not understood, or it failed" in out
+    assert "    not read chatty.sh: no rows (rows look like `{move} {count}{rest}`) and no total line" in out
+    assert "      | hello, I am a chess engine" in out
 
 
 def test_compare_reports_a_crash_as_a_finding(capsys, engine_path):

@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from perftscope.core.board.analysis import explain_move
-from perftscope.core.errors import EngineError, MoveError
+from perftscope.core.errors import MoveError
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN, Position
@@ -143,5 +143,9 @@ def test_cancelling_an_oracle_mid_divide_ends_the_descent(core):
 def test_bad_requests_and_failing_engines(core, engine_path):
     with pytest.raises(MoveError, match="e2e5"):
         find_mismatch(core, core, POSITION_3, ["e2e5"], 2)
-    with pytest.raises(EngineError, match="uci_duplicates.py: move a2a3 listed twice"):
-        find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, [], 2)
+    # an answer listing a move twice is a finding about the engine (it cannot be read), not a crash
+    report = find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, ["e2e4"], 2)
+    assert report.crash and report.failure == "unreadable" and not report.agree
+    assert report.path == ["e2e4"] and report.levels == []
+    assert report.error.startswith("uci_duplicates.py failed at path e2e4 (FEN ")
+    assert "move g8h6 listed twice" in report.error

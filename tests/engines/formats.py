@@ -13,12 +13,22 @@ Formats (each seen in real move generators):
   king_rook     stockfish's format, castling written king-takes-rook (`e1h1`)
   bare_promo    stockfish's format, promotions without their piece letter
   totals        only `Nodes searched: N`
+  lan           long algebraic with piece letters (`Nb1-a3`, `Ne5xg6`, `e7-e8=Q`, `O-O`), right-aligned,
+                and `perft(3) = N (0.01 s)`
+  per_depth     one block per depth 1..D, each `Nb1-a3  20  400` (count, running sum) then
+                ` D  N  0.00  123.45nps`, as Sjaak II's `perft D 1` prints
+  pseudo        every pseudo-legal move, those it does not generate with 0, a blank line and a bare total
+  raw_nodes     only `Raw nodes for depth D: N` and `Time : 0.00`, as Sjeng prints
+  bare_total    only the total, a bare number, as Ethereal's `perft D` prints
+  grouped       counts with digits grouped (`e2e4: 8,902`) and `Total: 8,902 | Time spent: 0.000137 seconds`
 """
 import json
 import subprocess
 import sys
 
 import chess
+
+from perftree_protocol import long_algebraic
 
 
 def divide(engine, depth, fen, moves):
@@ -41,6 +51,15 @@ def main():
     board = chess.Board(fen)
     for uci in moves.split():
         board.push_uci(uci)
+    if fmt == "per_depth":
+        for d in range(1, int(depth) + 1):
+            block = rows if d == int(depth) else divide(engine, str(d), fen, moves)
+            running = 0
+            for m, c in block:
+                running += c
+                print(f"  {long_algebraic(board, m):>8} {c:>10} {running:>10}")
+            print(f" {d} {running:>10}  0.00 {running * 1000.25:>12.2f}nps")
+        return
     if fmt == "stockfish":
         print("\n".join(f"{m}: {c}" for m, c in rows) + f"\n\nNodes searched: {total}\n")
     elif fmt == "spaces":
@@ -68,6 +87,20 @@ def main():
         print("\n".join(f"{m[:4]}: {c}" for m, c in rows) + f"\n\nNodes searched: {total}")
     elif fmt == "totals":
         print(f"Nodes searched: {total}")
+    elif fmt == "lan":
+        print("\n".join(f"{long_algebraic(board, m):>8} {c:>9}" for m, c in rows) +
+              f"\nperft({depth}) = {total} (0.01 s)")
+    elif fmt == "pseudo":
+        listed = {m for m, _ in rows}
+        rejected = [m.uci() for m in board.generate_pseudo_legal_moves()
+                    if m.uci() not in listed and not board.is_legal(m)]
+        print("\n".join(f"{m} {c}" for m, c in rows + [(m, 0) for m in rejected]) + f"\n\n{total}")
+    elif fmt == "raw_nodes":
+        print(f"Sjeng: \nRaw nodes for depth {depth}: {total}\nTime : 0.00")
+    elif fmt == "bare_total":
+        print(total)
+    elif fmt == "grouped":
+        print("\n".join(f"{m}: {c:,}" for m, c in rows) + f"\nTotal: {total:,} | Time spent: 0.000137 seconds")
     else:
         sys.exit(f"formats.py: unknown format {fmt!r}")
 

@@ -40,3 +40,15 @@ def run(moves_of, chess960=False):
 
 def legal(board):
     return list(board.legal_moves)
+
+
+def long_algebraic(board, uci):
+    """`Nb1-a3`, `Ne5xg6`, `e7-e8=Q`, `O-O`: how many console programs print a move."""
+    move = chess.Move.from_uci(uci)
+    if board.is_castling(move):
+        return "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) else "O-O-O"
+    piece = board.piece_at(move.from_square)
+    letter = "" if piece is None or piece.piece_type == chess.PAWN else piece.symbol().upper()
+    sep = "x" if board.is_capture(move) else "-"
+    promotion = "=" + chess.piece_symbol(move.promotion).upper() if move.promotion else ""
+    return f"{letter}{uci[:2]}{sep}{uci[2:4]}{promotion}"

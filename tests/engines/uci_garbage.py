@@ -1,5 +1,11 @@
 #!/usr/bin/env python3
-"""A UCI 'engine' that shakes hands properly and then answers perft with nonsense."""
-from fake_uci import serve
+"""A UCI 'engine' whose right answers to `go perft` carry a line of nonsense."""
+from fake_uci import divide_lines, serve
 
-serve("garbage", lambda: print("e2e4: 20\nthe moon is made of cheese\nNodes searched: 20", flush=True))
+
+def answer(board, depth, moves):
+    lines = divide_lines(board, depth)
+    print("\n".join(lines[:1] + ["the moon is made of cheese"] + lines[1:]), flush=True)
+
+
+serve("garbage", answer)

@@ -1,0 +1,115 @@
+"""An engine program (a command per call, or an interactive one) whose answers are read in the
+dialect calibration learned for it.
+
+The first call of a session takes the dialect the engine file gives, else the one saved for
+this spec and program (core.engines.dialect_store), else calibrates (core.engines.calibration)
+and saves it. An answer that does not fit a *saved* dialect has the engine calibrated again once
+(it may have been rebuilt to print differently) and is read again; one that does not fit a
+dialect learned in this session is an error quoting the line.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..board.position import Position
+from ..errors import CalibrationError, EngineUnreadable
+from . import dialect_store
+from .calibration import Calibration, Probe, calibrate
+from .dialect import Dialect
+from .divide_parser import read_divide
+from .oracle import DEFAULT_TIMEOUT, Answer, Oracle
+
+PERFTREE = Dialect(rows=("{move} {count}{rest}",), total="{total}", chess960=True)   # perftree's protocol
+STOCKFISH = Dialect(rows=("{move}: {count}",), total="Nodes searched: {total}", chess960=True)
+
+
+class ProgramOracle(Oracle):
+    """Subclasses implement `_exchange(fen, moves, depth, position, expected)` -> (what was sent,
+    the lines printed), `expected` being the calibration Probe while calibrating (None otherwise),
+    and `_identity()`."""
+
+    def __init__(self, spec: str, name: str, timeout: float = DEFAULT_TIMEOUT, dialect: Dialect | None = None,
+                 chess960: bool | None = None):
+        super().__init__(spec, name, timeout)
+        self._dialect = dialect
+        self._given = dialect is not None            # by the engine file or the protocol: never relearned
+        self._saved = False                          # read from a record of an earlier session
+        self._allow960 = chess960                     # False: the engine file says it does not take it
+        if dialect is not None and chess960 is False:
+            self._dialect = replace(dialect, chess960=False)
+        self.calibration: Calibration | None = None
+        self.record: str | None = None               # where the learned dialect was saved
+
+    @property
+    def dialect(self) -> Dialect | None:
+        """How this engine prints its divide (None until the first call or calibrate())."""
+        return self._dialect
+
+    @property
+    def takes_chess960(self) -> bool | None:
+        return None if self._dialect is None else self._dialect.chess960
+
+    def calibrate(self) -> Calibration:
+        """Learn the dialect anew from the calibration positions (a given dialect is only
+        checked on them), save it and return what was found. CalibrationError when nothing can
+        be learned."""
+        with self._lock:
+            return self._calibrate()
+
+    def _calibrate(self) -> Calibration:
+        given = self._dialect if self._given else None
+        self.calibration = calibrate(self._ask_probe, self.name, self._allow960, given=given)
+        self._dialect, self._saved = self.calibration.dialect, False
+        if not self._given:
+            path = dialect_store.save(self.spec, self._identity(), self._dialect)
+            self.record = None if path is None else str(path)
+        return self.calibration
+
+    def _ask_probe(self, probe: Probe) -> list[str]:
+        position = Position.from_fen(probe.fen, chess960=probe.chess960)
+        self.log.add(">", f"(calibration: {probe.title}, depth {probe.depth})")
+        sent, lines = self._exchange(position.fen(), [], probe.depth, position, expected=probe)
+        probe.sent = sent
+        return lines
+
+    def _ensure_dialect(self):
+        if self._dialect is not None:
+            return
+        saved = dialect_store.load(self.spec, self._identity())
+        if saved is not None:
+            self._dialect, self._saved = saved, True
+        else:
+            self._calibrate()
+
+    def _answer(self, fen, moves, depth, position):
+        self._ensure_dialect()
+        if getattr(position, "chess960", False) and self._dialect.chess960 is False:
+            raise CalibrationError(f"{self.name} does not take Chess960 positions (its calibration, or its "
+                                   f"engine file, says so): {position.fen()}")
+        sent, lines = self._exchange(fen, moves, depth, position, expected=None)
+        try:
+            return read_answer(self.name, sent, lines, position, self._dialect, depth, moves)
+        except EngineUnreadable:
+            if not self._saved:
+                raise
+            self.log.add("!", "the answer does not fit the saved dialect: calibrating again")
+            self._calibrate()
+            return read_answer(self.name, sent, lines, position, self._dialect, depth, moves)
+
+    def _exchange(self, fen: str, moves: list[str], depth: int, position: Position,
+                  expected: int | None) -> tuple[str, list[str]]:
+        raise NotImplementedError
+
+    def _identity(self) -> str:
+        return ""
+
+
+def read_answer(name: str, sent: str, lines: list[str], position: Position, dialect: Dialect,
+                depth: int, moves=()) -> Answer:
+    """The engine's lines for `position` read in `dialect`. Chess960 positions keep castling
+    as king takes rook; standard ones read it as the king's two-square move."""
+    chess960 = bool(getattr(position, "chess960", False))
+    parsed = read_divide(lines, position.fen(), dialect, name, sent, depth=depth, chess960=chess960,
+                         moves_sent=moves)
+    return Answer(parsed.moves, parsed.nodes, parsed)
+

@@ -1,0 +1,115 @@
+"""xboard (CECP) engines: `xboard:PATH`, or an engine file with `protocol = "xboard"`.
+
+    xboard / protover 2          the features it announces are read (until done=1, or 2 s of silence)
+    new / force / setboard FEN   for each request (`variant fischerandom` first for Chess960)
+    e2e4                         each move on a line of its own (`usermove e2e4` with usermove=1,
+                                 SAN with san=1, O-O for a Chess960 castling)
+    perft D                      the engine's perft command (an engine file may name another)
+    ping N                       with ping=1: `pong N` ends the answer
+
+`Illegal move: e2e4` (or `Error (...): ...`) in reply to a move perftscope checked as legal is
+a refusal (EngineRefused) naming the move, never the count of the position before it.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import replace
+
+import chess
+
+from ..errors import CalibrationError, EngineRefused
+from .dialogue import HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Dialogue, InteractiveOracle, _refused
+from .oracle import DEFAULT_TIMEOUT
+from .process import QUIET, executable
+
+XBOARD = Dialogue(command=(), start=("xboard", "protover 2"), position=("new", "force", "setboard {fen}"),
+                  divide="perft {depth}", moves_each="{move}", illegal=XBOARD_ILLEGAL, quit="quit")
+FEATURES_QUIET = 2.0            # an engine that announces no features (protocol 1) is not waited on longer
+_FEATURE = re.compile(r'(\w+)=(?:"([^"]*)"|(\S+))')
+_ERROR = re.compile(r"^Error \((?P<kind>[^)]*)\):\s*(?P<what>.*)")
+
+
+class XboardOracle(InteractiveOracle):
+    """An xboard engine driven in force mode, one request at a time."""
+
+    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT):
+        self.features: dict[str, str] = {}
+        self._pings = 0
+        super().__init__(spec, name, dialogue, timeout)
+
+    @classmethod
+    def from_path(cls, path: str, spec: str, timeout: float = DEFAULT_TIMEOUT) -> "XboardOracle":
+        name = os.path.basename(path)
+        return cls(spec, name, replace(XBOARD, command=(executable(path, name),)), timeout)
+
+    def _start(self):
+        super()._start()
+        self.features = {}
+        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
+        what = repr(" / ".join(self.dialogue.start))
+        while True:
+            line = self._engine.read_line(deadline, HANDSHAKE_TIMEOUT, what, quiet=FEATURES_QUIET)
+            if line is QUIET:
+                break
+            if line is None:
+                raise self._engine.crashed(what)
+            if line.startswith("feature "):
+                for key, quoted, bare in _FEATURE.findall(line):
+                    self.features[key] = quoted if bare == "" else bare
+                if self.features.get("done") == "1":
+                    break
+        if self.features.get("variants") and self._allow960 is None and not any(
+                v in self.features["variants"].split(",") for v in ("fischerandom", "chess960")):
+            self._allow960 = False
+
+    def _request_lines(self, fen, moves, depth, position):
+        lines = super()._request_lines(fen, moves, depth, position)
+        if getattr(position, "chess960", False) and "new" in lines:
+            lines.insert(lines.index("new") + 1, "variant fischerandom")
+        return lines
+
+    def _move_text(self, move: str, fen: str, before: list[str]) -> str:
+        if self.features.get("usermove") == "1" and not self.dialogue.moves_each.startswith("usermove"):
+            prefix = "usermove "
+        else:
+            prefix = ""
+        board = chess.Board(fen, chess960=_is_960(fen))
+        for m in before:
+            board.push_uci(m)
+        played = chess.Move.from_uci(move)
+        if self.features.get("san") == "1":
+            return prefix + board.san(board.parse_uci(move))
+        if board.chess960 and board.is_castling(board.parse_uci(move)):
+            kingside = chess.square_file(played.to_square) > chess.square_file(played.from_square)
+            return prefix + ("O-O" if kingside else "O-O-O")
+        return prefix + move
+
+    def _sentinel(self):
+        if self.dialogue.sentinel or self.features.get("ping") != "1":
+            return super()._sentinel()
+        self._pings += 1
+        return f"ping {self._pings}", f"pong {self._pings}"
+
+    def _check_line(self, line, lines, what, moves):
+        text = line.strip()
+        error = _ERROR.match(text)
+        perft = (self.dialogue.divide or self.dialogue.totals or "").split()[0]
+        unknown = error.group("what").split()[:1] if error and "unknown" in error.group("kind") else []
+        # an engine taking an unknown command for a move says `Illegal move: perft 3`
+        if not unknown and self._illegal is not None and self._illegal.search(text) and \
+                text.split(":", 1)[-1].split()[:1] == [perft]:
+            unknown = [perft]
+        if unknown:
+            what_for = "describe its perft command" if unknown[0] == perft else "describe how to talk to it"
+            raise CalibrationError(f"{self.name} has no `{unknown[0]}` command (it answered {text!r}): "
+                                   f"{what_for} in an engine file (see README)")
+        if error:
+            raise EngineRefused(f"{self.name} refused {_refused(line, moves)} in {what}: {text!r}")
+        super()._check_line(line, lines, what, moves)
+
+
+def _is_960(fen: str) -> bool:
+    from ..board.position import is_chess960
+    return is_chess960(fen)

@@ -1,0 +1,179 @@
+"""Dialects learned by calibration: programs written for these tests print each dialect real
+engines print (long algebraic with piece letters, a block per depth, pseudo-legal rows of 0,
+totals in three forms, grouped digits, an xboard dialogue with one move a line and `Illegal move`
+replies, a UCI engine without `go perft`). Each is learned with no adapter, each planted bug is
+found through it as through perftree, and a correct engine gives no finding in a fuzz session."""
+import time
+from pathlib import Path
+
+import pytest
+
+from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.errors import CalibrationError
+from perftscope.core.mismatch.finder import find_mismatch
+from perftscope.core.mismatch.fuzz import Fuzzer
+
+ENGINES = Path(__file__).parent.parent / "engines"
+PLANTED = {   # engine: (FEN, moves, depth) where its bug shows
+    "ep_rank_pin": ("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2),
+    "pinned_leaves_line": ("k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1", [], 3),
+    "castle_through_attack": ("4k3/8/8/8/2b5/8/8/4K2R b K - 0 1", [], 3),
+    "no_underpromotion": ("8/2P5/8/8/8/8/k7/7K w - - 0 1", ["h1g1", "a2b2"], 3),
+}
+# format -> what calibration must learn from it
+LEARNED = {
+    "lan": dict(rows=("{move} {count}",), total="perft({depth}) = {total}{rest}", notation="long algebraic",
+                castling="O-O", per_depth=False, zero_rows=False),
+    "per_depth": dict(rows=("{move} {count}{rest}",), total="{depth} {total}{rest}", notation="long algebraic",
+                      per_depth=True, zero_rows=False),
+    "pseudo": dict(rows=("{move} {count}",), total="{total}", notation="uci", zero_rows=True),
+    "raw_nodes": dict(rows=(), total="Raw nodes for depth {depth}: {total}"),
+    "bare_total": dict(rows=(), total="{total}"),
+    "grouped": dict(rows=("{move}: {count}",), total="Total: {total}{rest}", separator=","),
+}
+
+
+def in_format(fmt, planted, engine_path):
+    return f"cmd:{ENGINES / 'formats.py'} {fmt} {engine_path(planted)} {{depth}} {{fen}} {{moves}}"
+
+
+@pytest.fixture(scope="module")
+def core():
+    return make_oracle("core")
+
+
+@pytest.fixture(scope="module")
+def expected(core):
+    """Each planted engine's report through the perftree protocol: what every dialect must give."""
+    with pytest.MonkeyPatch.context() as mp:
+        import os
+        import sys
+        mp.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+        return {name: _find(f"perftree:{ENGINES / name}.py", name, core) for name in PLANTED}
+
+
+def _find(spec, planted, core):
+    fen, moves, depth = PLANTED[planted]
+    with make_oracle(spec, timeout=60) as engine:
+        return find_mismatch(engine, core, fen, moves, depth)
+
+
+@pytest.mark.parametrize("fmt", LEARNED)
+def test_each_dialect_is_learned_and_read_right(fmt, engine_path):
+    with make_oracle(in_format(fmt, "correct", engine_path)) as engine:
+        calibration = engine.calibrate()
+    dialect = calibration.dialect
+    for key, value in LEARNED[fmt].items():
+        assert getattr(dialect, key) == value, (key, dialect)
+    standard = [p for p in calibration.probes if not p.chess960]
+    assert all(p.parsed is not None and p.parsed.nodes == p.total for p in standard), \
+        [(p.title, p.read_error) for p in standard]
+    if fmt in ("pseudo", "per_depth"):        # zeros only where the engine lists pseudo-legal moves
+        pins = next(p for p in standard if p.title.startswith("pins"))
+        assert pins.parsed.dropped == (["h4h3", "f4e3"] if fmt == "pseudo" else [])
+
+
+# every planted bug through every dialect with rows; the totals-only ones are bisected by totals,
+# a call per legal move and level, so one bug each keeps this short (the others: README)
+THROUGH = [(fmt, planted) for fmt in ("lan", "per_depth", "pseudo", "grouped") for planted in PLANTED] + \
+    [("raw_nodes", "no_underpromotion"), ("bare_total", "ep_rank_pin")]
+
+
+@pytest.mark.parametrize("fmt, planted", THROUGH)
+def test_each_planted_bug_is_found_through_each_dialect(fmt, planted, expected, core, engine_path):
+    report = _find(in_format(fmt, planted, engine_path), planted, core)
+    want = expected[planted]
+    assert not report.crash and not report.agree, report.error
+    assert (report.path, report.fen) == (want.path, want.fen)
+    if LEARNED[fmt]["rows"]:
+        assert (report.missing, report.extra) == (want.missing, want.extra)
+    else:                                 # totals only: bisected to the same position
+        assert report.totals_only and "which moves cannot be told" in report.note
+
+
+@pytest.mark.parametrize("fmt", ["per_depth", "pseudo", "grouped"])
+def test_no_finding_on_a_correct_engine_in_a_fuzz_session(fmt, core, engine_path):
+    # a fixed number of positions keeps this short; the 60-second sessions are in the README
+    with make_oracle(in_format(fmt, "correct", engine_path)) as engine:
+        result = Fuzzer(engine, core, seed=3, positions=12, shrink_calls=0).run()
+    assert result.tested == 12 and result.findings == []
+
+
+# --- xboard --------------------------------------------------------------------------------
+
+@pytest.fixture
+def xboard_file(tmp_path, engine_path):
+    def make(planted, *flags):
+        toml = tmp_path / f"xboard-{planted}.toml"
+        args = ", ".join(f'"{a}"' for a in [engine_path(planted), *flags])
+        toml.write_text(f'name = "xb-{planted}"\ncommand = ["{ENGINES / "xboard_engine.py"}", {args}]\n'
+                        'protocol = "xboard"\ntimeout = 30\n')
+        return f"file:{toml}"
+    return make
+
+
+@pytest.mark.parametrize("flags", [(), ("--usermove",)])
+def test_an_xboard_dialogue_is_learned(flags, xboard_file):
+    with make_oracle(xboard_file("correct", *flags)) as engine:
+        calibration = engine.calibrate()
+        assert engine.features["ping"] == "1" and engine.features["usermove"] == str(int(bool(flags)))
+        dialect = calibration.dialect
+        assert dialect.rows == ("{move} {count}",) and dialect.total == "Nodes: {total}"
+        assert dialect.notation == "long algebraic" and dialect.chess960 is False     # variants="normal"
+        rows = engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4", "e7e5"], 1)
+        assert len(rows) == 29 and rows["e1e2"] == 1
+        sent = [t for _, d, t in engine.log.entries() if d == ">"]
+        played = ["usermove e2e4", "usermove e7e5"] if flags else ["e2e4", "e7e5"]
+        assert sent[-7:] == ["new", "force", "setboard rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                             *played, "perft 1", sent[-1]] and sent[-1].startswith("ping ")
+
+
+@pytest.mark.parametrize("planted", PLANTED)
+def test_each_planted_bug_is_found_through_xboard(planted, xboard_file, expected, core):
+    report = _find(xboard_file(planted), planted, core)
+    want = expected[planted]
+    assert not report.crash, report.error
+    assert (report.path, report.fen, report.missing, report.extra) == (want.path, want.fen, want.missing, want.extra)
+
+
+def test_a_move_the_xboard_engine_refuses_is_a_refusal_not_the_roots_count(xboard_file, core):
+    # it does not generate c7c8n: `Illegal move: c7c8n`, and it would count the position before it
+    with make_oracle(xboard_file("no_underpromotion")) as engine:
+        report = find_mismatch(engine, core, "8/2P5/8/8/8/8/k7/7K w - - 0 1", ["c7c8n"], 2)
+    assert report.crash and report.failure == "refused" and report.path == ["c7c8n"]
+    assert "refused the legal move c7c8n" in report.error and "'Illegal move: c7c8n'" in report.error
+
+
+def test_no_finding_on_a_correct_xboard_engine_in_a_fuzz_session(xboard_file, core):
+    with make_oracle(xboard_file("correct")) as engine:
+        result = Fuzzer(engine, core, seed=5, positions=20, shrink_calls=0).run()
+    assert result.tested == 20 and result.findings == []
+
+
+# --- a UCI engine without go perft -----------------------------------------------------------
+
+@pytest.mark.parametrize("silent", [False, True])
+def test_a_uci_engine_without_go_perft_is_told_at_once(silent, engine_path, tmp_path):
+    script = tmp_path / "no-perft"
+    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}'
+                      f'{" --silent" if silent else ""}\n')
+    script.chmod(0o755)
+    start = time.monotonic()
+    with make_oracle(f"uci:{script}", timeout=600) as engine:
+        with pytest.raises(CalibrationError) as err:
+            engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [], 2)
+    assert time.monotonic() - start < 10          # not the 600-second timeout
+    assert str(err.value).startswith("no-perft has no `go perft` (it answered ")
+    assert str(err.value).endswith("): describe its perft command in an engine file (see README)")
+
+
+def test_a_uci_engine_without_go_perft_through_its_perft_command(tmp_path, engine_path, core, expected):
+    for planted in ("ep_rank_pin",):
+        toml = tmp_path / f"{planted}.toml"
+        toml.write_text(f'command = ["{ENGINES / "uci_no_perft.py"}", "{engine_path(planted)}"]\n'
+                        'divide = "perft {depth}"\n')
+        with make_oracle(f"file:{toml}") as engine:
+            assert engine.calibrate().dialect.total == "{total}" and engine.dialect.totals_only
+            fen, moves, depth = PLANTED[planted]
+            report = find_mismatch(engine, core, fen, moves, depth)
+        assert report.totals_only and (report.path, report.fen) == (expected[planted].path, expected[planted].fen)

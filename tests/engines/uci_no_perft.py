@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""A UCI program without `go perft`, like many real engines: `uci_no_perft.py ENGINE [--silent]`.
+`go ...` starts a 'search' (`info depth 1 ...` then `bestmove`; with --silent nothing until
+`stop`), while its console command `perft N` prints the total of its engine (a perftree-protocol
+engine of this folder) as a bare number, as Ethereal does."""
+import subprocess
+import sys
+
+import chess
+
+engine, silent = sys.argv[1], "--silent" in sys.argv[2:]
+fen, moves = chess.STARTING_FEN, []
+for line in sys.stdin:
+    words = line.split()
+    word = words[0] if words else ""
+    if word == "uci":
+        print("id name no-perft\nuciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "position":
+        rest = line.split(None, 1)[1]
+        where, _, played = rest.partition(" moves ")
+        fen = chess.STARTING_FEN if where.strip() == "startpos" else where.strip()[4:]
+        moves = played.split()
+    elif word == "go" and not silent:
+        print("info depth 1 seldepth 1 score cp 20 nodes 20 nps 20000 pv e2e4\nbestmove e2e4", flush=True)
+    elif word == "stop":
+        print("bestmove e2e4", flush=True)
+    elif word == "perft":
+        args = [engine, words[1], fen] + ([" ".join(moves)] if moves else [])
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        print(out.strip().splitlines()[-1], flush=True)
+    elif word == "quit":
+        break
