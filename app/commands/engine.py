@@ -44,7 +44,10 @@ def run_check(args) -> int:
     with make_oracle(args.spec, timeout=args.timeout) as engine:
         print(f"engine     {engine.name} ({engine.spec})", flush=True)
         if not hasattr(engine, "calibrate"):            # in this process: nothing to learn
-            worst = max(_compare(p, engine.divide(p.fen, [], p.depth), _truth(core, p)) for p in probes())
+            worst = 0
+            for probe in probes():
+                worst = max(worst, _print_answer(f"  {probe.title}, depth {probe.depth}",
+                                                 engine.answer(probe.fen, [], probe.depth), _truth(core, probe)))
             print(f"\nverdict    {_VERDICTS[worst]}")
             return worst
         try:
@@ -57,13 +60,13 @@ def run_check(args) -> int:
             print(f"\nfailed on the start position: {e}")
             print(f"\nverdict    {_VERDICTS[2]}")
             return 2
-        print("\ncalibration: positions whose divides are known")
+        print("\ncalibration: positions whose divides are known, read as learned")
         worst = 0
         for probe in calibration.probes:
             worst = max(worst, _print_probe(probe, args.verbose, calibration.dialect))
         _print_dialect(engine, calibration)
         if args.depth is not None:
-            print(f"\nKiwipete, divide {args.depth}, read as learned:")
+            print()
             worst = max(worst, _check_deeper(engine, core, args.depth))
     print(f"\nverdict    {_VERDICTS[worst]}")
     return worst
@@ -74,57 +77,55 @@ def _truth(core, probe: Probe) -> dict:
 
 
 def _print_probe(probe: Probe, verbose: bool, dialect) -> int:
-    print(f"\n  {probe.title}, depth {probe.depth}: {probe.fen}")
-    if verbose and probe.sent:
-        print(f"    sent     {probe.sent}")
+    """One line per calibration position (what was read, whether it agrees), details below."""
+    head = f"  {probe.title + ', depth ' + str(probe.depth):<48}"
+    if verbose:
+        print(f"  {probe.fen}" + (f"\n    sent     {probe.sent}" if probe.sent else ""))
     if probe.chess960 and dialect.chess960 is False:
         why = probe.error or probe.read_error or "its answer is not this position's divide"
-        print(f"    not taken ({why}): no Chess960 position will be sent to it")
+        print(f"{head}not taken: {why}")
         return 0
     if probe.error:
-        print(f"    failed   {probe.error}")
+        print(f"{head}failed: {probe.error}")
         return 1
     if probe.parsed is None:
-        print(f"    not read {probe.read_error}")
+        print(f"{head}not read: {probe.read_error}")
         for line in (probe.lines or [])[:8]:
             print(f"      | {line}")
         return 2
     parsed = probe.parsed
-    if parsed.moves is None:
-        print(f"    read     a total only: {parsed.total}")
-    else:
-        said = f", its total line says {parsed.total}" if parsed.total is not None else ""
-        print(f"    read     {len(parsed.moves)} moves adding up to {parsed.nodes}{said}")
-    for note in parsed.notes:
-        print(f"    note     {note}")
-    if verbose:
-        for line in parsed.ignored:
-            print(f"    ignored  {line!r}")
     truth = probe.truth[probe.depth]
     if parsed.moves is None:
-        return _compare_total(parsed.total, sum(truth.values()))
-    return _compare(probe, parsed.moves, truth, indent="    ")
+        read = f"total {parsed.total}"
+    else:
+        read = f"{len(parsed.moves)} moves, {parsed.nodes} nodes"
+    worst, verdict = _verdict(parsed, truth)
+    print(f"{head}{read:<24}{verdict[0]}")
+    for line in verdict[1:]:
+        print(f"      {line}")
+    for note in parsed.notes:
+        print(f"      note: {note}")
+    if verbose:
+        for line in parsed.ignored:
+            print(f"      ignored {line!r}")
+    return worst
 
 
-def _compare_total(total: int, expected: int) -> int:
-    if total == expected:
-        print(f"    agrees   total {expected}")
-        return 0
-    print(f"    differs  total {total}, the core's {expected} ({total - expected:+})")
-    return 1
-
-
-def _compare(probe, moves: dict, truth: dict, indent: str = "  ") -> int:
+def _verdict(parsed, truth: dict) -> tuple[int, list[str]]:
+    """(0 agrees / 1 differs, lines saying how)."""
+    if parsed.moves is None:
+        expected = sum(truth.values())
+        if parsed.total == expected:
+            return 0, ["agrees"]
+        return 1, [f"differs: the core counts {expected} ({parsed.total - expected:+})"]
+    moves = parsed.moves
     missing = [m for m in truth if m not in moves]
     extra = [m for m in moves if m not in truth]
     counts = [f"{m} {moves[m]} (core {truth[m]})" for m in truth if m in moves and moves[m] != truth[m]]
     if not (missing or extra or counts):
-        print(f"{indent}agrees   all {len(truth)} moves")
-        return 0
-    for title, items in (("missing", missing), ("extra", extra), ("counts", counts)):
-        if items:
-            print(f"{indent}{title:<8} {', '.join(items)}")
-    return 1
+        return 0, ["agrees"]
+    return 1, ["differs"] + [f"{title}: {', '.join(items)}" for title, items in
+                             (("missing", missing), ("extra", extra), ("counts", counts)) if items]
 
 
 def _print_dialect(engine, calibration):
@@ -142,9 +143,15 @@ def _check_deeper(engine, core, depth: int) -> int:
     try:
         answer = engine.answer(KIWIPETE, [], depth)
     except EngineError as e:
-        print(f"  failed   {e}")
+        print(f"  failed: {e}")
         return 1
-    truth = core.divide(KIWIPETE, [], depth)
-    if answer.moves is None:
-        return _compare_total(answer.total, sum(truth.values()))
-    return _compare(None, answer.moves, truth)
+    return _print_answer(f"  Kiwipete, depth {depth}", answer, core.divide(KIWIPETE, [], depth))
+
+
+def _print_answer(title: str, answer, truth: dict) -> int:
+    read = f"total {answer.total}" if answer.moves is None else f"{len(answer.moves)} moves, {answer.total} nodes"
+    worst, verdict = _verdict(answer, truth)
+    print(f"{title:<50}{read:<24}{verdict[0]}")
+    for line in verdict[1:]:
+        print(f"      {line}")
+    return worst

@@ -287,7 +287,8 @@ def _learn_rows(probes_, analysed, examples):
                 continue
             shape = _plain_shape(line)
             lines_of[shape] += 1
-            example.setdefault(shape, line)
+            if p is probes_[0] or shape not in example:      # the first answer's last row of it
+                example[shape] = line
             uci = line.move.uci
             for i in _number_indexes(line):
                 values = line.tokens[i][1]

@@ -21,12 +21,12 @@ def test_engine_check_of_a_good_engine(capsys, engine_path):
     code, out, err = run(capsys, "engine", "check", in_format("numbered", "correct"), "-v")
     assert code == 0 and err == ""
     assert out.startswith("engine     formats.py (cmd:")
-    assert "  start position, depth 3: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n" in out
-    assert "    read     20 moves adding up to 8902, its total line says 8902\n" in out
-    assert "    read     48 moves adding up to 2039, its total line says 2039\n" in out
-    assert ("    ignored  'perft of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 "
+    assert "  start position, depth 3                         20 moves, 8902 nodes    agrees\n" in out
+    assert "  Kiwipete, depth 2                               48 moves, 2039 nodes    agrees\n" in out
+    assert ("      ignored 'perft of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 "
             "to depth 2'") in out
-    assert out.count("    agrees   all ") == 7          # the Chess960 one is not taken: it reads standard FENs
+    assert out.count("    agrees\n") == 7          # the Chess960 one is not taken: it reads standard FENs
+    assert "  Chess960, depth 2                               not taken: " in out
     learned = out.split("\nlearned (saved to ")[1]
     assert "  rows      `{n}. {move} {count}`   e.g. " in learned
     assert "  notation  uci; castling written the king's two-square move (e1g1)" in learned
@@ -42,8 +42,9 @@ def test_engine_check_of_a_good_engine(capsys, engine_path):
 def test_engine_check_of_a_buggy_engine_writing_castling_king_takes_rook(capsys, engine_path):
     code, out, _ = run(capsys, "engine", "check", in_format("king_rook", "castle_through_attack"))
     assert code == 1
-    kiwipete = out.split("  Kiwipete")[1].split("\n\n")[0]
-    assert "    counts   e5c6 42 (core 41), e5g6 43 (core 42), e5d7 46 (core 45), e5f7 45 (core 44)" in kiwipete
+    kiwipete = out.split("  Kiwipete, depth 2")[1].split("\n  ")[0]
+    assert kiwipete.split() == ["48", "moves,", "2043", "nodes", "differs"]
+    assert "      counts: e5c6 42 (core 41), e5g6 43 (core 42), e5d7 46 (core 45), e5f7 45 (core 44)\n" in out
     assert "  notation  uci; castling written king takes rook (e1h1)" in out
     assert "verdict    understood, but it disagrees with the core" in out
 
@@ -60,7 +61,7 @@ def test_engine_check_of_an_engine_not_understood(capsys, tmp_path):
     # a perftree script speaks perftree's protocol: each answer is not read
     code, out, _ = run(capsys, "engine", "check", f"perftree:{script}")
     assert code == 2
-    assert "    not read chatty.sh: no rows (rows look like `{move} {count}{rest}`) and no total line" in out
+    assert "not read: chatty.sh: no rows (rows look like `{move} {count}{rest}`) and no total line" in out
     assert "      | hello, I am a chess engine" in out
 
 
