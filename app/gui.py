@@ -25,6 +25,7 @@ from perftscope.widgets.finder_panel import FinderPanel
 from perftscope.widgets.graphs import LiveGraphs
 from perftscope.widgets.library import LibraryPanel
 from perftscope.widgets.overlays import LAYERS, Layer, OverlayLegend, layers_from_analysis, mismatch_layer
+from perftscope.widgets.race_panel import RacePanel
 from perftscope.widgets.reference import EngineChoice, short_name
 from perftscope.widgets.run_panel import RunPanel
 from perftscope.widgets.test_engine_panel import TestEnginePanel
@@ -33,6 +34,7 @@ from . import everyday, session
 from .bridge import Bridge, DivideService
 from .engine_tests import EngineTestController
 from .finding import FinderController
+from .race import RaceController
 from .runs import RunController
 
 OVERLAYS_KEY = "board/overlays"
@@ -154,6 +156,11 @@ class MainWindow(QMainWindow):
         self.engine_tests = EngineTestController(self.bridge, self.test_engine, self)
         self.test_engine.openRequested.connect(self.open_finding)
         self.tabs.addTab(self.test_engine, "Test engine")
+        # the Race tab: engines raced on perft beside the core and Stockfish, counts checked
+        from perftscope.core.race.runner import standard_positions
+        self.race_panel = RacePanel(self.settings, standard_positions())
+        self.races = RaceController(self.bridge, self.race_panel, self)
+        self.tabs.addTab(self.race_panel, "Race")
         for i in range(1, self.tabs.count()):
             self.tabs.setTabToolTip(i, self.tabs.tabText(i))
 
@@ -495,7 +502,7 @@ class MainWindow(QMainWindow):
 
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""
-        return self.finder.running or self.runs.running or self.model.loading()
+        return self.finder.running or self.runs.running or self.model.loading() or self.races.running
 
     # --- sessions ------------------------------------------------------------------------
     def session_state(self) -> dict:
@@ -580,6 +587,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event):
         everyday.remember(self)
         self.engine_tests.close()
+        self.races.close()
         self.finder.cancel()
         self.runs.stop()
         self.divides.close()

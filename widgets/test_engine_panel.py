@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QPushButton, QSpinBox, QStackedWidget, QTableWidget,
+                               QLabel, QLineEdit, QPushButton, QStackedWidget, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
 
 from . import palette
 from .divide_export import beside_uci
+from .spin import spin_box as _spin
 
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
 MOVES_COLUMN = COLUMNS.index("Moves")
@@ -175,12 +176,3 @@ class TestEnginePanel(QWidget):
         rows = self.table.selectionModel().selectedRows()
         if rows:
             self.openRequested.emit(self.findings[rows[0].row()])
-
-
-def _spin(low: int, high: int, value: int, tip: str, suffix: str = "") -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(low, high)
-    spin.setValue(value)
-    spin.setToolTip(tip)
-    spin.setSuffix(suffix)
-    return spin
