@@ -3,7 +3,7 @@ fixed depth, threads and hash; Start, Stop, export; the graphs and a row per eng
 It only shows things: app/race.py runs the race and feeds it."""
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFileDialog, QFormLayout,
                                QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem,
                                QPushButton, QRadioButton, QSpinBox, QTableWidget, QTableWidgetItem,
@@ -17,25 +17,26 @@ from . import palette
 from .race_graphs import RaceGraphs
 from .reference import SpecSelector, short_name
 from .spin import spin_box as _spin
+from .start_stop import StartStop
 
 COLUMNS = ("Position", "Engine", "Depth", "Nodes", "Speed", "CPU s", "Peak MiB", "Result")
 RESULT = COLUMNS.index("Result")
-ENGINE_KEY = "race/engine"
 
 
-class RacePanel(QWidget):
+class RacePanel(StartStop, QWidget):
     """`startRequested(settings)`: keys engines (specs), yardsticks, positions (RacePosition),
     seconds or depth (the other None), threads and hash_mb (None: the engine's own), timeout.
-    `exportRequested(kind, path)` with kind 'markdown' or 'json'."""
+    `exportRequested(kind, path)` with kind 'markdown' or 'json'. `selection` is the window's
+    widgets.reference.EngineSelection: its engine is the one offered first."""
     startRequested = Signal(dict)
     stopRequested = Signal()
     exportRequested = Signal(str, str)
 
-    def __init__(self, settings: QSettings | None = None, positions=(), parent=None):
+    def __init__(self, selection, positions=(), parent=None):
         super().__init__(parent)
         self.positions = list(positions)
-        self.selector = SpecSelector(settings or QSettings("perftscope", "perftscope"), ENGINE_KEY,
-                                     "python-chess", allow_none=False)
+        self.selector = SpecSelector(selection.kinds(allow_none=False))
+        self.selector.set_spec(selection.engine or "python-chess")
         self.add_button = QPushButton("Add")
         self.add_button.setToolTip("Race the engine chosen on the left")
         self.engines = QListWidget()
@@ -73,7 +74,7 @@ class RacePanel(QWidget):
         self.timeout = QDoubleSpinBox()
         self.timeout.setRange(1, 24 * 3600)
         self.timeout.setDecimals(0)
-        self.timeout.setValue(60)
+        self.timeout.setValue(selection.timeout)
         self.timeout.setSuffix(" s")
         self.timeout.setToolTip("Longest wait for one engine call before the engine counts as hung")
         self.start_button = QPushButton("Start race")
