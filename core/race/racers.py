@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from ..engines.mode import Mode, describe, uci_defaults
 from ..errors import OracleCancelled
 from ..limits import table_bytes
-from .measure import CallMeter, Usage
+from ..engines.usage import Usage
+from .measure import CallMeter
 
 # "Time: 523 ms", "time 0.52 s", "took 1.2s", "Total time (ms) : 523"
 _OWN_TIME = re.compile(r"\b(?:time|elapsed|took)\b(?P<gap>[^\d\n]{0,20}?)(?P<n>\d+(?:\.\d+)?)\s*"

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from ..engines.mode import Mode
 from ..errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout, OracleCancelled
 from ..limits import RUN_DEPTH_LIMIT
-from .measure import Usage
+from ..engines.usage import Usage
 from .racers import CoreRacer, EngineRacer, Timing
 
 STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up

@@ -9,7 +9,7 @@ import pytest
 from perftscope.core.engines.mode import Mode
 from perftscope.core.race import stats
 from perftscope.core.race.duel import Duel
-from perftscope.core.race.measure import proc_times
+from perftscope.core.engines.usage import proc_times
 from perftscope.core.race.racers import own_time
 from perftscope.core.race.runner import (CRASHED, DONE, HUNG, STOPPED, WRONG, Race, RacePosition,
                                          standard_positions)
