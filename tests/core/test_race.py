@@ -125,4 +125,5 @@ def test_the_os_figures_and_the_engines_own_time():
     assert own_time(["e2e4: 20", "Time: 523 ms"]) == pytest.approx(0.523)
     assert own_time(["Total time (ms) : 1500"]) == pytest.approx(1.5)
     assert own_time(["perft 5 took 2.5s"]) == pytest.approx(2.5)
-    assert own_time(["Nodes searched: 20"]) is None
+    assert own_time(["perft  5 :  193690690 leaves in      0.857 s   226015844 leaves/s"]) == pytest.approx(0.857)
+    assert own_time(["Nodes searched: 20", "in 3 moves"]) is None
