@@ -168,7 +168,7 @@ class TestEnginePanel(StartStop, QWidget):
             self.table.setItem(row, col, item)
 
     def _moves(self, finding) -> str:
-        if finding.kind in ("crash", "timeout"):
+        if finding.engine_failed:
             return finding.error
         return ", ".join(finding.verdict_lines(beside_uci(self.move_name))) or "(counts)"
 
