@@ -98,6 +98,12 @@ class RaceGraphs(QWidget):
         self.current = position
         self._dirty = True
 
+    def show_position(self, position: int):
+        """The depth plot shows `position` (by default the one being raced)."""
+        if 0 <= position < len(self.positions) and position != self.current:
+            self.current = position
+            self._dirty = True
+
     def set_result(self, engine: int, position: int, nps: float | None):
         """An engine's speed on a position once its heat ended; None: it was out there."""
         self.results[(engine, position)] = nps

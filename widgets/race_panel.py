@@ -35,6 +35,7 @@ class RacePanel(StartStop, QWidget):
     def __init__(self, selection, positions=(), parent=None):
         super().__init__(parent)
         self.positions = list(positions)
+        self._row_positions: list[int] = []     # the position (its index in the graphs) of each row
         self.selector = SpecSelector(selection.kinds(allow_none=False))
         self.selector.set_spec(selection.engine or "python-chess")
         self.add_button = QPushButton("Add")
@@ -102,6 +103,7 @@ class RacePanel(StartStop, QWidget):
         self.remove_button.clicked.connect(self._remove)
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_row(row))
         self.markdown_button.clicked.connect(lambda: self._export("markdown", "Markdown (*.md)", ".md"))
         self.json_button.clicked.connect(lambda: self._export("json", "JSON (*.json)", ".json"))
 
@@ -210,21 +212,33 @@ class RacePanel(StartStop, QWidget):
     def show_race(self, heats, labels: list[str], caption: str):
         """A row per heat (engine on position), waiting; the graphs cleared for these engines."""
         self.table.setRowCount(0)
+        positions = _unique(h.position for h in heats)
+        self._row_positions = [positions.index(h.position) for h in heats]
         for heat in heats:
             self._row(self.table.rowCount(), heat)
-        self.graphs.set_race(labels, [p.name for p in _unique(h.position for h in heats)], caption)
+        self.graphs.set_race(labels, [p.name for p in positions], caption)
 
     def show_heat(self, index: int, heat):
         self._row(index, heat)
+
+    def reveal(self, index: int):
+        """Select a row (a disqualification when the race ends): its position in the depth plot."""
+        self.table.setCurrentCell(index, RESULT)
+        self.table.scrollToItem(self.table.item(index, RESULT))
+
+    def _show_row(self, row: int):
+        if 0 <= row < len(self._row_positions):
+            self.graphs.show_position(self._row_positions[row])
+            self.graphs.refresh()
 
     def _row(self, row: int, heat):
         from perftscope.core.race.report import short_verdict
         if row >= self.table.rowCount():
             self.table.insertRow(row)
-        lap = heat.best if heat.best is not None else (heat.laps[-1] if heat.laps else None)
+        lap = heat.laps[-1] if heat.laps else None          # the deepest depth finished
         result = short_verdict(heat) if heat.out else (heat.note or heat.status or "waiting")
         cells = (heat.position.name, heat.engine, str(lap.depth) if lap else "", f"{lap.nodes:,}" if lap else "",
-                 format_rate(lap.nps) if lap and lap.nps else "", _num(lap.cpu if lap else None, ".3f"),
+                 format_rate(lap.nps) if lap and lap.nps and not heat.out else "", _num(lap.cpu if lap else None, ".3f"),
                  _num(lap.peak / 2 ** 20 if lap and lap.peak else None, ".1f"), result)
         tip = f"{heat.engine} on {heat.position.name}: {heat.position.fen}" + \
               (f"\n{heat.status}: {heat.verdict}" if heat.verdict else "")

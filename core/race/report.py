@@ -110,7 +110,7 @@ def to_markdown(race: Race, duel=None, command: str | None = None) -> str:
 
 def _duel_markdown(race: Race, duel) -> list[str]:
     a, b = race.racers
-    lines = [f"**A/B**: A = {a.label} (`{a.spec}`), B = {b.label} (`{b.spec}`); wall time less start-up, "
+    lines = [f"**A/B**: A = {a.label} (`{a.spec}`), B = {b.label} (`{b.spec}`); the wall time of each call, "
              f"{duel.repeat} runs each in alternation (AB BA ...).", "",
              "| position | depth | A median s (range) | B median s (range) | wall time | CPU time |",
              "|---|---:|---:|---:|---|---|"]

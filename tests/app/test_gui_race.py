@@ -53,6 +53,9 @@ def test_points_arrive_live_and_a_wrong_count_is_worded(qtbot, window, engine_pa
     assert panel.table.item(rows[("initial", "core")], 2).text() == "3"
     assert graphs.results[(1, 1)] is None and graphs.results[(0, 0)] > 0      # a mark, and a bar
     assert "out: ep_rank_pin.py on pos3 (wrong count)" in panel.status.text()
+    assert panel.table.currentRow() == wrong and graphs.current == 1     # shown, with pos3's depths
+    panel.table.setCurrentCell(rows[("initial", "core")], 0)
+    assert graphs.current == 0 and len(graphs.curves[0].xData) == 2      # python-chess at depths 2 and 3
 
     assert panel.markdown_button.isEnabled()
     target = tmp_path / "race.md"
