@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
 from perftscope import resources
 
 from . import palette
-from .divide_export import beside_uci
+from .notation import beside_uci
 from .reference import EngineChoice, EngineSelection
 from .spin import spin_box as _spin
 from .start_stop import StartStop
