@@ -21,6 +21,8 @@ from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, l
 from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
+MAX_MOVES = 256            # more than the 218 legal moves any position has
+
 # castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
 _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
@@ -382,3 +384,11 @@ def generate_moves(T, s, buf, n):
                 n += 1
             b &= b - ONE
     return n
+
+
+@njit(cache=True)
+def legal_moves(T, s):
+    """The legal moves of s as an array of 16-bit moves."""
+    buf = np.zeros(MAX_MOVES, np.uint16)
+    n = generate_moves(T, s, buf, 0)
+    return buf[:n].copy()

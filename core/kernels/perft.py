@@ -4,11 +4,10 @@ from numba import njit, types
 
 from .bits import at
 from .board import CR_RIGHTS, make
-from .movegen import count_moves, generate_moves
+from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
 from .two_ply import perft2
 
 MAX_PLY = 64
-MAX_MOVES = 256            # more than the 218 legal moves any position has
 
 STATE = types.UniTuple(types.uint64, 11)
 TABLE = types.Array(types.uint64, 1, "C", readonly=True)
@@ -60,13 +59,6 @@ def perft(T, s, depth, buf):
     if depth == 1:
         return count_moves(T, s)
     return _perft(T, s, depth, buf, 0)
-
-
-@njit(cache=True)
-def legal_moves(T, s):
-    buf = np.zeros(MAX_MOVES, np.uint16)
-    n = generate_moves(T, s, buf, 0)
-    return buf[:n].copy()
 
 
 @njit(cache=True)
