@@ -1,4 +1,8 @@
-"""perft with bulk counting and divide (the statistics kernels live in .stats)."""
+"""perft with bulk counting and divide (the statistics kernels live in .stats).
+
+Every jitted function is compiled to machine code of its own with all it calls linked
+in: a thin jitted wrapper around `_perft` would compile the whole generator once more,
+so `perft`, which only picks the kernel for the depth, is plain Python."""
 import numpy as np
 from numba import njit, types
 
@@ -51,7 +55,6 @@ def _perft(T, s, depth, buf, ply):
     return total
 
 
-@njit(cache=True)
 def perft(T, s, depth, buf):
     """Number of leaf nodes `depth` plies below s."""
     if depth <= 0:
@@ -65,7 +68,11 @@ def perft(T, s, depth, buf):
 def divide(T, s, depth, buf):
     """(moves, counts): each legal move with the perft of depth - 1 below it."""
     moves = legal_moves(T, s)
-    counts = np.zeros(moves.shape[0], np.uint64)
+    counts = np.ones(moves.shape[0], np.uint64)
     for i in range(moves.shape[0]):
-        counts[i] = perft(T, make(T, s, moves[i]), depth - 1, buf)
+        child = make(T, s, moves[i])
+        if depth == 2:
+            counts[i] = count_moves(T, child)
+        elif depth > 2:
+            counts[i] = _perft(T, child, depth - 1, buf, 0)
     return moves, counts
