@@ -18,7 +18,7 @@ def window(qtbot):
     w = MainWindow(START_FEN)
     qtbot.addWidget(w)
     w.show()
-    w.tabs.setCurrentWidget(w.race_panel)
+    w.tabs.setCurrentWidget(w.race_tab)
     return w
 
 
@@ -81,3 +81,12 @@ def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
     qtbot.waitUntil(lambda: not window.races.running, timeout=3000)
     assert gone(pid)
     assert panel.table.item(0, 7).text() == "stopped" and panel.status.text().startswith("Race stopped")
+
+
+def test_a_position_of_ones_own(window):
+    panel = window.race_panel
+    panel.add_fen("8/8/8/8/8/8/8/8 w - - 0 1")
+    assert "king" in panel.status.text().lower() and len(panel.positions) == 5
+    panel.add_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    assert panel.positions[-1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    assert panel.settings()["positions"][-1] == panel.positions[-1]
