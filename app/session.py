@@ -5,10 +5,9 @@ the finder's report, in one JSON file a bug report can carry (File > Save sessio
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.mismatch.finder import Level, Report, Row
+from perftscope.core.mismatch.finder import Report, Row
 from perftscope.core.mismatch.verdicts import classify
 
 FORMAT = "perftscope-session"
@@ -57,15 +56,6 @@ def report_json(report) -> dict:
     return data
 
 
-def report_from_json(data: dict) -> Report:
-    known = {f.name for f in fields(Report)}
-    values = {k: v for k, v in data.items() if k in known}
-    values["levels"] = [Level(lv["fen"], lv["depth"], [Row(r["move"], r["engine"], r["reference"])
-                                                        for r in lv["rows"]], lv.get("chosen"))
-                        for lv in data.get("levels", [])]
-    return Report(**values)
-
-
 def save(path: str, data: dict):
     try:
         with open(path, "w", encoding="utf-8") as f:
@@ -91,3 +81,58 @@ def load(path: str) -> dict:
     if not isinstance(data.get("fen"), str):
         raise SessionError(f"{path}: the session has no position (\"fen\")")
     return data
+
+
+class SessionController:
+    """File > Save / Open session for the window: `model` its MainModel, `engines` its
+    EngineSelection, `divider` its app.dividing.DivideController."""
+
+    def __init__(self, model, engines, divider):
+        self.model, self.engines, self.divider = model, engines, divider
+
+    def state(self) -> dict:
+        fen, moves = self.model.board_root
+        engine, reference = self.engines.specs()
+        report = self.divider.report
+        return {"fen": fen, "moves": list(moves), "engine": engine, "reference": reference,
+                "timeout": self.engines.timeout, "divide": divide_json(self.divider.tree_model),
+                "finder": report_json(report) if report is not None else None}
+
+    def save(self, path: str):
+        save(path, self.state())
+        self.model.say(f"Session saved to {path}")
+
+    def open(self, path: str) -> bool:
+        """Show a saved session: position, engines, divide rows and finder report; nothing
+        is recomputed. A bad file is a message, the window stays as it was."""
+        from perftscope.core.board.position import Position
+        try:
+            data = load(path)
+            Position.from_fen(data["fen"]).play(list(data.get("moves", [])))     # FenError, MoveError
+            report = Report.from_json(data["finder"]) if data.get("finder") else None
+        except (PerftscopeError, KeyError, TypeError, ValueError) as e:
+            self.model.say(str(e) if isinstance(e, PerftscopeError) else f"{path}: bad session ({e!r})", error=True)
+            return False
+        self.divider.abandon()
+        self.engines.set(engine=data.get("engine") or "", reference=data.get("reference") or "core",
+                         timeout=float(data["timeout"]) if data.get("timeout") else None)
+        self.model.show(data["fen"], data.get("moves", []))
+        self.divider.restore(data.get("divide"), report)
+        self.model.say(f"Opened session {path}")
+        return True
+
+    def ask_save(self, parent):
+        from PySide6.QtWidgets import QFileDialog
+        path, _ = QFileDialog.getSaveFileName(parent, "Save session", "perftscope-session.json",
+                                              "perftscope sessions (*.json)")
+        if path:
+            try:
+                self.save(path)
+            except PerftscopeError as e:
+                self.model.say(str(e), error=True)
+
+    def ask_open(self, parent):
+        from PySide6.QtWidgets import QFileDialog
+        path, _ = QFileDialog.getOpenFileName(parent, "Open session", "", "perftscope sessions (*.json)")
+        if path:
+            self.open(path)

@@ -48,7 +48,7 @@ def run(args) -> int:
 
         try:
             report = find_mismatch(engine, reference, args.fen, args.moves, args.depth,
-                                   progress=None if args.json else progress)
+                                   progress=None if args.json else progress).raise_unless_finding()
             if report.crash and not args.json:
                 _print_reading(engine, args.verbose, said)
         finally:
@@ -109,7 +109,7 @@ def _print_verdict(report: Report):
     print(f"path       {' '.join(report.path) or '(none)'}")
     print(f"fen        {report.fen}")
     if report.crash:
-        print(f"{report.failure or 'crash':<10} {report.error}")
+        print(f"{report.failure.kind:<10} {report.error}")
         if report.command:
             print(f"command    {report.command}")
     elif report.agree:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.suite_run import Case, SuiteRun, junit_xml
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.findings import CLASSES, Finding, depth_histogram, shortest_examples
@@ -21,11 +22,11 @@ def finding_lines(f: Finding, indent: str = "      ") -> list[str]:
     if f.report is not None and f.report.unreachable:
         lines += [f"{indent}engines may differ here: this position cannot arise in a game ({reason})"
                   for reason in f.report.unreachable]
-    if not f.failed and f.report is not None:
+    if not f.engine_failed and f.report is not None:
         if f.path:
             lines.append(f"{indent}path {' '.join(f.path)}")
         lines.append(f"{indent}differs at {f.report.fen}")
-    elif f.failed and f.report is not None and f.report.levels:
+    elif f.engine_failed and f.report is not None and f.report.levels:
         lines.append(f"{indent}levels found before it: {len(f.report.levels)} "
                      f"(deepest {f.report.levels[-1].fen})")
     if f.shrunk is not None and f.shrunk.steps:
@@ -75,7 +76,7 @@ def _print_case(args, case: Case):
 
 
 def run_engine_suite(args, entries) -> int:
-    run = SuiteRun(entries, args.engine, args.reference, jobs=args.jobs, timeout=args.timeout,
+    run = SuiteRun(entries, EnginePair.parse(args.engine, args.reference, args.timeout), jobs=args.jobs,
                    max_depth=args.max_depth, max_nodes=args.max_nodes, shrink_calls=args.shrink_calls,
                    on_case=lambda case: _print_case(args, case))
     if not args.json:

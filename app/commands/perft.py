@@ -8,8 +8,7 @@ import argparse
 import sys
 
 from perftscope.core.counting.pool import STAT_NAMES, Result, default_workers, start_perft
-from perftscope.core.counting.pool import perft as pool_perft
-from perftscope.core.board.position import Position
+from perftscope.core.limits import TABLE_MAX_EXP, WORKERS_LIMIT
 
 from . import add_parser
 from .cluster_args import add_cluster_args, run_cluster, wants_cluster
@@ -24,12 +23,12 @@ def _hash_exp(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"hash size is a power of two exponent, got {text!r}") from None
-    if value > 32:
-        raise argparse.ArgumentTypeError(f"hash size 2^{value} entries is too large (at most 2^32)")
+    if value > TABLE_MAX_EXP:
+        raise argparse.ArgumentTypeError(f"hash size 2^{value} entries is too large (at most 2^{TABLE_MAX_EXP})")
     return value
 
 
-_workers = int_arg("workers", 1, 256)
+_workers = int_arg("workers", 1, WORKERS_LIMIT)
 
 
 def _add_pool_args(parser):
@@ -59,13 +58,6 @@ def register(sub):
                        description="Print each legal move with the node count below it.")
     _add_pool_args(d)
     d.set_defaults(run=run_divide, stats=False)
-
-
-def _warm_up(pos: Position, stats: bool):
-    # compile (or load from the cache) before the clock starts
-    pool_perft(pos, 2, workers=1, hash_exp=2, divide=True)
-    if stats:
-        pool_perft(pos, 1, workers=1, stats=True)
 
 
 def _progress_line(snap, last) -> str:
@@ -111,7 +103,6 @@ def _wait(run) -> Result:
 
 def _run(args, divide: bool) -> Result:
     pos = position_from_args(args)
-    _warm_up(pos, args.stats)
     run = start_perft(pos, args.depth, workers=args.workers, hash_exp=args.hash, divide=divide,
                       stats=args.stats)
     return _wait(run)

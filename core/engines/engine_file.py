@@ -25,7 +25,9 @@
     total = "Nodes searched: {total}"
 
 Only `command` is required: the rest defaults to UCI's `go perft` (or xboard's `perft`). One
-process is kept alive across calls and restarted when it dies.
+process is kept alive across calls and restarted when it dies. `{threads}` and `{hash_mb}` in the
+command and the lines take `perftscope race --threads/--hash` (core.engines.mode); a UCI engine
+gets `setoption` instead.
 """
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ import chess
 
 from ..errors import CalibrationError, EngineRefused
 from .dialogue import HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Dialogue, InteractiveOracle, _refused
+from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
 from .process import QUIET, executable
 
@@ -34,15 +35,17 @@ _ERROR = re.compile(r"^Error \((?P<kind>[^)]*)\):\s*(?P<what>.*)")
 class XboardOracle(InteractiveOracle):
     """An xboard engine driven in force mode, one request at a time."""
 
-    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT,
+                 mode: Mode | None = None):
         self.features: dict[str, str] = {}
         self._pings = 0
-        super().__init__(spec, name, dialogue, timeout)
+        super().__init__(spec, name, dialogue, timeout, mode)
 
     @classmethod
-    def from_path(cls, path: str, spec: str, timeout: float = DEFAULT_TIMEOUT) -> "XboardOracle":
+    def from_path(cls, path: str, spec: str, timeout: float = DEFAULT_TIMEOUT,
+                  mode: Mode | None = None) -> "XboardOracle":
         name = os.path.basename(path)
-        return cls(spec, name, replace(XBOARD, command=(executable(path, name),)), timeout)
+        return cls(spec, name, replace(XBOARD, command=(executable(path, name),)), timeout, mode)
 
     def _start(self):
         super()._start()

@@ -21,6 +21,8 @@ from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, l
 from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
+MAX_MOVES = 256            # more than the 218 legal moves any position has
+
 # castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
 _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
@@ -29,7 +31,7 @@ _K_CROSS = np.uint64(0x60)   # f1 g1
 _Q_CROSS = np.uint64(0x0C)   # c1 d1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def attacks_of(T, P, N, D, O, K, side, occ, up):
     """Every square attacked by the pieces in `side`, sliders seen through `occ`.
     `up`: the side's pawns capture towards rank 8."""
@@ -68,7 +70,7 @@ def blocker_ray(T, ksq, sniper, side, occ):
     return ZERO
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def pins_and_checkers(T, ksq, snipers, us, occ):
     """(union of the rays king..sniper holding exactly one of our pieces, the snipers
     with nothing between them and the king)."""
@@ -95,7 +97,7 @@ def checkers_to(T, P, N, D, O, sq, occ):
             | (rook_attacks(T, sq, occ) & O) | (bishop_attacks(T, sq, occ) & D))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def legality_masks(T, s):
     """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -135,7 +137,7 @@ def king_safety(T, s):
     return ksq, checkers, evasion, pin_o, pin_d, banned
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def is_attacked(T, P, N, D, O, K, them, sq, occ):
     """Does `them` attack sq, sliders seen through occ? Cheap tests first."""
     if (T[KNIGHT + sq] & N) & them or (T[PAWN_W + sq] & P) & them or (T[KING + sq] & K) & them:
@@ -145,7 +147,7 @@ def is_attacked(T, P, N, D, O, K, them, sq, occ):
     return (rook_attacks(T, sq, occ) & O & them) != 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def castles_960(T, s, ksq):
     """Chess960 castlings (1 K-side, 2 Q-side) for a king not in check. The king goes to
     g1 or c1, the rook to f1 or d1; every square either crosses, destinations included,
@@ -158,7 +160,7 @@ def castles_960(T, s, ksq):
     for side in range(2):
         if not cr & (ONE << np.uint64(side)):
             continue
-        rsq = layout_file(cr, np.int64(stm), 1 + side)
+        rsq = layout_file(cr, np.int64(stm), np.int64(1 + side))
         kto, rto = (6, 5) if side == 0 else (2, 3)
         lifted = occ ^ kbit ^ (ONE << np.uint64(rsq))
         king_path = T[BETWEEN + ksq * 64 + kto] | (ONE << np.uint64(kto))
@@ -176,7 +178,7 @@ def castles_960(T, s, ksq):
     return castles
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def king_destinations(T, s, ksq, checkers):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
     every square the opponent attacks with our king lifted off the board, so that the
@@ -216,7 +218,7 @@ def king_destinations(T, s, ksq, checkers):
     return safe, castles
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
     """Legal pawn destinations (en passant aside): single pushes, double pushes,
     captures towards the a-file (+7) and towards the h-file (+9)."""
@@ -252,7 +254,7 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
     return True
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def count_moves(T, s):
     """Number of legal moves, by popcount of target sets (the leaf parent's work)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -346,10 +348,11 @@ def generate_moves(T, s, buf, n):
     pinned = pin_o | pin_d
 
     push1, push2, left, right = pawn_targets(P, us, occ, evasion, pin_o, pin_d)
-    n = _emit_pawns(buf, n, push1, 8)
-    n = _emit_pawns(buf, n, push2, 16)
-    n = _emit_pawns(buf, n, left, 7)
-    n = _emit_pawns(buf, n, right, 9)
+    # int64 deltas, not literal ints: one compile of _emit_pawns instead of four
+    n = _emit_pawns(buf, n, push1, np.int64(8))
+    n = _emit_pawns(buf, n, push2, np.int64(16))
+    n = _emit_pawns(buf, n, left, np.int64(7))
+    n = _emit_pawns(buf, n, right, np.int64(9))
 
     b = N & us & ~pinned
     while b:
@@ -382,3 +385,11 @@ def generate_moves(T, s, buf, n):
                 n += 1
             b &= b - ONE
     return n
+
+
+@njit(cache=True)
+def legal_moves(T, s):
+    """The legal moves of s as an array of 16-bit moves."""
+    buf = np.zeros(MAX_MOVES, np.uint16)
+    n = generate_moves(T, s, buf, np.int64(0))     # int64, not a literal: one compile for every caller
+    return buf[:n].copy()

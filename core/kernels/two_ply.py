@@ -6,10 +6,11 @@ by a routine that knows the piece kind); it saves writing, reading and decoding 
 move list and finding the moving piece's kind again for the 25-45 children of every
 depth-2 node, where almost all of a perft's makes happen.
 
-Compile time is the price: each place that counts a child compiles the whole bulk
-counter in again. Five places (king, pawns, knights, diagonal and orthogonal
-sliders) are the measured trade (docs/BENCHMARKS.md); the rare moves (castling,
-promotions, en passant) share one more, behind a call."""
+Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
+get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
+so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
+the rare moves (castling, promotions, en passant) share one more, behind a call
+(docs/BENCHMARKS.md)."""
 import numpy as np
 from numba import njit, types
 
@@ -23,9 +24,12 @@ STATE = types.UniTuple(types.uint64, 11)
 TABLE = types.Array(types.uint64, 1, "C", readonly=True)
 
 _NOT_8 = ~RANK_8
+# _count's arguments are int64, never literal ints: numba compiles a function once for each
+# distinct literal argument (five times here), while LLVM folds the constants after inlining
+_FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def _count(T, s, frm, delta, targets, what):
     """Leaves below the children reached by moving `what` to each of `targets`, from
     frm, or for pawns (delta > 0) from each target minus delta."""
@@ -52,7 +56,7 @@ def perft2(T, s):
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     king_to, castles = king_destinations(T, s, ksq, checkers)
-    total = _count(T, s, ksq, 0, king_to, 5)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5))
     if castles:
         total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
     if evasion == 0:
@@ -68,11 +72,11 @@ def perft2(T, s):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, 0, delta, t, what)
+        total += _count(T, s, np.int64(0), delta, t, what)
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, 0, T[KNIGHT + sq] & target, 1)
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1))
         b &= b - ONE
     b = D & us & ~pin_o
     while b:
@@ -81,7 +85,7 @@ def perft2(T, s):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, 0, t, 4 if O & bit else 2)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2))
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -90,7 +94,7 @@ def perft2(T, s):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, 0, t, 4 if D & bit else 3)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3))
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):

@@ -7,8 +7,10 @@ finder, classified, and shrunk to a minimal position.
     ('ep-rank-pin', 'en passant through a rank pin')
 
 The class comes from the position where the move lists differ and the finder's reason for each
-differing move, so "perft 5 is off by 38" becomes "en passant through a rank pin, c5d6". A crash
-or a timeout is a finding too: its error line, and the levels the finder had found before it.
+differing move, so "perft 5 is off by 38" becomes "en passant through a rank pin, c5d6". A call
+the engine failed is a finding too, classed by what happened (a crash only for a process that
+died; a timeout, a flood, a refused move or position, an answer that cannot be read): its error
+line, and the levels the finder had found before it.
 """
 from __future__ import annotations
 
@@ -17,9 +19,9 @@ from dataclasses import dataclass, field
 
 import chess
 
-from ..errors import CalibrationError, EngineError
+from ..errors import EngineError
 from ..engines.notation import is_bare_promotion
-from .finder import Level, Report, find_mismatch
+from .finder import Report, find_mismatch
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, parse_square
 from .shrink import Shrunk, piece_count, shrink
@@ -46,9 +48,8 @@ CLASSES = {
     "other": "other move-list differences",
 }
 # classes of an engine that failed a call rather than answered with the wrong moves
-FAILURES = ("crash", "timeout", "flood", "refused", "unreadable")
-_FAILED = {"crash": "crashed", "timeout": "timed out", "flood": "flooded its output",
-           "refused": "refused the request", "unreadable": "answered what cannot be read"}
+FAILURES = {"crash": "crashed", "timeout": "timed out", "flood": "flooded its output",
+            "refused": "refused the request", "unreadable": "answered what cannot be read"}
 
 _CASTLES = {"e1g1", "e1c1", "e8g8", "e8c8"}
 _LISTED = 3                     # differing moves a one-line summary names with their reasons
@@ -72,8 +73,9 @@ class Finding:
         return CLASSES[self.kind]
 
     @property
-    def failed(self) -> bool:
-        """The engine failed a call (crash, timeout, flood, refusal, unreadable answer)."""
+    def engine_failed(self) -> bool:
+        """The engine failed a call here instead of answering (crashed, hung, flooded, refused a
+        legal request, answered what cannot be read), where the other kinds are wrong answers."""
         return self.kind in FAILURES
 
     @property
@@ -88,14 +90,10 @@ class Finding:
             return self.minimal.extra + self.minimal.missing
         return self.moves
 
-    @property
-    def example_verdicts(self) -> list[str]:
-        """The example position's differing moves with their verdicts: 'illegal d1b1'."""
-        return self.verdict_lines()
-
     def verdict_lines(self, write=None) -> list[str]:
-        """example_verdicts with each move written by write(fen, moves, uci) (the GUI's SAN
-        toggle), given the position the moves are played in; default: the UCI itself."""
+        """The example position's differing moves with their verdicts ('illegal d1b1'), each move
+        written by write(fen, moves, uci) (the GUI's SAN toggle), given the position the moves
+        are played in; default: the UCI itself."""
         shown = self.minimal if self.minimal is not None else self.report
         if shown is None:
             return []
@@ -122,8 +120,8 @@ class Finding:
 
     def summary(self) -> str:
         """One line: the class, the moves or error, where."""
-        if self.failed:
-            verb = _FAILED[self.kind]
+        if self.engine_failed:
+            verb = FAILURES[self.kind]
             return (f"{self.label}: the engine {verb} at path {' '.join(self.path) or '(none)'} "
                     f"(FEN {self._failed_fen()}): {self.error}")
         if self.report is None or self.kind == "state" or self.report.note:
@@ -185,15 +183,15 @@ def _bare(pos: Position, move: str) -> bool:
 
 def _rook_left_behind(report: Report) -> bool:
     """After a castling on the path, the side that castled moves a piece from where its rook
-    stood (not there any more) or no longer moves the rook from where it went: its castling
-    put the rook on the wrong square."""
+    stood (not there any more), or no longer moves anything from where the rook went: its
+    castling put the rook on the wrong square."""
     if not report.levels or not report.path:
         return False
     root = Position.from_fen(report.root_fen)
     board = chess.Board(report.root_fen, chess960=root.chess960)
     rook_squares = {}
     for uci in report.path:
-        move = board.parse_uci(uci) if board.chess960 else chess.Move.from_uci(uci)
+        move = board.parse_uci(uci)
         if board.is_castling(move):
             kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
             rank = chess.square_rank(move.from_square)
@@ -245,15 +243,10 @@ def _pinned(pos: Position, square: str) -> bool:
 
 
 def error_kind(error: EngineError) -> str:
-    """The class of an engine that failed a call ('crash' only for a process that died); an
-    answer it gave that is no divide at all is 'unreadable'."""
-    return getattr(error, "kind", "unreadable")
-
-
-def _not_a_finding(error: EngineError) -> bool:
-    """Errors about the setup, not about a position: the engine could not be calibrated (it
-    failed on the start position, or has no perft command), or does not take Chess960."""
-    return isinstance(error, CalibrationError) or getattr(error, "calibrating", False)
+    """The class of an engine that failed a call ('crash' only for a process that died); any
+    other error in its answer is 'unreadable'."""
+    kind = getattr(error, "kind", "unreadable")
+    return kind if kind in FAILURES else "unreadable"
 
 
 def own_error(error: EngineError) -> str:
@@ -266,28 +259,18 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
                 shrink_calls: int = 0, move_pieces: bool = False, cancelled=None) -> Finding | None:
     """Drill down from (fen, depth) with the finder and classify; shrink when `shrink_calls` > 0.
 
-    None when the engine agrees with the reference there. An engine error is a Finding
-    (crash or timeout) with the levels found before it; OracleCancelled passes through, and a
-    failing reference raises its EngineError."""
-    levels: list[Level] = []
-    side = _EngineSide(engine)
-    try:
-        report = find_mismatch(side, reference, fen, [], depth, progress=levels.append,
-                               cancelled=cancelled)
-    except OracleCancelled:
-        raise
-    except EngineError as e:
-        if side.failed is not e or _not_a_finding(e):
-            raise                                  # the reference failed, or the setup: not a finding
-        finding = _crash_finding(engine, fen, depth, name, e, levels)
-    else:
-        finding = None
-        if getattr(report, "crash", False):        # the finder keeps the levels itself
-            if side.failed is not None and _not_a_finding(side.failed):
-                raise side.failed
-            finding = _crash_finding(engine, fen, depth, name, side.failed or EngineError(report.error),
-                                     report.levels, report)
-    if finding is not None:
+    None when the engine agrees with the reference there. A call the engine failed is a Finding
+    of that failure's class with the levels found before it; OracleCancelled passes through, and
+    a failure that is no finding (the reference failing, an engine that cannot be calibrated)
+    raises its EngineError."""
+    report = find_mismatch(engine, reference, fen, [], depth, cancelled=cancelled)
+    failure = report.failure
+    if failure is not None:
+        if not failure.is_finding:
+            raise failure.error or EngineError(failure.message)      # not a finding: the run is in doubt
+        kind = failure.kind if failure.kind in FAILURES else "crash"
+        finding = Finding(fen, depth, kind, report=report, error=failure.own_error, path=list(failure.path),
+                          name=name)
         if shrink_calls > 0 and finding.kind == "crash":   # a timeout would cost its timeout per step
             # shrink the call that failed: the position at the end of the path, the depth left there
             failed_depth = max(1, depth - len(finding.path))
@@ -301,7 +284,8 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
         finding.shrunk = shrink_finding(engine, reference, finding, shrink_calls, move_pieces, cancelled)
         if finding.shrunk is not None and finding.shrunk.steps and finding.shrunk.failure == "mismatch":
             try:
-                finding.minimal = find_mismatch(engine, reference, finding.shrunk.fen, [], finding.shrunk.depth)
+                finding.minimal = find_mismatch(engine, reference, finding.shrunk.fen, [],
+                                                finding.shrunk.depth).raise_unless_finding()
             except OracleCancelled:
                 pass
     return finding
@@ -318,40 +302,6 @@ def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pie
         start, depth = finding.fen, finding.depth
     return shrink(engine, reference, start, depth, max_calls=max_calls, move_pieces=move_pieces,
                   cancelled=cancelled)
-
-
-class _EngineSide:
-    """The engine as the finder sees it, remembering the error it raised (so a crash is told
-    apart from the reference failing)."""
-
-    def __init__(self, oracle: Oracle):
-        self.oracle, self.failed = oracle, None
-
-    def __getattr__(self, name):
-        attr = getattr(self.oracle, name)
-        if name not in ("answer", "divide", "perft"):
-            return attr
-
-        def call(*args, **kwargs):
-            try:
-                return attr(*args, **kwargs)
-            except OracleCancelled:
-                raise
-            except EngineError as e:
-                self.failed = e
-                raise
-        return call
-
-
-def _crash_finding(engine, fen, depth, name, error, levels, report=None) -> Finding:
-    path = list(report.path) if report is not None else [lv.chosen for lv in levels if lv.chosen]
-    kind = error_kind(error)
-    if report is None:
-        report = Report(engine=engine.name, reference="", root_fen=fen, depth=depth, levels=list(levels),
-                        path=list(path))
-        start = Position.from_fen(fen).play(path)
-        report.fen = start.fen()
-    return Finding(fen, depth, kind, report=report, error=own_error(error), path=path, name=name)
 
 
 def shortest_examples(findings: list[Finding]) -> dict[str, Finding]:

@@ -140,7 +140,7 @@ def test_a_move_the_xboard_engine_refuses_is_a_refusal_not_the_roots_count(xboar
     # it does not generate c7c8n: `Illegal move: c7c8n`, and it would count the position before it
     with make_oracle(xboard_file("no_underpromotion")) as engine:
         report = find_mismatch(engine, core, "8/2P5/8/8/8/8/k7/7K w - - 0 1", ["c7c8n"], 2)
-    assert report.crash and report.failure == "refused" and report.path == ["c7c8n"]
+    assert report.crash and report.failure.kind == "refused" and report.path == ["c7c8n"]
     assert "refused the legal move c7c8n" in report.error and "'Illegal move: c7c8n'" in report.error
 
 

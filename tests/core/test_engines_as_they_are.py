@@ -42,7 +42,7 @@ def expected(core):
 def _find(spec, planted, core):
     fen, moves, depth = PLANTED[planted]
     with make_oracle(spec, timeout=60) as engine:
-        return find_mismatch(engine, core, fen, moves, depth)
+        return find_mismatch(engine, core, fen, moves, depth).raise_unless_finding()
 
 
 def _summary(report):
@@ -107,5 +107,5 @@ def test_a_totals_only_program_is_bisected_to_the_same_position(planted, expecte
 def test_a_promotion_without_its_piece_letter_is_reported_as_ambiguous(core, engine_path):
     spec = f"cmd:{ENGINES / 'formats.py'} bare_promo {engine_path('no_underpromotion')} {{depth}} {{fen}} {{moves}}"
     report = _find(spec, "no_underpromotion", core)
-    assert report.crash and report.failure == "unreadable"
+    assert report.crash and report.failure.kind == "unreadable"
     assert "ambiguous promotion c7c8 (no piece letter) listed 3 times" in report.error

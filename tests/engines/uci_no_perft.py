@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A UCI program without `go perft`, like many real engines: `uci_no_perft.py ENGINE [--silent]`.
+"""A UCI program without `go perft`, like many real engines: `uci_no_perft.py [ENGINE] [--silent]`
+(ENGINE: correct.py by default).
 `go ...` starts a 'search' (`info depth 1 ...` then `bestmove`; with --silent nothing until
 `stop`), while its console command `perft N` prints the total of its engine (a perftree-protocol
 engine of this folder) as a bare number, as Ethereal does."""
@@ -8,7 +9,11 @@ import sys
 
 import chess
 
-engine, silent = sys.argv[1], "--silent" in sys.argv[2:]
+import os
+
+words = [a for a in sys.argv[1:] if not a.startswith("--")]
+engine = words[0] if words else os.path.join(os.path.dirname(os.path.abspath(__file__)), "correct.py")
+silent = "--silent" in sys.argv[1:]
 fen, moves = chess.STARTING_FEN, []
 for line in sys.stdin:
     words = line.split()
