@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout, OracleCancelled
 from . import warden
+from .usage import Usage, peak_memory
 
 MAX_LINES = 20_000            # a divide is at most ~220 moves; 20k lines means a loop
 MAX_BYTES = 4 * 1024 * 1024   # per call, stdout
@@ -35,6 +36,7 @@ QUEUE_LINES = 2_000           # lines read ahead of the caller; the engine block
 QUEUE_BYTES = 256 * 1024      # ... or beyond these bytes
 POLL_SECONDS = 0.1            # a reader looks at its stop flag this often
 QUIT_SECONDS = 1.0            # an engine asked to quit gets this long before it is killed
+PEAK_EVERY = 0.01             # seconds between two readings of a per-call program's peak memory
 
 
 @dataclass(frozen=True)
@@ -181,14 +183,6 @@ def exited(proc: subprocess.Popen) -> bool:
         return True
 
 
-def _reap(proc: subprocess.Popen):
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:       # unkillable (stuck in the kernel): leave it to the warden
-        return
-    warden.forget(proc.pid)
-
-
 class _TooLong:
     """In the output in place of a line longer than MAX_LINE."""
 
@@ -328,6 +322,8 @@ class EngineProcess:
     def __init__(self, name: str, args: list[str], cwd=None, env=None, log: EngineLog | None = None,
                  interactive: bool = True, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES):
         self.name, self.args, self.log = name, list(args), log
+        self.usage: Usage | None = None     # what the OS says it used, once reap() has ended it
+        self.peak: int | None = None        # a per-call program's peak memory, read while it runs
         self.command = shlex.join(self.args)
         self.max_lines, self.max_bytes = max_lines, max_bytes
         self.stderr: collections.deque = collections.deque(maxlen=STDERR_KEEP)
@@ -349,10 +345,24 @@ class EngineProcess:
                                           daemon=True, name=f"{name} stdout"),
                          threading.Thread(target=_pump_stderr, args=(err, self.stderr, log, self._stop),
                                           daemon=True, name=f"{name} stderr")]
+        self._watcher = None
+        if not interactive:
+            self._watcher = threading.Thread(target=self._watch_peak, daemon=True, name=f"{name} peak")
+            self._watcher.start()
         for reader in self._readers:
             reader.start()
         _running.add(self)
         self.begin_call()
+
+    def _watch_peak(self):
+        """Read the program's high-water mark while it runs: once it has exited its address space
+        is gone, and wait4's figure includes ours (core.engines.usage). A program shorter than
+        PEAK_EVERY may end before the first reading."""
+        while self.proc.returncode is None and not self._stop.is_set():
+            peak = peak_memory(self.proc.pid)
+            if peak:
+                self.peak = max(self.peak or 0, peak)
+            self._stop.wait(PEAK_EVERY)
 
     @property
     def pid(self) -> int:
@@ -460,10 +470,48 @@ class EngineProcess:
             return "nothing on stderr"
         return f"its stderr ends with {quoted(own_error(said) or said[-1])} ({len(said)} line{'s' if len(said) != 1 else ''})"
 
+    def reap(self, timeout: float) -> int | None:
+        """Wait up to `timeout` seconds for the process to exit and return its exit code (None if
+        it is still running). What it left in its process group is killed first, while its pid
+        is still its own; then it is reaped with wait4, so `usage` keeps the CPU time the kernel
+        counted for it and the children it waited for: the one moment that figure exists."""
+        deadline = time.monotonic() + timeout
+        pause = 0.0002
+        while not exited(self.proc):
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)       # quick for programs that exit at once, cheap for others
+        if self.proc.returncode is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self._reap()
+        return self.proc.returncode
+
+    def _reap(self):
+        """Collect the exited (or killed) process with wait4 and tell the warden it is gone."""
+        deadline = time.monotonic() + 5
+        while self.proc.returncode is None:
+            try:
+                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            except ChildProcessError:          # reaped elsewhere: the exit code is all there is
+                self.proc.wait()
+                break
+            if pid:
+                self.usage = Usage(usage.ru_utime + usage.ru_stime, self.peak, "wait4")
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() >= deadline:   # unkillable (stuck in the kernel): the warden keeps it
+                return
+            time.sleep(0.001)
+        warden.forget(self.proc.pid)
+
     def crashed(self, what: str) -> EngineError:
         """The error for an engine whose output ended or which closed its input: wait briefly
         for its exit code and let the stderr reader finish, then quote the engine's own error."""
-        if self.input_closed or not self._wait_exit(time.monotonic() + 2):
+        if self.input_closed or self.reap(2) is None:
             lingered = True        # closed its output (or input) but lingers: finish it
             self.kill()
         else:
@@ -483,23 +531,6 @@ class EngineProcess:
             self.log.add("!", str(error))
         return error
 
-    def _wait_exit(self, deadline: float) -> bool:
-        """Wait until the process exits (not reaped) or the deadline passes."""
-        pause = 0.001
-        while not exited(self.proc):
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(pause)
-            pause = min(pause * 2, 0.05)
-        if self.proc.returncode is None:
-            # what it started in its process group goes with it; its pid is still its own
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            _reap(self.proc)
-        return True
-
     def kill(self):
         """End the engine and everything it started now (core.engines.warden.end); wake a reader
         waiting for its output."""
@@ -513,7 +544,7 @@ class EngineProcess:
         self._stop.set()
         if any(r.is_alive() for r in self._readers):
             warden.end(set(), self._pipes)
-        _reap(self.proc)
+        self._reap()
         self._close_input()
         _running.discard(self)
 
@@ -529,7 +560,7 @@ class EngineProcess:
             pass
 
         def finish():
-            self._wait_exit(time.monotonic() + QUIT_SECONDS)
+            self.reap(QUIT_SECONDS)
             self.kill()
         threading.Thread(target=finish, daemon=True, name=f"{self.name} quit").start()
 
@@ -572,7 +603,7 @@ def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None,
             if line is None:
                 break
             lines.append(line)
-        if not process._wait_exit(max(deadline, time.monotonic() + 0.1)):
+        if process.reap(max(0.1, deadline - time.monotonic())) is None:
             process.kill()
             raise EngineTimeout(f"{name}: closed its output but did not exit within {timeout:g} s "
                                 f"on {what}; the engine was stopped", seconds=timeout)
