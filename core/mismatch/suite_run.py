@@ -13,12 +13,13 @@ any is counted by the reference up to `max_depth` (default 3).
 """
 from __future__ import annotations
 
+import collections
 import threading
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..errors import EngineError, FenError
 from .findings import Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples
@@ -28,6 +29,7 @@ from ..counting.suites import SuiteEntry
 
 DEFAULT_DEPTH_WITHOUT_COUNTS = 3
 DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position
+IN_FLIGHT = 4                   # positions queued per job ahead of the one running
 
 
 @dataclass
@@ -38,7 +40,8 @@ class Case:
     checked: list[tuple[int, int, int | None]] = field(default_factory=list)
     finding: Finding | None = None
     skipped: str = ""             # why the position was not run (Chess960 castling, no depth left)
-    error: str = ""               # an unreadable FEN in the suite
+    error: str = ""               # an unreadable line or FEN in the suite
+    index: int = 0                # its place in the suite
     seconds: float = 0.0
 
     @property
@@ -59,7 +62,7 @@ class Case:
 class SuiteRun:
     """Runs the suite on worker threads; `on_case(case)` is called (from a worker) as each ends."""
 
-    def __init__(self, entries: list[SuiteEntry], engine_spec: str, reference_spec: str = "core",
+    def __init__(self, entries: Iterable[SuiteEntry], engine_spec: str, reference_spec: str = "core",
                  jobs: int = 1, timeout: float = DEFAULT_TIMEOUT, max_depth: int | None = None,
                  max_nodes: int | None = None, shrink_calls: int = DEFAULT_SHRINK_CALLS,
                  on_case: Callable[[Case], None] | None = None):
@@ -113,20 +116,24 @@ class SuiteRun:
         start = time.perf_counter()
         try:
             with ThreadPoolExecutor(self.jobs, thread_name_prefix="suite-job") as pool:
-                futures = [pool.submit(self._run_case, entry) for entry in self.entries]
-                for future in futures:
-                    future.result()          # a failing reference raises here
+                # the entries may be a stream (core.counting.suites.read): a bounded number in flight
+                waiting: collections.deque = collections.deque()
+                for index, entry in enumerate(self.entries):
+                    waiting.append(pool.submit(self._run_case, index, entry))
+                    while len(waiting) > IN_FLIGHT * self.jobs:
+                        waiting.popleft().result()          # a failing reference raises here
+                for future in waiting:
+                    future.result()
         finally:
             self.close()
             self.seconds = time.perf_counter() - start
-        order = {id(e): i for i, e in enumerate(self.entries)}
-        self.cases.sort(key=lambda c: order[id(c.entry)])
+        self.cases.sort(key=lambda c: c.index)
         return self.cases
 
-    def _run_case(self, entry: SuiteEntry):
+    def _run_case(self, index: int, entry: SuiteEntry):
         if self.stopped.is_set():
             return
-        case = Case(entry, entry.name or entry.source)
+        case = Case(entry, entry.name or entry.source, index=index)
         started = time.perf_counter()
         try:
             self._check(case)
@@ -146,6 +153,9 @@ class SuiteRun:
             self.on_case(case)
 
     def _check(self, case: Case):
+        if case.entry.error:
+            case.error = case.entry.error
+            return
         engine, reference = self._pair_for_thread()
         try:
             fen = Position.from_fen(case.entry.full_fen).fen()
