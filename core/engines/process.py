@@ -411,11 +411,11 @@ class EngineProcess:
         try:
             line = self._output.get(max(0.0, deadline - time.monotonic()))
         except queue.Empty:
+            waited = time.monotonic() - self.call_started
             printed = self._printed()
             self.kill()
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}") from None
-            waited = time.monotonic() - self.call_started
             raise EngineTimeout(f"{self.name}: no answer within {seconds:g} s to {what} (waited "
                                 f"{waited:.1f} s){printed}; the engine was stopped",
                                 seconds=seconds) from None
@@ -455,12 +455,23 @@ class EngineProcess:
             said = [x for x in self.stderr if x.strip()]
             if said:
                 note = f"; nothing on stdout, its stderr ends with {quoted(said[-1])}"
+        if self._input_closed():
+            note += "; it closed its input (stdin), so it could not read what was sent"
         if exited(self.proc):
             left = warden.holders(self._pipes)
             if left:
                 note += (f"; it exited, but {warden.names(left)} it started kept its output open "
                          f"(start background programs with their output redirected, or wait for them)")
         return note
+
+    def _input_closed(self) -> bool:
+        """Whether a running engine closed its end of our pipe to it: writing would fail."""
+        stdin = self.proc.stdin
+        if stdin is None or stdin.closed or exited(self.proc):
+            return False
+        poller = select.poll()
+        poller.register(stdin.fileno(), 0)        # a pipe's writer sees POLLERR once no reader is left
+        return any(event & select.POLLERR for _, event in poller.poll(0))
 
     def stderr_said(self) -> str:
         """The engine's stderr for a message: its own error line and how many lines there were."""
