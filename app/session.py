@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 import os
 import shlex
-from dataclasses import fields
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.mismatch.finder import Level, Report, Row
+from perftscope.core.mismatch.finder import Report, Row
 from perftscope.core.mismatch.verdicts import classify
 
 FORMAT = "perftscope-session"
@@ -57,15 +56,6 @@ def report_json(report) -> dict:
     data["verdicts"] = {m: classify(None, 1).key for m in report.missing}
     data["verdicts"].update({m: classify(1, None).key for m in report.extra})
     return data
-
-
-def report_from_json(data: dict) -> Report:
-    known = {f.name for f in fields(Report)}
-    values = {k: v for k, v in data.items() if k in known}
-    values["levels"] = [Level(lv["fen"], lv["depth"], [Row(r["move"], r["engine"], r["reference"])
-                                                        for r in lv["rows"]], lv.get("chosen"))
-                        for lv in data.get("levels", [])]
-    return Report(**values)
 
 
 def save(path: str, data: dict):
@@ -124,10 +114,12 @@ _REPORT = {"engine": str, "reference": str, "root_fen": str, "depth": int, "agre
            "fen": str, "missing": _MOVES, "extra": _MOVES, "explanations": {}, "levels": [_LEVEL],
            "engine_calls": int, "reference_calls": int, "unreachable": [str], "note": str,
            "cancelled": bool, "error": str, "crash": bool, "totals_only": bool, "fen_warnings": [str],
-           "command": str}
+           "command": str, "failure": ({"side": str, "kind": str, "message": str, "own_error": str,
+                                        "command": str, "path": _MOVES}, None)}
 _SESSION = {"fen": str, "moves": _MOVES, "engine": (str, None), "reference": (str, None),
             "timeout": (int, float, None), "divide": (_DIVIDE, None), "finder": (_REPORT, None)}
-REQUIRED = {"fen", "depth", "rows", "move", "engine", "reference", "root_fen", "levels"}
+REQUIRED = {"fen", "depth", "rows", "move", "engine", "reference", "root_fen", "levels", "side", "kind",
+            "message"}
 MAX_BYTES = 64 << 20          # far above any session (a whole divide tree is a few MiB)
 
 
@@ -238,7 +230,7 @@ class SessionController:
         is recomputed. A bad file is a message, the window stays as it was."""
         try:
             data = load(path)
-            report = report_from_json(data["finder"]) if data.get("finder") else None
+            report = Report.from_json(data["finder"]) if data.get("finder") else None
         except PerftscopeError as e:
             self.model.say(str(e), error=True)
             return False
