@@ -206,7 +206,7 @@ class InteractiveOracle(ProgramOracle):
             try:
                 line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet))
             except EngineTimeout as e:
-                if not engine.lines_read or end is None:
+                if not engine.lines_read or end is None or engine.binary:
                     raise
                 how = "its sentinel's reply" if sentinel else ("a line matching `end`" if self._end
                                                                else "its total line")

@@ -25,6 +25,7 @@ from ..errors import EngineRefused, EngineUnreadable
 from .dialect import Dialect, normalize
 from .notation import MOVE_WORD, is_bare_promotion, read_move, wrong_side
 from .numbers import NUMBER, read_whole
+from .process import UNREADABLE, quoted, unreadable
 
 _JSON_TOTAL_KEYS = ("total", "nodes", "count", "perft")
 
@@ -76,9 +77,10 @@ def read_divide(lines, fen: str, dialect: Dialect, name: str = "engine", what: s
             if dialect.per_depth and blocks[-1]:
                 blocks.append([])
             continue
+        _refuse_corrupt(board, dialect, raw, name, what)
         if not dialect.is_noise(line) and _looks_like_row(board, line):
             raise EngineUnreadable(f"{name}: a line of its answer to {what} has a move and a number but "
-                                   f"is not a row as learned ({_rows_said(dialect)}): {raw!r}")
+                                   f"is not a row as learned ({_rows_said(dialect)}): {quoted(raw, 120)}")
         ignored.append(raw)
     blocks = [b for b in blocks if b]
     total_line = _pick_total(totals, blocks, dialect, depth, name, what, ignored)
@@ -200,6 +202,17 @@ def _looks_like_row(board: chess.Board, line: str) -> bool:
             if NUMBER.search(rest):
                 return True
     return False
+
+
+def _refuse_corrupt(board: chess.Board, dialect: Dialect, raw: str, name: str, what: str):
+    """A row or total with bytes in it that are not text (a NUL, bytes that are not UTF-8)
+    cannot be ignored like other noise: leaving its move out would report it as not generated."""
+    bad = unreadable(normalize(raw))
+    if bad:
+        clean = normalize(UNREADABLE.sub("", raw))
+        if dialect.row_match(clean) or dialect.total_match(clean) or _looks_like_row(board, clean):
+            raise EngineUnreadable(f"{name}: a line of its answer to {what} holds {bad}: {quoted(raw)}; "
+                                   f"its count cannot be trusted")
 
 
 def _rows_said(dialect: Dialect) -> str:
