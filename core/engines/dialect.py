@@ -43,7 +43,8 @@ class Dialect:
     moves are written; `separator`: how digits are grouped ('' none); `zero_rows`: pseudo-legal
     moves are listed, the illegal ones with 0; `per_depth`: one block per depth 1..D, the last
     answers; `chess960`: whether it takes Chess960 positions (None: not tried); `noise`: shapes
-    of lines with a move in them that are neither rows nor totals (ignored)."""
+    of lines with a move in them that are neither rows nor totals (ignored); `total_required`:
+    an answer without its total line is an error (a protocol may make it optional)."""
     rows: tuple[str, ...] = ()
     total: str | None = None
     json: bool = False
@@ -54,6 +55,7 @@ class Dialect:
     per_depth: bool = False
     chess960: bool | None = None
     noise: tuple[str, ...] = ()
+    total_required: bool = True
 
     @property
     def totals_only(self) -> bool:
@@ -101,7 +103,7 @@ class Dialect:
                     raise EngineError(f"{where}: dialect 'total' must be a line shape like "
                                       f"'Nodes searched: {{total}}'")
                 _check_shape(value, where, key)
-            elif key in ("json", "zero_rows", "per_depth", "chess960"):
+            elif key in ("json", "zero_rows", "per_depth", "chess960", "total_required"):
                 if not isinstance(value, bool):
                     raise EngineError(f"{where}: dialect {key!r} must be true or false")
             elif key == "notation" and value not in NOTATIONS:

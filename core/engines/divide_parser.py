@@ -17,6 +17,7 @@ or EngineRefused when the rows are moves of the other side after moves were sent
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 import chess
@@ -64,6 +65,9 @@ def read_divide(lines, fen: str, dialect: Dialect, name: str = "engine", what: s
         if not line:
             continue
         row = dialect.row_match(line)
+        if row is not None and unreadable(line):
+            raise EngineUnreadable(f"{name}: a line of its answer to {what} holds {unreadable(line)}: "
+                                   f"{quoted(raw)}; its count cannot be trusted")
         if row is not None:
             if dialect.per_depth and totals and blocks[-1] and len(totals) >= len(blocks):
                 blocks.append([])
@@ -83,6 +87,14 @@ def read_divide(lines, fen: str, dialect: Dialect, name: str = "engine", what: s
                                    f"is not a row as learned ({_rows_said(dialect)}): {quoted(raw, 120)}")
         ignored.append(raw)
     blocks = [b for b in blocks if b]
+    if not blocks and not totals and not dialect.totals_only:
+        if not any(board.legal_moves):
+            return ParsedDivide({}, None, ignored, ["no rows: the position has no move"])
+        if not dialect.total_required or dialect.total is None:
+            # nothing read where there are moves: never taken as "no moves" (each would be a
+            # false "not generated")
+            raise EngineUnreadable(f"{name}: no rows ({_rows_said(dialect)}) in its answer to {what}"
+                                   + _first_line(ignored))
     total_line = _pick_total(totals, blocks, dialect, depth, name, what, ignored)
     if dialect.totals_only:
         return ParsedDivide(None, total_line[0], ignored)
@@ -90,14 +102,12 @@ def read_divide(lines, fen: str, dialect: Dialect, name: str = "engine", what: s
         raise EngineUnreadable(f"{name}: {len(blocks)} blocks of rows in its answer to {what}, "
                                f"expected one per depth 1..{depth}")
     rows = blocks[-1] if blocks else []
-    if not rows and total_line is None and not ignored:
-        return ParsedDivide({}, None, [], ["no output: taken as no moves"])
     if not rows and total_line is not None and total_line[0] != 0:
         raise EngineUnreadable(f"{name}: its answer to {what} has a total of {total_line[0]} but no rows: "
                                f"{total_line[2]!r}")
     parsed = _finish(board, rows, None if total_line is None else total_line[0],
                      None if total_line is None else total_line[2], ignored, name, what, moves_sent)
-    if dialect.total is None:
+    if total_line is None:
         parsed.notes.append("no total line: the sum of the moves is used")
     return parsed
 
@@ -119,7 +129,7 @@ def _first_line(ignored: list[str]) -> str:
 def _pick_total(totals, blocks, dialect: Dialect, depth, name, what, ignored):
     """The total line that answers `depth`: the one saying that depth, else the last one."""
     if not totals:
-        if dialect.total is not None:
+        if dialect.total is not None and dialect.total_required:
             rows = "" if blocks or dialect.totals_only else f"no rows ({_rows_said(dialect)}) and "
             raise EngineUnreadable(f"{name}: {rows}no total line in its answer to {what} "
                                    f"(expected a line like `{dialect.total}`)" + _first_line(ignored))
@@ -210,7 +220,8 @@ def _refuse_corrupt(board: chess.Board, dialect: Dialect, raw: str, name: str, w
     bad = unreadable(normalize(raw))
     if bad:
         clean = normalize(UNREADABLE.sub("", raw))
-        if dialect.row_match(clean) or dialect.total_match(clean) or _looks_like_row(board, clean):
+        if dialect.row_match(clean) or dialect.total_match(clean) or _looks_like_row(board, clean) or \
+                re.search(r"[:=]\s*\d+$", clean):
             raise EngineUnreadable(f"{name}: a line of its answer to {what} holds {bad}: {quoted(raw)}; "
                                    f"its count cannot be trusted")
 

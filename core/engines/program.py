@@ -19,7 +19,10 @@ from .dialect import Dialect
 from .divide_parser import read_divide
 from .oracle import DEFAULT_TIMEOUT, Answer, Oracle
 
-PERFTREE = Dialect(rows=("{move} {count}{rest}",), total="{total}", chess960=True)   # perftree's protocol
+# perftree's protocol (`move count` rows, a blank line, the total), read as leniently as scripts
+# written for it print it: a colon after the move, no total
+PERFTREE = Dialect(rows=("{move} {count}{rest}", "{move}: {count}{rest}"), total="{total}", chess960=True,
+                   total_required=False)
 STOCKFISH = Dialect(rows=("{move}: {count}",), total="Nodes searched: {total}", chess960=True)
 
 
@@ -71,6 +74,12 @@ class ProgramOracle(Oracle):
         sent, lines = self._exchange(position.fen(), [], probe.depth, position, expected=probe)
         probe.sent = sent
         return lines
+
+    def prepare(self):
+        """Load or learn the dialect now rather than in the first call (whose time it would
+        otherwise include: a race times every call)."""
+        with self._lock:
+            self._ensure_dialect()
 
     def _ensure_dialect(self):
         if self._dialect is not None:

@@ -182,30 +182,38 @@ def _bare(pos: Position, move: str) -> bool:
 
 
 def _rook_left_behind(report: Report) -> bool:
-    """After a castling on the path, the side that castled moves a piece from where its rook
-    stood (not there any more), or no longer moves anything from where the rook went: its
-    castling put the rook on the wrong square."""
-    if not report.levels or not report.path:
+    """A castling on the path whose rook the engine left in its corner: the engine's move list
+    here is the legal one of the position with that rook back on its starting square."""
+    if not report.path:
         return False
     root = Position.from_fen(report.root_fen)
     board = chess.Board(report.root_fen, chess960=root.chess960)
-    rook_squares = {}
+    rooks = {}                  # colour -> (where its rook stood, where castling put it)
     for uci in report.path:
         move = board.parse_uci(uci)
         if board.is_castling(move):
             kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
             rank = chess.square_rank(move.from_square)
             start = move.to_square if board.chess960 else chess.square(7 if kingside else 0, rank)
-            rook_squares[board.turn] = (start, chess.square(5 if kingside else 3, rank))
+            rooks[board.turn] = (start, chess.square(5 if kingside else 3, rank))
         board.push(move)
-    if board.turn not in rook_squares:
-        return False
-    start, end = rook_squares[board.turn]
-    engine_moves = [r.move for r in report.levels[-1].rows if r.engine is not None]
-    from_start = [m for m in report.extra if chess.parse_square(m[:2]) == start]
-    gone = [m for m in report.missing if chess.parse_square(m[:2]) == end] and \
-        not any(chess.parse_square(m[:2]) == end for m in engine_moves)
-    return bool(from_start and board.piece_at(start) is None) or bool(gone)
+    for colour, (start, end) in rooks.items():
+        if board.piece_at(end) != chess.Piece(chess.ROOK, colour) or board.piece_at(start) is not None:
+            continue
+        imagined = board.copy(stack=False)
+        imagined.remove_piece_at(end)
+        imagined.set_piece_at(start, chess.Piece(chess.ROOK, colour))
+        legal = {imagined.uci(m) for m in imagined.legal_moves}
+        explained = sum(m in legal for m in report.extra) + sum(m not in legal for m in report.missing)
+        near = {chess.square_name(start), chess.square_name(end)}
+        touched = any(m[:2] in near or m[2:4] in near or any(f"on {sq}" in report.explanations.get(m, "")
+                                                             for sq in near)
+                      for m in report.extra + report.missing)
+        # most of what differs is what that rook on its old square explains (the rest may be
+        # what else the engine's wrong position holds)
+        if touched and explained * 3 >= 2 * len(report.extra + report.missing):
+            return True
+    return False
 
 
 def _classify_move(pos: Position, move: str, extra: bool, why: str, path, engine_castles: bool = True) -> str:

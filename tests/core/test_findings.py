@@ -1,6 +1,8 @@
 """Failure classes of what the finder finds, for suite --engine, fuzz and the Test-engine tab."""
+import pytest
+
 from perftscope.core.mismatch.finder import find_mismatch
-from perftscope.core.mismatch.findings import classify
+from perftscope.core.mismatch.findings import classify, investigate
 from perftscope.core.engines.oracles import make_oracle
 
 
@@ -11,3 +13,39 @@ def test_a_chess960_castling_with_a_pinned_rook_is_a_castling_failure(engine_pat
     assert report.extra == ["g1b1"] and "pinned along rank 1" in report.explanations["g1b1"]
     assert classify(report) == "castling-attack"
 
+
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+
+
+@pytest.mark.parametrize("planted, fen, depth, kind, said", [
+    # no castling move at all: not "castling through or into attack"
+    ("never_castles", CASTLES, 3, "castling-missing",
+     "castling not generated: not generated e1g1 (castling king-side); not generated e1c1 (castling queen-side)"),
+    # the rook left in its corner: not "the king walking into attack" (the king's moves are what shows it)
+    ("castle_rook_stays", CASTLES, 3, "castling-rook", "castling moves the rook wrong: illegal e1d2 "),
+    ("castle_rook_stays", KIWIPETE, 3, "castling-rook", "castling moves the rook wrong: illegal c3d1 "),
+    # once, where four promotions are legal: a finding about the engine, not an error
+    ("queen_promotions_bare", "8/1P6/8/8/8/8/k7/7K w - - 0 1", 2, "promotion",
+     "promotions: b7b8 printed without its piece; b7b8q, b7b8r, b7b8b, b7b8n are legal"),
+])
+def test_classes_are_decided_from_what_differs(engine_path, planted, fen, depth, kind, said):
+    finding = investigate(make_oracle(f"perftree:{engine_path(planted)}"), make_oracle("core"), fen, depth)
+    assert finding.kind == kind and finding.summary().startswith(said), finding.summary()
+
+
+def test_crash_only_for_a_process_that_died(engine_path):
+    core = make_oracle("core")
+    # a row listed twice: an answer that cannot be read
+    dup = investigate(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, KIWIPETE[:-1] + "60", 2)
+    assert dup.kind == "unreadable" and dup.label == "answer that cannot be read"
+    assert "listed twice" in dup.summary() and "crash" not in dup.summary()
+    # the same promotion row four times: ambiguous, unreadable
+    four = (f"cmd:{engine_path('formats')} bare_promo {engine_path('correct')} {{depth}} {{fen}} {{moves}}")
+    ambiguous = investigate(make_oracle(four), core, "8/1P6/8/8/8/8/k7/7K w - - 0 1", 1)
+    assert ambiguous.kind == "unreadable" and "ambiguous promotion b7b8" in ambiguous.summary()
+    # the process dying: crash
+    crash = investigate(make_oracle(f"perftree:{engine_path('node_crash')}"), core,
+                        "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", 2)
+    assert crash.kind == "crash" and crash.engine_failed

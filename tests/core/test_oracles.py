@@ -126,7 +126,7 @@ def test_an_answer_with_nothing_understood_names_engine_request_and_line(tmp_pat
     with pytest.raises(EngineError) as err:
         broken.divide(START_FEN, ["e2e4"], 2)
     message = str(err.value)
-    assert message.startswith("perft.sh: no rows (rows look like `{move} {count}{rest}`) and no total line "
+    assert message.startswith("perft.sh: no rows (rows look like `{move} {count}{rest}` or `{move}: {count}{rest}`) "
                               "in its answer to perft.sh 2 ")
     assert "e2e4" in message and "the first 'the moon is made of cheese'" in message
 
@@ -220,9 +220,8 @@ def test_perftree_arguments_exactly_like_perftree(tmp_path):
 @pytest.mark.parametrize("output, complaint", [
     ('echo "e2e4 20"; echo "e2e4 20"; echo; echo 40', "e2e4 listed twice"),
     ('echo "e2e4 20"; echo; echo 21', "the moves add up to 20 but it reports 21"),
-    ('echo "e2e4 20"; echo "Total: 20 | Time spent: 1.2 s"', "no total line in its answer"),  # not perftree's
     ('echo "Nf3 20"; echo "g1f3 20"; echo; echo 40', "g1f3 listed twice"),
-    ('echo "e2e4 20"; echo "Nf3: 20"; echo; echo 40', "is not a row as learned"),      # never dropped
+    ('echo "e2e4 20"; echo "20 Nf3"; echo; echo 40', "is not a row as learned"),      # never dropped
     ('echo "e2e4 20"; echo "Nf9 20"; echo; echo 20', "nothing"),       # not a move at all: ignored
 ])
 def test_perftree_broken_answers(tmp_path, output, complaint):

@@ -3,7 +3,7 @@ import pytest
 
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import Position
-from perftscope.core.mismatch.shrink import can_arise, mirror, piece_count, shrink
+from perftscope.core.mismatch.shrink import can_arise, mirror, piece_count, shrink, why_unreachable
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -50,3 +50,28 @@ def test_mirror_keeps_perft():
         assert flipped.white_to_move != pos.white_to_move
         assert perft(flipped, 3) == perft(pos, 3)
         assert mirror(flipped).fen().split()[:4] == pos.fen().split()[:4]
+
+
+def test_a_bug_the_halfmove_clock_triggers_keeps_its_clock(engine_path, core):
+    # kings get no move once the clock reaches 40: every other step keeps the clock, so the
+    # position shrinks with it; resetting it is a step of its own, refused here
+    engine = make_oracle(f"perftree:{engine_path('clock_blind_king')}")
+    result = shrink(engine, core, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 45 80", 1,
+                    move_pieces=False)
+    assert result.pieces <= 3 and result.fen.split()[4:] == ["45", "80"], result.fen
+    assert "reset the halfmove clock and move number" not in result.steps
+    # a bug that has nothing to do with the clock: the clock is reset like anything else
+    other = shrink(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), core,
+                   "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 7 30", 1, move_pieces=False)
+    assert other.fen.split()[4:] == ["0", "1"] and "reset the halfmove clock and move number" in other.steps
+
+
+def test_shrink_keeps_only_positions_that_can_arise(engine_path, core):
+    # white in check from b8 before black's d7d5 could be played: the start cannot arise
+    unreachable = "1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1"
+    engine = make_oracle(f"perftree:{engine_path('ep_rank_pin')}")
+    assert why_unreachable(Position.from_fen(unreachable))[0].startswith("before black's double push d7d5")
+    result = shrink(engine, core, unreachable, 1)
+    # the bishop giving the impossible check goes first: what is left can arise and still fails
+    assert result.steps[0] == "remove bb8" and result.fen == "3k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1"
+    assert can_arise(Position.from_fen(result.fen)) and result.unreachable == []

@@ -22,24 +22,26 @@ def perft(board, depth, moves_of):
     return total
 
 
-def request(chess960=False):
-    """(depth, board) from the command line: DEPTH FEN [MOVES]."""
+def request(chess960=False, board_class=chess.Board):
+    """(depth, board) from the command line: DEPTH FEN [MOVES]; `board_class` a chess.Board
+    whose push plants a bug in making a move."""
     depth, fen = int(sys.argv[1]), sys.argv[2]
-    board = chess.Board(fen, chess960=chess960)
+    board = board_class(fen, chess960=chess960)
     for uci in (sys.argv[3].split() if len(sys.argv) > 3 else []):
         board.push_uci(uci)
     return depth, board
 
 
-def run(moves_of, chess960=False):
-    depth, board = request(chess960)
+def run(moves_of, chess960=False, board_class=chess.Board, write=chess.Move.uci):
+    """`write(move)`: how a row names its move."""
+    depth, board = request(chess960, board_class)
     total = 0
     for move in moves_of(board):
         board.push(move)
         count = perft(board, depth - 1, moves_of)
         board.pop()
         total += count
-        print(move.uci(), count)
+        print(write(move), count)
     print()
     print(total)
 

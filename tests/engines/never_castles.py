@@ -1,0 +1,10 @@
+#!/usr/bin/env python3
+"""Planted bug: no castling move is ever generated."""
+from perftree_protocol import legal, run
+
+
+def moves(board):
+    return [m for m in legal(board) if not board.is_castling(m)]
+
+
+run(moves)
