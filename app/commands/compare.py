@@ -63,7 +63,13 @@ def run(args) -> int:
 
 
 def _print_reading(oracle, verbose: bool, said: set):
-    """What the divide parser assumed (once each) and, with --verbose, what it ignored."""
+    """What the divide parser assumed (once each) and, with --verbose, how the engine was learned
+    to print a divide and what it ignored."""
+    dialect = getattr(oracle, "dialect", None)
+    if verbose and dialect is not None and "dialect" not in said:
+        said.add("dialect")
+        for what, how in dialect.describe():
+            print(f"dialect    {oracle.name}: {what} {how}")
     answer = getattr(oracle, "last", None)
     parsed = getattr(answer, "parsed", None)
     if parsed is None:

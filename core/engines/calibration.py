@@ -4,7 +4,7 @@
     >>> calibration.dialect.rows, calibration.dialect.total
     (('{move} {count}{rest}',), '{depth} {total}{rest}')
 
-The engine is asked for the divides of the start position (depths 3 and 1), Kiwipete, an en-passant
+The engine is asked for the divides of the start position (depths 2 and 1), Kiwipete, an en-passant
 position, a position with pins and an en passant that exposes the king, a promotion position, a
 castling position with black to move, and a Chess960 one. The core knows every answer, so each
 line of the engine's output can be told apart: the rows are the lines that carry a move of the
@@ -73,7 +73,7 @@ class Probe:
 
 def probes(chess960: bool | None = True) -> list[Probe]:
     """The calibration positions (the Chess960 one unless `chess960` is False)."""
-    out = [Probe("start position", START_FEN, 3), Probe("start position", START_FEN, 1),
+    out = [Probe("start position", START_FEN, 2), Probe("start position", START_FEN, 1),
            Probe("Kiwipete", KIWIPETE, 2),
            Probe("en passant", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 2),
            Probe("pins, an en passant exposing the king", "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1", 2),

@@ -70,8 +70,6 @@ class EngineRacer:
         self.name = self.oracle.name
         if getattr(self.oracle, "pid", None):
             self.launch = time.perf_counter() - began
-        if hasattr(self.oracle, "prepare"):     # learn how it prints a divide before any call is timed
-            self.oracle.prepare()
 
     @property
     def label(self) -> str:
@@ -81,6 +79,8 @@ class EngineRacer:
         return f"{self.name} ({settings})" if settings else self.name
 
     def call(self, fen: str, depth: int) -> Timing:
+        if hasattr(self.oracle, "prepare"):     # how it prints a divide is learned before a call is timed
+            self.oracle.prepare()
         with CallMeter(self.oracle) as meter:
             answer = self.oracle.answer(fen, (), depth)
         call = self.oracle.calls

@@ -21,7 +21,7 @@ def test_engine_check_of_a_good_engine(capsys, engine_path):
     code, out, err = run(capsys, "engine", "check", in_format("numbered", "correct"), "-v")
     assert code == 0 and err == ""
     assert out.startswith("engine     formats.py (cmd:")
-    assert "  start position, depth 3                         20 moves, 8902 nodes    agrees\n" in out
+    assert "  start position, depth 2                         20 moves, 400 nodes     agrees\n" in out
     assert "  Kiwipete, depth 2                               48 moves, 2039 nodes    agrees\n" in out
     assert ("      ignored 'perft of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 "
             "to depth 2'") in out
@@ -30,7 +30,7 @@ def test_engine_check_of_a_good_engine(capsys, engine_path):
     learned = out.split("\nlearned (saved to ")[1]
     assert "  rows      `{n}. {move} {count}`   e.g. " in learned
     assert "  notation  uci; castling written the king's two-square move (e1g1)" in learned
-    assert "  total     `Perft {depth}: {total}`   e.g. 'Perft 3: 8902'" in learned
+    assert "  total     `Perft {depth}: {total}`   e.g. 'Perft 2: 400'" in learned
     assert "  Chess960  does not take Chess960 positions" in learned
     assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
     # saved: the next session reads it at once, with no calibration
@@ -62,7 +62,7 @@ def test_engine_check_of_an_engine_not_understood(capsys, tmp_path):
     code, out, _ = run(capsys, "engine", "check", f"perftree:{script}")
     assert code == 2
     assert ("not read: chatty.sh: no rows (rows look like `{move} {count}{rest}` or `{move}: {count}{rest}`) "
-            "in its answer to chatty.sh 3 ") in out
+            "in its answer to the start position; it printed 2 other lines, the first 'hello, I am a chess engine'") in out
     assert "      | hello, I am a chess engine" in out
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from perftscope.core.engines.oracles import make_oracle
-from perftscope.core.errors import CalibrationError
+from perftscope.core.engines.pair import EnginePair
+from perftscope.core.errors import CalibrationError, EngineError
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.mismatch.fuzz import Fuzzer
 
@@ -94,8 +95,8 @@ def test_each_planted_bug_is_found_through_each_dialect(fmt, planted, expected, 
 @pytest.mark.parametrize("fmt", ["per_depth", "pseudo", "grouped"])
 def test_no_finding_on_a_correct_engine_in_a_fuzz_session(fmt, core, engine_path):
     # a fixed number of positions keeps this short; the 60-second sessions are in the README
-    with make_oracle(in_format(fmt, "correct", engine_path)) as engine:
-        result = Fuzzer(engine, core, seed=3, positions=12, shrink_calls=0).run()
+    pair = EnginePair.parse(in_format(fmt, "correct", engine_path), "core", timeout=60)
+    result = Fuzzer(pair, seed=3, positions=12, shrink_calls=0).run()
     assert result.tested == 12 and result.findings == []
 
 
@@ -145,8 +146,8 @@ def test_a_move_the_xboard_engine_refuses_is_a_refusal_not_the_roots_count(xboar
 
 
 def test_no_finding_on_a_correct_xboard_engine_in_a_fuzz_session(xboard_file, core):
-    with make_oracle(xboard_file("correct")) as engine:
-        result = Fuzzer(engine, core, seed=5, positions=20, shrink_calls=0).run()
+    result = Fuzzer(EnginePair.parse(xboard_file("correct"), "core", timeout=60), seed=5, positions=20,
+                    shrink_calls=0).run()
     assert result.tested == 20 and result.findings == []
 
 
@@ -177,3 +178,21 @@ def test_a_uci_engine_without_go_perft_through_its_perft_command(tmp_path, engin
             fen, moves, depth = PLANTED[planted]
             report = find_mismatch(engine, core, fen, moves, depth)
         assert report.totals_only and (report.path, report.fen) == (expected[planted].path, expected[planted].fen)
+
+
+def test_an_engine_file_may_give_its_dialect_and_refuse_chess960(tmp_path, engine_path, core):
+    toml = tmp_path / "told.toml"
+    toml.write_text(f'command = ["{ENGINES / "interactive.py"}", "{engine_path("correct")}"]\n'
+                    'position = "position fen {fen} moves {moves}"\ndivide = "divide {depth}"\n'
+                    'chess960 = false\n\n[dialect]\nrows = ["{move}: {count}"]\ntotal = "Total: {total}"\n')
+    with make_oracle(f"file:{toml}") as engine:
+        assert engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"], 2) == \
+            core.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"], 2)
+        assert engine.calls == 1 and engine.calibration is None          # told, not learned
+        assert engine.dialect.rows == ("{move}: {count}",) and engine.dialect.chess960 is False
+        with pytest.raises(CalibrationError, match="does not take Chess960 positions"):
+            engine.divide("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", [], 1)
+    toml.write_text(toml.read_text().replace('total = "Total: {total}"', 'total = "Total: {total} in {secs}"'))
+    with pytest.raises(EngineError, match=r"\[dialect\]: 'Total: \{total\} in \{secs\}' has a field perftscope "
+                                          r"does not know"):
+        make_oracle(f"file:{toml}")

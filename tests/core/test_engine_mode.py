@@ -13,8 +13,11 @@ from perftscope.core.engines.mode import Mode, describe, fill_mode, uci_setoptio
 from perftscope.core.engines.oracles import make_oracle, stockfish_available
 from perftscope.core.engines.usage import peak_memory
 
-BUSY = "import time, sys\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass\n" \
-       "print('Nodes searched: 20')"
+# burns 0.3 s of CPU, then answers right (a perftree engine of tests/engines): engines are first
+# calibrated on positions whose answers are known, so a fixed answer would not be read
+BUSY = ("import os, runpy, sys, time\nend = time.process_time() + 0.3\nwhile time.process_time() < end: pass\n"
+        "sys.argv = sys.argv[1:]\nsys.path.insert(0, os.path.dirname(sys.argv[0]))\n"
+        "runpy.run_path(sys.argv[0], run_name='__main__')\n")
 
 
 def test_placeholders_take_what_is_asked_and_default_otherwise():
@@ -31,16 +34,19 @@ def test_uci_options_are_set_only_when_offered_within_their_range():
     assert describe(Mode(threads=4, hash_mb=64), taken) == "threads not settable, 64 MiB hash"
 
 
-def test_a_command_template_takes_threads_and_hash(tmp_path):
-    with make_oracle(f"cmd:{sys.executable} -c \"print('Nodes searched: 20')\" {{threads}} {{hash_mb}} {{depth}}",
-                     mode=Mode(threads=3, hash_mb=16)) as oracle:
+def test_a_command_template_takes_threads_and_hash(tmp_path, engine_path):
+    # the perftree engine reads DEPTH FEN MOVES and leaves what follows alone
+    with make_oracle(f"cmd:{sys.executable} {engine_path('correct')} {{depth}} {{fen}} {{moves}} {{threads}} "
+                     f"{{hash_mb}}", mode=Mode(threads=3, hash_mb=16)) as oracle:
         assert oracle.taken == {"threads": 3, "hash_mb": 16}
         assert oracle.perft(START_FEN, (), 1) == 20
-        assert "3 16 1" in oracle.log.text()
+        assert f" 1 '{START_FEN}' '' 3 16" in oracle.log.text()
 
 
-def test_a_per_call_process_reports_its_cpu_time():
-    script = f"cmd:{sys.executable} -c \"{BUSY}\" {{depth}}"
+def test_a_per_call_process_reports_its_cpu_time(tmp_path, engine_path):
+    busy = tmp_path / "busy.py"
+    busy.write_text(BUSY)
+    script = f"cmd:{sys.executable} {busy} {engine_path('correct')} {{depth}} {{fen}} {{moves}}"
     with make_oracle(script) as oracle:
         oracle.perft(START_FEN, (), 1)
         usage = oracle.last_usage

@@ -20,7 +20,7 @@ def divide_lines(board, depth):
 
 def serve(name, answer_go):
     """answer_go(board, depth, moves) prints the answer to `go perft depth`."""
-    board, moves = chess.Board(), []
+    board, moves, chess960 = chess.Board(), [], False
     for line in sys.stdin:
         words = line.split()
         word = words[0] if words else ""
@@ -28,10 +28,13 @@ def serve(name, answer_go):
             print(f"id name {name}\nuciok", flush=True)
         elif word == "isready":
             print("readyok", flush=True)
+        elif word == "setoption" and "UCI_Chess960" in words:
+            chess960 = words[-1] == "true"
         elif word == "position":
             rest = line.split(None, 1)[1]
             fen, _, played = rest.partition(" moves ")
-            board = chess.Board() if fen.strip() == "startpos" else chess.Board(fen.strip()[4:])
+            board = chess.Board(chess960=chess960) if fen.strip() == "startpos" else \
+                chess.Board(fen.strip()[4:], chess960=chess960)
             moves = played.split()
             for move in moves:
                 board.push_uci(move)
