@@ -478,9 +478,14 @@ class BoardPanel(QWidget):
             white = not white
         return " ".join(parts)
 
+    def _typed_position(self, text: str) -> Position:
+        """A typed FEN reads as Chess960 while the board shows Chess960 (the Chess960 box is
+        ticked), else as standard chess unless it needs Chess960."""
+        return Position.from_fen(text.strip(), chess960=self.position.chess960)
+
     def _validate(self, text: str) -> bool:
         try:
-            Position.from_fen(text.strip())
+            self._typed_position(text)
         except FenError as e:
             self._show_error(str(e))
             return False
@@ -490,7 +495,7 @@ class BoardPanel(QWidget):
     def _load_typed(self):
         text = self.fen_edit.text().strip()
         if self._validate(text):
-            self.set_position(Position.from_fen(text))
+            self.set_position(self._typed_position(text))
 
     def _show_error(self, message: str):
         self.fen_error.setText(message)

@@ -38,7 +38,8 @@ def run(args) -> int:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
             for warning in fen_warnings(args.fen):
-                print(f"warning    the FEN's {warning} (normalised as python-chess does)")
+                print(f"warning    the FEN's {warning} (for the truth, as python-chess drops it; "
+                      f"{engine.name} is given the FEN as written)")
             print(flush=True)
         said: set[str] = set()
 

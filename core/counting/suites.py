@@ -1,14 +1,20 @@
 """Position suites: EPD (`FEN ;D1 20 ;D2 400 ; note`) and python-chess `.perft` files
-(`id NAME` / `epd FEN` / `perft DEPTH NODES` blocks)."""
+(`id NAME` / `epd FEN` / `perft DEPTH NODES` blocks).
+
+A FEN reads as standard chess unless its castling field needs Chess960 (core.board.position);
+a Chess960 position whose X-FEN would read as standard (its kings on e1/e8, say) is marked
+with `variant chess960` in its block (`; variant chess960` in EPD), and `full_fen` writes it
+in Shredder-FEN, which every reader takes as Chess960."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import SuiteError
+from ..errors import FenError, SuiteError
 
 _DEPTH = re.compile(r"^D(\d+)\s+(\d+)$")
+_VARIANTS = ("chess960", "standard")
 
 
 @dataclass
@@ -19,12 +25,21 @@ class SuiteEntry:
     name: str = ""
     note: str = ""
     source: str = ""          # "file:line", for error messages
+    chess960: bool = False    # marked `variant chess960`
 
     @property
     def full_fen(self) -> str:
-        """EPD lines often omit the move counters: add them."""
+        """EPD lines often omit the move counters: add them. A marked Chess960 entry is written
+        so that it reads as Chess960 everywhere (Shredder-FEN where X-FEN would not say so)."""
         parts = self.fen.split()
-        return self.fen if len(parts) >= 6 else " ".join(parts + ["0", "1"][len(parts) - 4:])
+        fen = self.fen if len(parts) >= 6 else " ".join(parts + ["0", "1"][len(parts) - 4:])
+        if self.chess960:
+            from ..board.position import Position     # the kernels: only for the entries that need them
+            try:
+                return Position.from_fen(fen, chess960=True).fen()
+            except FenError:
+                return fen               # reported as it stands by whoever reads it
+        return fen
 
 
 def load(path) -> list[SuiteEntry]:
@@ -56,6 +71,8 @@ def _parse_epd(lines, name) -> list[SuiteEntry]:
             m = _DEPTH.match(f)
             if m:
                 entry.expected[int(m.group(1))] = int(m.group(2))
+            elif f.startswith("variant "):
+                entry.chess960 = _variant(f[8:].strip(), name, number)
             elif re.match(r"^D\w*\s+\S+$", f) and not re.search(r"[a-z]{3}", f):
                 raise SuiteError(f"{name} line {number}: cannot read depth field {f!r} (expected 'D<depth> <nodes>')")
             elif f:
@@ -100,9 +117,20 @@ def _parse_perft(lines, name) -> list[SuiteEntry]:
                 raise SuiteError(f"{name} line {number}: cannot read {line!r} (expected 'perft <depth> <nodes>' "
                                  f"after an 'epd' line)")
             current.expected[int(parts[0])] = int(parts[1])
+        elif keyword == "variant" and current is not None:
+            current.chess960 = _variant(rest, name, number)
         else:
-            raise SuiteError(f"{name} line {number}: unknown keyword {keyword!r} (expected id, epd or perft)")
+            raise SuiteError(f"{name} line {number}: unknown keyword {keyword!r} (expected id, epd, perft "
+                             f"or variant)")
     for e in entries:
         if not e.fen:
             raise SuiteError(f"{e.source}: entry {e.name!r} has no 'epd' line")
     return entries
+
+
+def _variant(text: str, name: str, number: int) -> bool:
+    """Whether `variant TEXT` marks Chess960; SuiteError for a variant perftscope does not play."""
+    if text.lower() not in _VARIANTS:
+        raise SuiteError(f"{name} line {number}: variant {text!r} is not one perftscope plays "
+                         f"(expected {' or '.join(_VARIANTS)})")
+    return text.lower() == "chess960"

@@ -23,6 +23,7 @@ from typing import Callable
 
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineFailed
+from ..engines.lenient_fen import fen_as_written
 from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
 from ..board.position import Position
 
@@ -83,6 +84,7 @@ class Report:
     crash: bool = False      # the engine under test crashed, hung or flooded: a finding
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
     fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
+    given_fen: str = ""      # the root FEN as written, which the engine is given (see lenient_fen)
     command: str = ""        # the command line the engine failed on, when it crashed
 
     def to_json(self) -> dict:
@@ -94,7 +96,8 @@ class Report:
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
                 "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
-                "fen_warnings": list(self.fen_warnings), "command": self.command}
+                "fen_warnings": list(self.fen_warnings), "given_fen": self.given_fen,
+                "command": self.command}
 
 
 def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
@@ -122,7 +125,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
     start = Position.from_fen(root_fen).play(path)
     report = Report(engine=engine.name, reference=reference.name, root_fen=root_fen, depth=depth,
                     path=list(path), fen=start.fen(), unreachable=_unreachable(start),
-                    fen_warnings=fen_warnings(fen))
+                    fen_warnings=fen_warnings(fen), given_fen=fen_as_written(fen))
     report.agree = depth == 0          # depth 0: one node each, nothing to ask
     pos, remaining = start, depth
     while remaining > 0:
@@ -131,7 +134,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             return report
         try:
             try:
-                answer = engine.answer(root_fen, report.path, remaining)
+                answer = engine.answer(fen, report.path, remaining, as_written=True)
                 report.engine_calls += 1
             except EngineFailed as e:
                 return _crashed(report, engine, e)
@@ -145,7 +148,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
                 ours = {}
                 for move in theirs:
                     try:
-                        ours[move] = engine.perft(root_fen, report.path + [move], remaining - 1)
+                        ours[move] = engine.perft(fen, report.path + [move], remaining - 1, as_written=True)
                         report.engine_calls += 1
                     except EngineFailed as e:
                         return _crashed(report, engine, e, report.path + [move])
@@ -229,6 +232,8 @@ def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> 
     path = report.path if path is None else path
     fen = Position.from_fen(report.root_fen).play(path).fen()
     where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
+    if report.fen_warnings:          # it was given the FEN as written, not the one above
+        where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):
         own = error.own_error or str(error)
         report.error = f"{engine.name} crashed {where}: {own}"
