@@ -5,6 +5,7 @@ import os
 import shlex
 
 from ..errors import EngineError
+from .mode import Mode, fill_mode
 from .oracle import DEFAULT_TIMEOUT, Oracle, read_answer
 from .process import MAX_BYTES, MAX_LINES, EngineProcess, executable, run_command
 from .spec import Spec
@@ -15,29 +16,36 @@ class CommandOracle(Oracle):
     """A program run once per divide: `cmd:TEMPLATE`, or a perftree script (`PATH DEPTH "FEN"
     "m1 m2 ..."`, the moves argument left out when empty, exactly like perftree)."""
 
-    def __init__(self, spec: Spec, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, spec: Spec, timeout: float = DEFAULT_TIMEOUT, mode: Mode | None = None):
         super().__init__(spec.text, spec.short_name, timeout)
         if spec.kind == "perftree":
             self.path = executable(spec.target, self.name)
             self.words = [self.path, "{depth}", "{fen}", "{moves}"]
         else:
-            self.words = shlex.split(spec.target)
             if not PLACEHOLDER.search(spec.target):
                 raise EngineError(f"{self.name}: the command template {spec.target!r} has no "
                                   f"{{depth}}, {{fen}} or {{moves}}: the engine would not know what to count")
+            self.words = []
+            for word in shlex.split(spec.target):    # {threads} and {hash_mb} are the same every call
+                word, took = fill_mode(word, mode)
+                self.words.append(word)
+                self.taken.update(took)
             self.words[0] = executable(self.words[0], self.name)
         self.drop_empty_moves = spec.kind == "perftree"
         self.max_lines, self.max_bytes = MAX_LINES, MAX_BYTES
         self._process: EngineProcess | None = None
+        self.last_usage = None       # rusage of the last call's process (core.race.measure reads it)
 
     def _answer(self, fen, moves, depth, position):
         args = fill_template(self.words, fen, moves, depth)
         if self.drop_empty_moves and not moves:
             args = args[:-1]
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
+        self.last_usage = None
         try:
             lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
                                 max_lines=self.max_lines, max_bytes=self.max_bytes)
+            self.last_usage = self._process.usage
         finally:
             self._process = None
         if self._cancelled.is_set():

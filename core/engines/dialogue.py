@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import EngineError, EngineTimeout
 from .divide_parser import TOTAL_LINE
+from .mode import Mode, fill_mode, uci_setoptions
 from .oracle import DEFAULT_TIMEOUT, Oracle, read_answer
 from .process import EngineProcess, executable
 from .templates import fill_line
@@ -44,14 +45,33 @@ def sentinel_reply(d: Dialogue) -> str:
 UCI = Dialogue(command=(), start=("uci",), start_until=r"^uciok$", ready=("isready", "readyok"))
 
 
+def with_mode(d: Dialogue, mode: Mode | None) -> tuple[Dialogue, dict[str, int]]:
+    """The dialogue with `{threads}` and `{hash_mb}` filled in its command and lines, and what
+    they took."""
+    taken: dict[str, int] = {}
+
+    def fill(text):
+        if text is None:
+            return None
+        filled, took = fill_mode(text, mode)
+        taken.update(took)
+        return filled
+    d = replace(d, command=tuple(fill(w) for w in d.command), start=tuple(fill(x) for x in d.start),
+                position=tuple(fill(x) for x in d.position), divide=fill(d.divide), totals=fill(d.totals))
+    return d, taken
+
+
 class InteractiveOracle(Oracle):
     """A program kept running across calls that reads commands on stdin: a UCI engine answering
     `go perft N`, or anything an engine file describes. Restarted when it has died between
     requests; a request that fails (timeout, flood, crash) stops it and the next one starts anew."""
 
-    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT,
+                 mode: Mode | None = None):
         super().__init__(spec, name, timeout)
-        self.dialogue = dialogue
+        self.mode = mode
+        self.dialogue, self.taken = with_mode(dialogue, mode)
+        self.greeting: list[str] = []       # the engine's reply to the start lines
         self.restarts = 0
         self._engine: EngineProcess | None = None
         self._end = re.compile(dialogue.end_regex) if dialogue.end_regex else None
@@ -75,7 +95,12 @@ class InteractiveOracle(Oracle):
         for line in d.start:
             self._engine.send(line, repr(line))
         if d.start_until:
-            self._read_until(re.compile(d.start_until), HANDSHAKE_TIMEOUT, repr(" / ".join(d.start)))
+            self.greeting = self._read_until(re.compile(d.start_until), HANDSHAKE_TIMEOUT,
+                                             repr(" / ".join(d.start)))
+        setoptions, took = uci_setoptions(self.greeting, self.mode)
+        for line in setoptions:                 # before isready: a table is allocated before readyok
+            self._engine.send(line, repr(line))
+        self.taken.update(took)
         self._sync()
 
     def _sync(self):
@@ -165,10 +190,10 @@ class UciOracle(InteractiveOracle):
     """A UCI engine answering `go perft N`, started once and kept running between requests."""
 
     def __init__(self, path: str, name: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 spec: str | None = None):
+                 spec: str | None = None, mode: Mode | None = None):
         name = name or os.path.basename(path)
         program = executable(path, name)
-        super().__init__(spec or f"uci:{path}", name, replace(UCI, command=(program,)), timeout)
+        super().__init__(spec or f"uci:{path}", name, replace(UCI, command=(program,)), timeout, mode)
         self.path = program
 
     def _start(self):

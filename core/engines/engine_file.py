@@ -16,7 +16,8 @@
     timeout = 60                                # seconds per call
 
 Only `command` is required: the rest defaults to UCI's `go perft`. One process is kept alive
-across calls and restarted when it dies.
+across calls and restarted when it dies. `{threads}` and `{hash_mb}` in the command and the lines
+take `perftscope race --threads/--hash` (core.engines.mode); a UCI engine gets `setoption` instead.
 """
 from __future__ import annotations
 

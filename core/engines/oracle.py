@@ -67,6 +67,7 @@ class Oracle:
         self.calls = 0
         self._running: tuple[int, float] | None = None
         self.last: Answer | None = None
+        self.taken: dict[str, int] = {}     # the threads and hash it was given (core.engines.mode)
 
     def activity(self) -> Activity | None:
         """None when idle, else which call is running and for how long (safe from any thread)."""

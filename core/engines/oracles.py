@@ -25,6 +25,7 @@ import threading
 from .command import CommandOracle
 from .dialogue import InteractiveOracle, UciOracle
 from .engine_file import load_engine_file
+from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT, Answer, Oracle, OracleCancelled, fen_warnings, validate
 from .process import Activity, EngineLog
 from .spec import SPECS, Spec, parse_spec
@@ -103,24 +104,25 @@ def stockfish_available() -> bool:
     return find_stockfish() is not None
 
 
-def make_oracle(spec, timeout: float = DEFAULT_TIMEOUT) -> Oracle:
+def make_oracle(spec, timeout: float = DEFAULT_TIMEOUT, mode: Mode | None = None) -> Oracle:
     """An Oracle for `spec` (text or Spec); EngineError naming the spec when it is unknown or
-    cannot start."""
+    cannot start. `mode` asks for threads and a hash size where the engine can take them
+    (core.engines.mode; `oracle.taken` says what it took)."""
     spec = parse_spec(spec)
     if spec.kind == "core":
         oracle = CoreOracle()
     elif spec.kind == "python-chess":
         oracle = PythonChessOracle()
     elif spec.kind == "stockfish":
-        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text)
+        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text, mode=mode)
     elif spec.kind == "uci":
-        return UciOracle(spec.target, timeout=timeout, spec=spec.text)
+        return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode)
     elif spec.kind in ("perftree", "cmd"):
-        return CommandOracle(spec, timeout=timeout)
+        return CommandOracle(spec, timeout=timeout, mode=mode)
     else:
         described = load_engine_file(spec.target)
         if timeout == DEFAULT_TIMEOUT and described.timeout is not None:
             timeout = described.timeout       # the file's own timeout, unless one was given
-        return InteractiveOracle(spec.text, described.name, described.dialogue, timeout)
+        return InteractiveOracle(spec.text, described.name, described.dialogue, timeout, mode)
     oracle.spec, oracle.timeout = spec.text, float(timeout)
     return oracle

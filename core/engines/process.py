@@ -190,6 +190,7 @@ class EngineProcess:
     def __init__(self, name: str, args: list[str], cwd=None, env=None, log: EngineLog | None = None,
                  interactive: bool = True, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES):
         self.name, self.args, self.log = name, list(args), log
+        self.usage = None           # what the OS says the process used, once reap() has ended it
         self.command = shlex.join(self.args)
         self.max_lines, self.max_bytes = max_lines, max_bytes
         self.stderr: collections.deque = collections.deque(maxlen=STDERR_KEEP)
@@ -276,6 +277,27 @@ class EngineProcess:
                               f"(answering {what}; the engine was stopped)")
         return line
 
+    def reap(self, timeout: float) -> int | None:
+        """Wait up to `timeout` seconds for the process to exit and return its exit code (None if
+        it is still running). It is reaped with wait4, so `usage` keeps what the kernel counted for
+        it and the children it waited for (CPU time, peak memory): the one moment those exist."""
+        deadline = time.monotonic() + timeout
+        pause = 0.0002
+        while self.proc.returncode is None:
+            try:
+                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            except ChildProcessError:          # reaped elsewhere: the exit code is all there is
+                return self.proc.wait()
+            if pid:
+                self.usage = usage
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.01)       # quick for programs that exit at once, cheap for others
+        return self.proc.returncode
+
     def crashed(self, what: str) -> EngineError:
         """The error for an engine whose output ended: wait briefly for its exit code and let the
         stderr reader finish, then quote the engine's own error."""
@@ -349,9 +371,8 @@ def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None,
             if line is None:
                 break
             lines.append(line)
-        try:
-            code = process.proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
+        code = process.reap(max(0.1, deadline - time.monotonic()))
+        if code is None:
             process.kill()
             raise EngineTimeout(f"{name}: closed its output but did not exit within {timeout:g} s "
                                 f"on {what}; the engine was stopped", seconds=timeout) from None

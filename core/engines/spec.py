@@ -6,7 +6,8 @@
     'engine'
 
 Kinds: `core`, `python-chess` (also `chess`), `stockfish`, `uci:PATH`, `perftree:PATH`,
-`cmd:TEMPLATE` (a command run per divide, placeholders {depth} {fen} {moves} {fen_moves})
+`cmd:TEMPLATE` (a command run per divide, placeholders {depth} {fen} {moves} {fen_moves}, and
+{threads} {hash_mb} for core.engines.mode)
 and `file:ENGINE.toml` (an engine file, see core.engines.engine_file).
 """
 from __future__ import annotations

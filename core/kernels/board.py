@@ -47,34 +47,34 @@ def layout_bits(white_files, black_files) -> int:
     return cr
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_from(m):
     return np.int64(m) & 63
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_to(m):
     return (np.int64(m) >> 6) & 63
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_flag(m):
     return (np.int64(m) >> 12) & 3
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_promotion(m):
     """0 knight, 1 bishop, 2 rook, 3 queen (meaningful with FLAG_PROMOTION only)."""
     return (np.int64(m) >> 14) & 3
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def layout_file(cr, colour, which):
     """File of `colour`'s (0 white) king (which 0), K-side rook (1) or Q-side rook (2)."""
     return np.int64(cr >> np.uint64(LAYOUT_SHIFT + LAYOUT_BITS * colour + 3 * which)) & 7
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def rights_after_960(cr, stm, frm, to):
     """Chess960 rights after a move frm -> to by the side to move (relative squares):
     ours go with a king or rook move, theirs with the capture of their rook."""
@@ -141,7 +141,7 @@ def full_key(T, s):
     return k
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def promoted(N, D, O, tb, promo):
     """(N, D, O) with the promotion piece (0 knight .. 3 queen) put on tb."""
     if promo == 0:
@@ -153,7 +153,7 @@ def promoted(N, D, O, tb, promo):
     return N, D | tb, O | tb
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def make(T, s, m):
     """The position after move m, mirrored so that the opponent is to move."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -252,7 +252,7 @@ DOUBLE_PUSH, CASTLE, EN_PASSANT = 6, 7, 8
 PROMOTE = 9                          # + 0 knight .. 3 queen
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def make_leaf_parent(T, s, frm, to, what):
     """The position after frm -> to, for a child that will only be counted: the mover's
     kind (`what`) comes from the generator instead of the board, a capture clears the

@@ -20,7 +20,7 @@ EP_COL, KEY_COL = 7, 9
 WIDTH = 11
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def row_state(rows, i):
     """Row i as the kernel state tuple the generator takes."""
     r = rows[i]

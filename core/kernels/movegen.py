@@ -29,7 +29,7 @@ _K_CROSS = np.uint64(0x60)   # f1 g1
 _Q_CROSS = np.uint64(0x0C)   # c1 d1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def attacks_of(T, P, N, D, O, K, side, occ, up):
     """Every square attacked by the pieces in `side`, sliders seen through `occ`.
     `up`: the side's pawns capture towards rank 8."""
@@ -68,7 +68,7 @@ def blocker_ray(T, ksq, sniper, side, occ):
     return ZERO
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def pins_and_checkers(T, ksq, snipers, us, occ):
     """(union of the rays king..sniper holding exactly one of our pieces, the snipers
     with nothing between them and the king)."""
@@ -95,7 +95,7 @@ def checkers_to(T, P, N, D, O, sq, occ):
             | (rook_attacks(T, sq, occ) & O) | (bishop_attacks(T, sq, occ) & D))
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def legality_masks(T, s):
     """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -135,7 +135,7 @@ def king_safety(T, s):
     return ksq, checkers, evasion, pin_o, pin_d, banned
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def is_attacked(T, P, N, D, O, K, them, sq, occ):
     """Does `them` attack sq, sliders seen through occ? Cheap tests first."""
     if (T[KNIGHT + sq] & N) & them or (T[PAWN_W + sq] & P) & them or (T[KING + sq] & K) & them:
@@ -145,7 +145,7 @@ def is_attacked(T, P, N, D, O, K, them, sq, occ):
     return (rook_attacks(T, sq, occ) & O & them) != 0
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def castles_960(T, s, ksq):
     """Chess960 castlings (1 K-side, 2 Q-side) for a king not in check. The king goes to
     g1 or c1, the rook to f1 or d1; every square either crosses, destinations included,
@@ -176,7 +176,7 @@ def castles_960(T, s, ksq):
     return castles
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def king_destinations(T, s, ksq, checkers):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
     every square the opponent attacks with our king lifted off the board, so that the
@@ -216,7 +216,7 @@ def king_destinations(T, s, ksq, checkers):
     return safe, castles
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
     """Legal pawn destinations (en passant aside): single pushes, double pushes,
     captures towards the a-file (+7) and towards the h-file (+9)."""
@@ -252,7 +252,7 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
     return True
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def count_moves(T, s):
     """Number of legal moves, by popcount of target sets (the leaf parent's work)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s

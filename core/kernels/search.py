@@ -41,7 +41,7 @@ COUNTERS = types.Array(types.int64, 1, "C")
 FLAG = types.Array(types.int64, 1, "C")
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def remember(H, mask, key, depth, total, ctr, slot, stop):
     """Store a finished subtree's count, and count what the store did."""
     # a stopped subtree's count is partial: never remember it
@@ -55,7 +55,7 @@ def remember(H, mask, key, depth, total, ctr, slot, stop):
         ctr[slot + FILLS] += 1
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def take_item(next_item, n, stop):
     """Index of the next work item from the shared queue head, or -1 when the items
     are gone or the run is stopped."""

@@ -6,10 +6,11 @@ by a routine that knows the piece kind); it saves writing, reading and decoding 
 move list and finding the moving piece's kind again for the 25-45 children of every
 depth-2 node, where almost all of a perft's makes happen.
 
-Compile time is the price: each place that counts a child compiles the whole bulk
-counter in again. Five places (king, pawns, knights, diagonal and orthogonal
-sliders) are the measured trade (docs/BENCHMARKS.md); the rare moves (castling,
-promotions, en passant) share one more, behind a call."""
+Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
+get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
+so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
+the rare moves (castling, promotions, en passant) share one more, behind a call
+(docs/BENCHMARKS.md)."""
 import numpy as np
 from numba import njit, types
 
@@ -25,7 +26,7 @@ TABLE = types.Array(types.uint64, 1, "C", readonly=True)
 _NOT_8 = ~RANK_8
 
 
-@njit(cache=True, _nrt=False, inline='always')
+@njit(cache=True, _nrt=False, forceinline=True)
 def _count(T, s, frm, delta, targets, what):
     """Leaves below the children reached by moving `what` to each of `targets`, from
     frm, or for pawns (delta > 0) from each target minus delta."""
