@@ -9,6 +9,7 @@ from dataclasses import fields
 
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.finder import Level, Report, Row
+from perftscope.core.mismatch.state_trace import StateTrace
 from perftscope.core.mismatch.verdicts import classify
 
 FORMAT = "perftscope-session"
@@ -63,6 +64,8 @@ def report_from_json(data: dict) -> Report:
     values["levels"] = [Level(lv["fen"], lv["depth"], [Row(r["move"], r["engine"], r["reference"])
                                                         for r in lv["rows"]], lv.get("chosen"))
                         for lv in data.get("levels", [])]
+    if data.get("state_trace"):
+        values["state_trace"] = StateTrace(**data["state_trace"])
     return Report(**values)
 
 

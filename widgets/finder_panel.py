@@ -56,6 +56,9 @@ def report_html(report, name=None) -> str:
         items = "".join(f"<li><b>{e(m)}</b> {e(report.explanations.get(m, ''))}</li>" for m in moves)
         parts.append(f"<p style='color:{colour}'><b>{verdict.label}</b>: {e(verdict.by(report.engine))}</p>"
                      f"<ul>{items}</ul>")
+    if report.state_trace is not None:
+        parts.append(f"<p style='color:{palette.BAD}'><b>state after a move</b>: "
+                     f"{e(report.state_trace.sentence(report.engine))}</p>")
     for level in report.levels:
         rows = level.differing
         lines = "".join(
@@ -66,7 +69,8 @@ def report_html(report, name=None) -> str:
         parts.append(f"<p>depth {level.depth} · <tt>{e(level.fen)}</tt><br>{'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'}</p>"
                      + (f"<table cellspacing=4><tr><th>move</th><th>{engine}</th><th>{reference}</th>"
                         f"<th>verdict</th></tr>{lines}</table>" if rows else ""))
-    parts.append(f"<p>engine calls {report.engine_calls} (reference calls {report.reference_calls})</p>")
+    tracing = f", {report.trace_calls} more tracing its state" if report.trace_calls else ""
+    parts.append(f"<p>engine calls {report.engine_calls} (reference calls {report.reference_calls}){tracing}</p>")
     return "".join(parts)
 
 

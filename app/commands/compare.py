@@ -122,7 +122,10 @@ def _print_verdict(report: Report):
         print("mismatch   the move lists differ here")
         _print_moves(NOT_GENERATED.heading(report.engine) + ":", report.missing, report)
         _print_moves(ILLEGAL.heading(report.engine) + ":", report.extra, report)
-    print(f"engine calls {report.engine_calls} (reference calls {report.reference_calls})")
+    if report.state_trace is not None:
+        print(f"state      {report.state_trace.sentence(report.engine)}")
+    tracing = f", {report.trace_calls} more tracing its state" if report.trace_calls else ""
+    print(f"engine calls {report.engine_calls} (reference calls {report.reference_calls}){tracing}")
 
 
 def _print_moves(title: str, moves: list[str], report: Report):

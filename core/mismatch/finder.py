@@ -26,6 +26,10 @@ from ..errors import EngineCrashed, EngineFailed
 from ..engines.lenient_fen import fen_as_written
 from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
 from ..board.position import Position
+from .state_trace import StateTrace, trace_state
+
+
+_DEPENDS = "its count depends on how the position was reached"
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,8 @@ class Report:
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
     fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
     given_fen: str = ""      # the root FEN as written, which the engine is given (see lenient_fen)
+    state_trace: StateTrace | None = None   # the move after which the engine's position is wrong
+    trace_calls: int = 0     # engine calls spent asking whether (and where) its state goes wrong
     command: str = ""        # the command line the engine failed on, when it crashed
 
     def to_json(self) -> dict:
@@ -97,7 +103,8 @@ class Report:
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
                 "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
                 "fen_warnings": list(self.fen_warnings), "given_fen": self.given_fen,
-                "command": self.command}
+                "command": self.command, "trace_calls": self.trace_calls,
+                "state_trace": None if self.state_trace is None else self.state_trace.to_json()}
 
 
 def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
@@ -144,7 +151,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             if ours is None:           # totals only: ask below each move only when the totals differ
                 report.totals_only = True
                 if remaining == 1 or answer.total == sum(theirs.values()):
-                    return _compare_totals(report, pos, remaining, answer.total, theirs, progress)
+                    _compare_totals(report, pos, remaining, answer.total, theirs, progress)
+                    return _traced(report, engine, fen, remaining, answer, cancelled)
                 ours = {}
                 for move in theirs:
                     try:
@@ -170,21 +178,43 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             progress(level)
         if moves_differ:
             report.note = _totals_differ(report, remaining, answer.total, ours)
-            return report
+            return _traced(report, engine, fen, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra = missing, extra
             report.unreachable = _unreachable(start, pos)
             report.explanations = {m: explain_move(pos, m) for m in missing + extra}
-            return report
+            return _traced(report, engine, fen, remaining, answer, cancelled)
         if not differing:
             if len(report.levels) > 1:
                 report.note = _inconsistent(report)
-            else:
-                report.agree = True
+                return _traced(report, engine, fen, remaining, answer, cancelled)
+            report.agree = True
             return report
         report.path.append(level.chosen)
         pos = pos.push(level.chosen)
         remaining -= 1
+    return report
+
+
+def _traced(report: Report, engine: Oracle, fen: str, depth: int, answer, cancelled) -> Report:
+    """A disagreement at the end of a path: when the engine answers otherwise asked about the
+    position's own FEN, the move that breaks its state and what its position holds
+    (core.mismatch.state_trace); the engine's answer here was `answer`."""
+    if report.agree or not report.path:
+        return report
+    inconsistent = _DEPENDS in report.note
+    before = getattr(engine, "calls", 0)
+    try:
+        report.state_trace = trace_state(engine, fen, report.path, depth, answer, cancelled)
+    except OracleCancelled:
+        report.cancelled = True
+    except EngineFailed:
+        pass              # it failed on a FEN of its own position: the finding above stands alone
+    report.trace_calls = getattr(engine, "calls", 0) - before
+    if report.state_trace is None and inconsistent and not report.cancelled:
+        report.note += (f"; asked as the root FEN + the moves and as this position's own FEN it "
+                        f"answers alike, so what it depends on is the moves searched before this one "
+                        f"(state an unmake does not restore, or a hash table collision)")
     return report
 
 
@@ -204,7 +234,7 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
             row = next(r for r in parent.rows if r.move == parent.chosen)
             report.note = (f"{report.engine} counted {row.engine} below {parent.chosen} one level up, "
                            f"but asked about this position directly it answers {total} like "
-                           f"{report.reference}: its count depends on how the position was reached")
+                           f"{report.reference}: {_DEPENDS}")
         else:
             report.agree = True
         return report
@@ -254,8 +284,7 @@ def _inconsistent(report: Report) -> str:
     here = sum(r.engine for r in report.levels[-1].rows)
     return (f"no move differs here, yet one level up {report.engine} counted {row.engine} below "
             f"{parent.chosen} against {report.reference}'s {row.reference}; asked about this position "
-            f"directly it answers {here}: its count depends on how the position was reached "
-            f"(a hash table collision, or state not restored after a move)")
+            f"directly it answers {here}: {_DEPENDS}")
 
 
 def _unreachable(*positions: Position) -> list[str]:

@@ -252,7 +252,7 @@ def test_the_inconsistent_engine_diagnosis_is_shown_whole(qtbot, window, engine_
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
     w = window(kiwipete, f"perftree:{engine_path('inconsistent')}", "core")
     report = find(qtbot, w, 2)
-    assert report.note.endswith("(a hash table collision, or state not restored after a move)")
+    assert report.note.endswith("(state an unmake does not restore, or a hash table collision)")
     text = " ".join(w.finder_panel.text().split())
     assert "inconsistent engine" in text and " ".join(report.note.split()) in text
     assert "inconsistent" in w.message.text() and "Finder report" in w.message.text()
