@@ -19,6 +19,7 @@ class EngineTestController(QObject):
         self.job: Job | None = None
         self.session = None            # the running SuiteRun or Fuzzer
         self.names = ("", "")          # engine and reference, as the findings name them
+        self.found: list = []          # the session's findings, alike ones merged
         self.done = 0
         self.settings: dict = {}
         self._lock = threading.Lock()
@@ -33,7 +34,7 @@ class EngineTestController(QObject):
     def start(self, settings: dict):
         if self.job is not None:
             return
-        self.settings, self.done, self.session = settings, 0, None
+        self.settings, self.done, self.session, self.found = settings, 0, None, []
         self.panel.clear()
         self.panel.set_running(True)
         self.panel.set_status(f"Starting {settings['engine']}…")
@@ -98,7 +99,9 @@ class EngineTestController(QObject):
 
     # --- GUI side (through the bridge's timer) ---------------------------------------------
     def _found(self, finding):
-        self.panel.add_finding(finding, *self.names)
+        from perftscope.core.mismatch.findings import merge
+        # a suite posts one finding per failing position: alike ones share a row with a count
+        self.panel.add_finding(merge(self.found, finding), *self.names)
 
     def _finished(self, text: str):
         self.job, self.session = None, None

@@ -26,8 +26,8 @@ import chess
 
 from perftscope import resources
 from .edge_positions import edge_positions
-from ..errors import EngineError, PerftscopeError
-from .findings import Finding, investigate
+from ..errors import EngineError, EngineTimeout, PerftscopeError
+from .findings import Finding, investigate, merge, timeout_finding
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import START_FEN, Position
 from .shrink import can_arise
@@ -138,7 +138,8 @@ class Fuzzer:
 
     def run(self, on_finding: Callable[[Finding, str], None] | None = None,
             on_position: Callable[[int, str], None] | None = None) -> FuzzResult:
-        """Test positions until a limit; `on_finding(finding, source)` as each is found."""
+        """Test positions until a limit; `on_finding(finding, source)` as each is found. Findings
+        alike are merged (findings.merge): then `finding` is the one found before, its count up."""
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         over = lambda: self._stop.is_set() or (deadline is not None and time.perf_counter() > deadline)  # noqa: E731
@@ -153,7 +154,7 @@ class Fuzzer:
                     on_position(result.tested, fen)
                 if finding is not None:
                     finding.name = f"#{result.tested} {source}"
-                    result.findings.append(finding)
+                    finding = merge(result.findings, finding)
                     if on_finding is not None:
                         on_finding(finding, source)
                     if self.first:
@@ -169,6 +170,8 @@ class Fuzzer:
             answer = self.engine.answer(fen, [], self.depth)
         except OracleCancelled:
             raise
+        except EngineTimeout as e:         # asking again would wait as long again; the next
+            return timeout_finding(self.engine, fen, self.depth, e)    # call restarts the engine
         except EngineError:
             answer = None                  # a crash: the finder asks again and records it
         if answer is not None:

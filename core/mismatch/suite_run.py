@@ -20,8 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import EngineError, FenError
-from .findings import Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples
+from ..errors import EngineError, EngineTimeout, FenError
+from .findings import (Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples,
+                       timeout_finding)
 from ..engines.oracles import DEFAULT_TIMEOUT, Oracle, OracleCancelled, make_oracle
 from ..board.position import Position
 from ..counting.suites import SuiteEntry
@@ -172,6 +173,9 @@ class SuiteRun:
             case.checked.append((depth, expected, got))
             if got == expected:
                 continue
+            if isinstance(failed_with, EngineTimeout):     # asking again would wait as long again
+                case.finding = timeout_finding(engine, fen, depth, failed_with, case.name)
+                return
             case.finding = investigate(engine, reference, fen, depth, name=case.name,
                                        shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
             if case.finding is None:

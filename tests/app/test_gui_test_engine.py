@@ -1,12 +1,21 @@
 """The Test-engine tab: a fuzz session shows findings live with their class and minimal
 position, a click opens one in the divide tree along the finder's path, Stop ends a session."""
+import copy
 import time
 
 import pytest
+from PySide6.QtCore import Qt
 
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN
 from perftscope.core.mismatch.verdicts import ILLEGAL
+
+
+def click_row(qtbot, panel, row):
+    """A mouse click on the row's first cell, as a user opens a finding."""
+    panel.table.scrollToItem(panel.table.item(row, 0))
+    rect = panel.table.visualItemRect(panel.table.item(row, 0))
+    qtbot.mouseClick(panel.table.viewport(), Qt.LeftButton, pos=rect.center())
 
 
 @pytest.fixture
@@ -36,13 +45,28 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     # the moves column words each move from the engine's side
     assert panel.table.item(0, 1).text().startswith("illegal ")
 
-    panel.table.selectRow(0)                          # opens it in the divide tree
+    click_row(qtbot, panel, 0)                        # opens it in the divide tree
     assert window.tabs.currentWidget() is window.tree
     node = window.model.node(window.tree.view.currentIndex())
     assert node.verdict is ILLEGAL and node.moves == tuple(finding.path) + (finding.report.extra[0],)
     assert window.model.fen == finding.fen
     assert finding.report.extra[0] in window.message.text()
     assert "ep_rank_pin.py against core, depth 2: en passant through a rank pin" in window.message.text()
+
+    # a single click opens it every time, the row selected already or not
+    window.tabs.setCurrentWidget(panel)
+    window.set_fen(START_FEN)
+    click_row(qtbot, panel, 0)
+    assert window.tabs.currentWidget() is window.tree and window.board.position.fen() != START_FEN
+
+    # another position failing the same way shares the row, with a count
+    rows = panel.table.rowCount()
+    twin = copy.copy(finding)
+    twin.count, twin.name = 1, "#99 another position"
+    window.engine_tests._found(twin)
+    assert panel.table.rowCount() == rows and finding.count == 2
+    assert panel.table.item(0, 0).text() == "en passant through a rank pin ×2"
+    assert panel.table.item(0, 3).text().endswith(" and 1 more")
 
 
 def test_stop_ends_a_suite_session_at_once(qtbot, window, engine_path):
