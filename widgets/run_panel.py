@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QPro
                                QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
 from perftscope.core.limits import RUN_DEPTH_LIMIT, table_bytes
+from perftscope.core.units import format_bytes, format_rate
 
 from . import palette
 
@@ -23,19 +24,6 @@ def format_count(n: float) -> str:
     """1234567 -> '1,234,567'."""
     return f"{int(n):,}"
 
-
-def format_rate(nps: float) -> str:
-    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if nps >= scale:
-            return f"{nps / scale:.2f} {unit}nps"
-    return f"{nps:.0f} nps"
-
-
-def format_bytes(n: int) -> str:
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= scale:
-            return f"{n / scale:g} {unit}"
-    return f"{n} B"
 
 
 class RunPanel(QWidget):

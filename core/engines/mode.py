@@ -38,18 +38,31 @@ def fill_mode(text: str, mode: Mode | None) -> tuple[str, dict[str, int]]:
     return filled, {k: v for k, v in asked.items() if k in found}
 
 
-def uci_setoptions(greeting: list[str], mode: Mode | None) -> tuple[list[str], dict[str, int]]:
-    """The `setoption` lines for what `mode` asks that the engine's `uci` reply offers as a spin
-    option taking that value, and what they set."""
+def _offered(greeting: list[str]) -> dict[str, tuple]:
+    """{lower-case name: (name, default, min, max)} of the spin options in a `uci` reply."""
     offered = {}
     for line in greeting:
         m = _UCI_OPTION.match(line.strip())
         if m:
-            low, high = re.search(r"\bmin\s+(-?\d+)", m["rest"]), re.search(r"\bmax\s+(-?\d+)", m["rest"])
-            offered[m["name"].lower()] = (m["name"], int(low[1]) if low else None, int(high[1]) if high else None)
+            found = [re.search(rf"\b{word}\s+(-?\d+)", m["rest"]) for word in ("default", "min", "max")]
+            offered[m["name"].lower()] = (m["name"], *(int(x[1]) if x else None for x in found))
+    return offered
+
+
+def uci_defaults(greeting: list[str]) -> dict[str, int]:
+    """The engine's own Threads and Hash, from its `uci` reply: what it runs with when not told."""
+    offered = _offered(greeting)
+    return {key: offered[name.lower()][1] for key, name in NAMES.items()
+            if name.lower() in offered and offered[name.lower()][1] is not None}
+
+
+def uci_setoptions(greeting: list[str], mode: Mode | None) -> tuple[list[str], dict[str, int]]:
+    """The `setoption` lines for what `mode` asks that the engine's `uci` reply offers as a spin
+    option taking that value, and what they set."""
+    offered = _offered(greeting)
     lines, taken = [], {}
     for key, value in (mode.asked() if mode is not None else {}).items():
-        name, low, high = offered.get(NAMES[key].lower(), (None, None, None))
+        name, _, low, high = offered.get(NAMES[key].lower(), (None, None, None, None))
         if name is None or (low is not None and value < low) or (high is not None and value > high):
             continue
         lines.append(f"setoption name {name} value {value}")
@@ -57,15 +70,16 @@ def uci_setoptions(greeting: list[str], mode: Mode | None) -> tuple[list[str], d
     return lines, taken
 
 
-def describe(mode: Mode | None, taken: dict[str, int]) -> str:
-    """'2 threads, 64 MiB hash', with what was asked and not taken: '1 thread (threads not settable)'."""
+def describe(mode: Mode | None, taken: dict[str, int], defaults: dict[str, int] | None = None) -> str:
+    """'2 threads, 64 MiB hash': what was taken; what was asked and not taken ('threads not
+    settable'); else the engine's own `defaults` ('1 thread by default')."""
     asked = mode.asked() if mode is not None else {}
     parts = []
     for key in ("threads", "hash_mb"):
-        value = taken.get(key)
-        if value is not None:
-            parts.append(f"{value} thread{'s' * (value != 1)}" if key == "threads" else
-                         (f"{value} MiB hash" if value else "no hash"))
-        elif key in asked:
+        value = taken.get(key, (defaults or {}).get(key))
+        if key in asked and key not in taken:
             parts.append(f"{key.replace('_mb', '')} not settable")
+        elif value is not None:
+            parts.append((f"{value} thread{'s' * (value != 1)}" if key == "threads" else
+                          f"{value} MiB hash" if value else "no hash") + ("" if key in taken else " by default"))
     return ", ".join(parts)

@@ -22,11 +22,17 @@ def perft(board, depth, moves_of):
     return total
 
 
-def run(moves_of, chess960=False):
+def request(chess960=False):
+    """(depth, board) from the command line: DEPTH FEN [MOVES]."""
     depth, fen = int(sys.argv[1]), sys.argv[2]
     board = chess.Board(fen, chess960=chess960)
     for uci in (sys.argv[3].split() if len(sys.argv) > 3 else []):
         board.push_uci(uci)
+    return depth, board
+
+
+def run(moves_of, chess960=False):
+    depth, board = request(chess960)
     total = 0
     for move in moves_of(board):
         board.push(move)

@@ -1,0 +1,374 @@
+"""The race: every engine on every position by iterative deepening, every count checked.
+
+    race = Race(["perftree:./my-perft.sh"], standard_positions(), seconds=10)
+    race.run()                  # blocks; listener(event, heat, lap) is told as it goes
+    race.heats[0].laps[-1].nps  # the deepest depth it finished on the first position
+
+Positions run one after another and, on each, the engines one after another: nothing else of
+the race competes with a timed call for the machine's cores. A heat (one engine on one position)
+starts with depth-1 calls whose fastest is the engine's start-up: a program's launch, a process's
+round trip; it is taken out of every deeper depth's time before nodes per second are computed.
+Then depth 2, 3, ... while the next depth, predicted from the last one's time and growth, fits in
+the budget (a call still running when the budget ends is stopped and does not count), or up to a
+fixed depth. After each depth the count is checked against the core's (a perft without a table,
+computed after the timed call, never during it); a wrong count ends the heat with the finder's
+one-line verdict from the engine's side. A crash, a hang or unreadable output ends the heat with
+the engine's own error line, and the race goes on with the next engine.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field, replace
+
+from ..engines.mode import Mode
+from ..errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout, OracleCancelled
+from ..limits import RUN_DEPTH_LIMIT
+from .measure import Usage
+from .racers import CoreRacer, EngineRacer, Timing
+
+STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up
+DEFAULT_TIMEOUT = 600.0    # one call longer than this is a hung engine
+YARDSTICKS = ("core", "stockfish")
+
+# how a heat ended
+RUNNING, DONE, WRONG, CRASHED, HUNG, FAILED, STOPPED = (
+    "running", "done", "wrong count", "crashed", "hung", "failed", "stopped")
+OUT = (WRONG, CRASHED, HUNG, FAILED)
+
+
+@dataclass(frozen=True)
+class RacePosition:
+    name: str
+    fen: str
+
+
+@dataclass(frozen=True)
+class Lap:
+    """One depth of one engine on one position. `net` is the wall time less the heat's start-up
+    (None at depth 1, which is the start-up); `cpu` and `peak` are what the OS says (`source`)."""
+    depth: int
+    nodes: int
+    seconds: float
+    net: float | None
+    cpu: float | None
+    peak: int | None
+    source: str | None
+    own_seconds: float | None = None
+
+    @property
+    def nps(self) -> float | None:
+        return self.nodes / self.net if self.net is not None and self.net > 0 else None
+
+    def to_json(self) -> dict:
+        return {"depth": self.depth, "nodes": self.nodes, "seconds": self.seconds, "net_seconds": self.net,
+                "nps": self.nps, "cpu_seconds": self.cpu, "peak_bytes": self.peak, "measured_by": self.source,
+                "own_seconds": self.own_seconds}
+
+
+@dataclass
+class Heat:
+    """One engine on one position: its laps and how it ended (`verdict` says why it is out)."""
+    racer: int
+    engine: str
+    position: RacePosition
+    laps: list[Lap] = field(default_factory=list)
+    startup: float | None = None
+    startup_cpu: float | None = None
+    load: float | None = None   # the machine's 1-minute load average when the heat began
+    status: str = ""
+    verdict: str = ""
+    note: str = ""              # e.g. the depth the budget cut short
+
+    @property
+    def out(self) -> bool:
+        return self.status in OUT
+
+    @property
+    def best(self) -> Lap | None:
+        """The deepest lap with a speed: what the engine is ranked by on this position."""
+        timed = [lap for lap in self.laps if lap.nps is not None]
+        return timed[-1] if timed and not self.out else None
+
+    def snapshot(self) -> "Heat":
+        return replace(self, laps=list(self.laps))
+
+    def to_json(self) -> dict:
+        best = self.best
+        return {"engine": self.engine, "position": self.position.name, "fen": self.position.fen,
+                "status": self.status, "verdict": self.verdict, "note": self.note,
+                "startup_seconds": self.startup, "startup_cpu_seconds": self.startup_cpu,
+                "load_average": self.load, "depth": best.depth if best else None,
+                "nps": best.nps if best else None, "laps": [lap.to_json() for lap in self.laps]}
+
+
+def standard_positions() -> list[RacePosition]:
+    """The five positions engine authors quote (perftscope bench's): start, Kiwipete, 3, 4, 5."""
+    from ... import resources
+    from ..counting.suites import load
+    by_name = {e.name: e for e in load(resources.path("standard.epd"))}
+    return [RacePosition(n, by_name[n].full_fen) for n in ("initial", "kiwipete", "pos3", "pos4", "pos5")]
+
+
+class Truth:
+    """The core's count of each (position, depth), computed once, on every core, without a table."""
+
+    def __init__(self):
+        self._counts: dict[tuple[str, int], int] = {}
+        self._run = None
+
+    def count(self, fen: str, depth: int) -> int:
+        """OracleCancelled when cancel() stopped it."""
+        key = (fen, depth)
+        if key not in self._counts:
+            from ..board.position import Position
+            from ..counting.pool import start_perft
+            self._run = start_perft(Position.from_fen(fen), depth, hash_exp=-1)
+            result = self._run.result()
+            if result.cancelled:
+                raise OracleCancelled(f"core: stopped while checking perft {depth} of {fen}")
+            self._counts[key] = result.nodes
+        return self._counts[key]
+
+    def cancel(self):
+        run = self._run
+        if run is not None:
+            run.cancel()
+
+    def learn(self, fen: str, depth: int, nodes: int):
+        """A count the core made the same way (no table) during the race: no need to redo it."""
+        self._counts.setdefault((fen, depth), nodes)
+
+
+class Race:
+    """`engines`: specs raced; `yardsticks`: the core and Stockfish, run the same way, unless the
+    engines name them already. `seconds` per heat, or a fixed `depth`. `listener(event, heat, lap)`
+    is called from the race's thread: 'heat' when a heat starts or ends, 'lap' after each depth."""
+
+    def __init__(self, engines, positions, seconds: float | None = None, depth: int | None = None,
+                 mode: Mode | None = None, timeout: float = DEFAULT_TIMEOUT, yardsticks=YARDSTICKS,
+                 listener=None):
+        if (seconds is None) == (depth is None):
+            raise EngineError("a race needs a budget in seconds or a fixed depth, not both")
+        self.seconds, self.depth, self.mode, self.timeout = seconds, depth, mode or Mode(), timeout
+        self.positions = list(positions)
+        self.listener = listener
+        self.racers = [CoreRacer(self.mode) if spec == "core" else EngineRacer(spec, self.mode, timeout)
+                       for spec in engines]
+        named = {r.spec for r in self.racers}
+        for stick in yardsticks:
+            if stick not in named and (stick != "stockfish" or _have_stockfish()):
+                self.racers.append(CoreRacer(self.mode) if stick == "core" else
+                                   EngineRacer(stick, self.mode, timeout))
+        self.heats = [Heat(i, r.name, p) for p in self.positions for i, r in enumerate(self.racers)]
+        self.truth = Truth()
+        self.load = {"start": None, "end": None, "cpus": os.cpu_count()}
+        self.stopped = threading.Event()
+        self._current = None          # the racer whose call is running
+        self._call_over = threading.Event()
+        self._call_over.set()
+
+    # --- from any thread --------------------------------------------------------------------
+    def stop(self):
+        """End the race now: the running call is stopped (its process killed), nothing else runs."""
+        self.stopped.set()
+        self.truth.cancel()
+        self._cut()
+
+    def _cut(self):
+        """Stop the running call. Asked again every 50 ms until it returns: a stop that came just
+        before the call began would otherwise be lost."""
+        def keep_cancelling():
+            while not self._call_over.is_set():
+                racer = self._current
+                if racer is not None:
+                    racer.cancel()
+                self._call_over.wait(0.05)
+        threading.Thread(target=keep_cancelling, name="race-cut", daemon=True).start()
+
+    # --- the race's thread --------------------------------------------------------------------
+    def start(self):
+        """Start every engine; EngineError from one that cannot start closes the others. A
+        crash or a hang while starting is that engine's failure on every position instead."""
+        self.load["start"] = os.getloadavg()
+        for i, racer in enumerate(self.racers):
+            try:
+                racer.start()
+            except EngineFailed as e:
+                for heat in self.heats:
+                    if heat.racer == i:
+                        self.fail(heat, e, None)
+            except BaseException:
+                self.close()
+                raise
+            names = [r.name for r in self.racers[:i]]
+            if racer.name in names:           # two builds of one program: told apart by number
+                racer.name = f"{racer.name} #{names.count(racer.name) + 1}"
+            for heat in self.heats:
+                if heat.racer == i:
+                    heat.engine = racer.name
+
+    def run(self):
+        """The whole race; every engine is closed at the end."""
+        try:
+            self.start()
+            for heat in self.heats:
+                if self.stopped.is_set():
+                    break
+                if not heat.status:
+                    self.deepen(heat)
+        finally:
+            self.finish()
+        return self
+
+    def finish(self):
+        self.load["end"] = os.getloadavg()
+        self.close()
+
+    def deepen(self, heat: Heat, up_to: int | None = None):
+        """One heat: start-up, then depth after depth within the budget (or up to the depth)."""
+        racer = self.racers[heat.racer]
+        fen = heat.position.fen
+        last_depth = up_to or self.depth or RUN_DEPTH_LIMIT
+        heat.status = RUNNING
+        heat.load = os.getloadavg()[0]
+        self._tell("heat", heat)
+        began = time.monotonic()
+        budget_end = None if self.seconds is None or up_to else began + self.seconds
+        depth = 1
+        try:
+            timings = [self.timed(racer, fen, 1, None) for _ in range(STARTUP_CALLS)]
+            if self.stopped.is_set():
+                raise OracleCancelled("stopped")
+            first = min(timings, key=lambda t: t.seconds)
+            heat.startup = first.seconds
+            heat.startup_cpu = first.usage.cpu if first.usage is not None else None
+            if self._check(heat, racer, 1, first):
+                return
+            depth = 2
+            while depth <= last_depth and not self.stopped.is_set():
+                if budget_end is not None:
+                    previous, last = heat.laps[-2:] if len(heat.laps) > 1 else (None, heat.laps[-1])
+                    growth = last.nodes / previous.nodes if previous is not None else last.nodes
+                    predicted = heat.startup + (last.net or 0.0) * growth
+                    if time.monotonic() + predicted > budget_end:
+                        break
+                timing = self.timed(racer, fen, depth, budget_end)
+                if timing is None:
+                    heat.note = f"depth {depth} did not finish within the {self.seconds:g} s budget"
+                    break
+                if self._check(heat, racer, depth, timing):
+                    return
+                depth += 1
+            heat.status = STOPPED if self.stopped.is_set() else DONE
+        except OracleCancelled:
+            heat.status = STOPPED
+        except EngineError as e:
+            self.fail(heat, e, depth)
+        finally:
+            self._tell("heat", heat)
+
+    def timed(self, racer, fen: str, depth: int, budget_end: float | None) -> Timing | None:
+        """One call, stopped at the budget's end (None then) or by stop() (OracleCancelled)."""
+        if self.stopped.is_set():
+            raise OracleCancelled("stopped")
+        timer = None
+        self._current = racer
+        self._call_over.clear()
+        if budget_end is not None:
+            timer = threading.Timer(max(0.0, budget_end - time.monotonic()), self._cut)
+            timer.daemon = True
+            timer.start()
+        try:
+            return racer.call(fen, depth)
+        except OracleCancelled:
+            if self.stopped.is_set() or budget_end is None:
+                raise
+            return None
+        finally:
+            self._call_over.set()
+            self._current = None
+            if timer is not None:
+                timer.cancel()
+
+    def _check(self, heat: Heat, racer, depth: int, timing: Timing) -> bool:
+        """Record the lap; True when its count is wrong (the heat is then out, with the verdict)."""
+        usage = timing.usage or Usage(None, None, None)
+        net = None if depth == 1 else timing.seconds - heat.startup
+        lap = Lap(depth, timing.nodes, timing.seconds, net, usage.cpu, usage.peak, usage.source,
+                  timing.own_seconds)
+        if isinstance(racer, CoreRacer) and racer.hash_exp < 0:
+            self.truth.learn(heat.position.fen, depth, timing.nodes)
+        heat.laps.append(lap)
+        wrong = self.disqualify(heat, depth, timing.nodes)
+        self._tell("lap", heat, lap)
+        return wrong
+
+    def disqualify(self, heat: Heat, depth: int, nodes: int) -> bool:
+        """Check `nodes` against the core's count; a wrong one puts the heat out with the
+        finder's verdict. True when it did."""
+        expected = self.truth.count(heat.position.fen, depth)
+        if nodes == expected:
+            return False
+        heat.status = WRONG
+        heat.verdict = (f"depth {depth}: {nodes:,} against the core's {expected:,} ({nodes - expected:+,}); "
+                        f"{self._why(self.racers[heat.racer], heat.position.fen, depth)}")
+        return True
+
+    def _why(self, racer, fen: str, depth: int) -> str:
+        """The finder's one-line verdict from the engine's side: which move, illegal or not generated."""
+        if racer.oracle is None:
+            return "counted with a hash table: a table collision (the count without one is right)"
+        from ..engines.oracles import make_oracle
+        from ..mismatch.findings import investigate
+        self._current = racer              # stop() reaches the engine's calls in the finder too
+        self._call_over.clear()
+        try:
+            with make_oracle("core") as core:
+                finding = investigate(racer.oracle, core, fen, depth, cancelled=self.stopped.is_set)
+        except OracleCancelled:
+            return "stopped before the finder found the move"
+        except EngineError as e:
+            return f"the finder could not follow it: {e}"
+        finally:
+            self._call_over.set()
+            self._current = None
+        if finding is None:
+            return ("asked again, it counts right: its count depends on what it counted before "
+                    "(state kept between calls)")
+        return finding.summary()
+
+    def fail(self, heat: Heat, error: EngineError, depth: int | None):
+        """A crash is told by the engine's own error line, a hang by how long it was waited for."""
+        where = f"at depth {depth}" if depth else "while starting"
+        if isinstance(error, EngineTimeout):
+            heat.status = HUNG
+            heat.verdict = f"no answer {where} within {error.seconds:g} s; the engine was stopped"
+        elif isinstance(error, EngineCrashed):
+            heat.status = CRASHED
+            heat.verdict = f"crashed {where}: {error.own_error or error}"
+        else:
+            heat.status = FAILED
+            heat.verdict = f"failed {where}: {error}"
+
+    def _tell(self, event: str, heat: Heat, lap: Lap | None = None):
+        if self.listener is not None:
+            self.listener(event, heat.snapshot(), lap)
+
+    def close(self):
+        for racer in self.racers:
+            try:
+                racer.close()
+            except EngineError:
+                pass
+
+    @property
+    def wrong(self) -> bool:
+        """An engine was out somewhere: a wrong count, a crash or a hang."""
+        return any(h.out for h in self.heats)
+
+
+def _have_stockfish() -> bool:
+    from ..engines.stockfish import find_stockfish
+    return find_stockfish() is not None

@@ -1,0 +1,49 @@
+"""`perftscope race`: the live text, JSON and Markdown, exit codes 0 / 1 / 2."""
+import json
+
+from .cli_run import run
+
+POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+
+
+def test_a_race_in_json(capsys, engine_path):
+    code, out, err = run(capsys, "race", "--engine", f"perftree:{engine_path('correct')}", "--positions",
+                         POSITION_3, "--depth", "3", "--yardsticks", "core", "--hash", "1", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    assert [e["label"] for e in data["engines"]] == ["correct.py (hash not settable)", "core (1 thread, 1 MiB hash)"]
+    assert data["settings"]["hash_mb"] == 1 and data["machine"]["cpus"] >= 1
+    heat = data["heats"][0]
+    assert heat["status"] == "done" and heat["depth"] == 3 and heat["position"] == "fen"
+    assert [lap["nodes"] for lap in heat["laps"]] == [14, 191, 2812]
+    assert heat["laps"][-1]["measured_by"] == "wait4" and heat["laps"][-1]["cpu_seconds"] > 0
+    assert heat["startup_seconds"] > 0 and heat["load_average"] is not None
+
+
+def test_a_wrong_count_in_markdown_exits_1(capsys, engine_path):
+    code, out, _ = run(capsys, "race", "--engine", f"perftree:{engine_path('ep_rank_pin')}", "--positions",
+                       POSITION_3, "--depth", "2", "--yardsticks", "none", "--markdown")
+    assert code == 1
+    assert "| engine | fen |" in out
+    assert "| ep_rank_pin.py | ✚ wrong count at depth 2: illegal f4e3 |" in out
+    assert "| ep_rank_pin.py | wrong count: depth 2: 193 against the core's 191 (+2)" in out
+
+
+def test_the_live_text(capsys, engine_path):
+    code, out, _ = run(capsys, "race", "--engine", "python-chess", "--positions", POSITION_3,
+                       "--depth", "2", "--yardsticks", "none")
+    assert code == 0
+    assert "race       depth 2" in out
+    assert "fen        8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1" in out
+    lines = [x.split() for x in out.splitlines() if x.startswith("  python-chess")]
+    assert [(x[1], x[2]) for x in lines] == [("1", "14"), ("2", "191")]
+    assert "engine     python-chess" in out
+
+
+def test_bad_requests_exit_2(capsys):
+    code, _, err = run(capsys, "race", "--engine", "python-chess", "--repeat", "6")
+    assert code == 2 and "--repeat compares two builds: give exactly two --engine" in err
+    code, _, err = run(capsys, "race", "--engine", "nonsense:x")
+    assert code == 2 and "unknown engine 'nonsense:x'" in err
+    code, _, err = run(capsys, "race", "--engine", "python-chess", "--yardsticks", "gnuchess")
+    assert code == 2 and "--yardsticks: unknown 'gnuchess'" in err
