@@ -115,48 +115,58 @@ class Bridge(QObject):
 
 
 class DivideService:
-    """The engine's divide and the reference's, computed on the bridge's threads. Oracles are
-    made on first use (starting an engine can fail: that arrives as an error message like any
-    other) and kept until the choice changes. With no engine only the reference is asked."""
+    """The engine's divide and the reference's, computed on the bridge's threads, for the
+    engines of the tree being shown (`set_pair` at each new tree: rows expanded later are still
+    that tree's engines). Oracles are made on first use (starting an engine can fail: that arrives
+    as an error message like any other) and kept until other engines are chosen. With no engine
+    only the reference is asked."""
 
-    def __init__(self, bridge: Bridge, reference: str = "core", engine: str = "",
-                 timeout: float = 60.0):
+    def __init__(self, bridge: Bridge, timeout: float = 60.0):
         self.bridge = bridge
-        self.engine_spec, self.reference_spec, self.timeout = engine, reference, timeout
+        self.pair = None               # core.engines.pair.EnginePair, or the EngineError of a half-typed spec
+        self.timeout = timeout
         self._oracles: dict[str, object] = {}
         self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
-    def set_specs(self, engine: str, reference: str, timeout: float | None = None):
-        if timeout is not None and timeout != self.timeout:
+    def set_pair(self, pair):
+        """Divide with `pair` from now on (an EngineError: every divide fails with it)."""
+        self.pair = pair
+        if not isinstance(pair, Exception):
+            self.set_timeout(pair.timeout)
+        self._drop_unused()
+
+    def set_timeout(self, timeout: float):
+        if timeout != self.timeout:
             self.timeout = timeout
             with self._lock:
                 for oracle in self._oracles.values():
                     oracle.timeout = timeout          # read at the start of each call
-        if (engine, reference) != (self.engine_spec, self.reference_spec):
-            self.engine_spec, self.reference_spec = engine, reference
-            self._drop_unused()
 
-    def set_reference(self, spec: str):
-        self.set_specs(self.engine_spec, spec)
-
-    def oracle(self, spec: str):
+    def oracle(self, spec):
+        """The oracle of `spec` (a core.engines.spec.Spec), started on first use."""
         from perftscope.core.engines.oracles import make_oracle
         with self._lock:
-            if spec not in self._oracles:
-                self._oracles[spec] = make_oracle(spec, timeout=self.timeout)
-            return self._oracles[spec]
+            if spec.text not in self._oracles:
+                self._oracles[spec.text] = make_oracle(spec, timeout=self.timeout)
+            return self._oracles[spec.text]
 
-    def divides(self, fen: str, moves, depth: int) -> list:
+    def oracles(self, pair) -> tuple:
+        """(engine's oracle or None, reference's) of `pair`, as set_pair was given it (worker thread)."""
+        if isinstance(pair, Exception):
+            raise pair
+        return (self.oracle(pair.engine) if pair.engine is not None else None), self.oracle(pair.reference)
+
+    def divides(self, pair, fen: str, moves, depth: int) -> list:
         """The rows (core.mismatch.finder.Row) of the position after `moves` (worker thread): the
         engine's count beside the reference's; with no engine its counts are None."""
         from perftscope.core.mismatch.finder import diff_rows
-        engine = self.oracle(self.engine_spec).divide(fen, list(moves), depth) if self.engine_spec else {}
-        reference = self.oracle(self.reference_spec).divide(fen, list(moves), depth)
-        return diff_rows(engine, reference)
+        engine, reference = self.oracles(pair)
+        engine_rows = engine.divide(fen, list(moves), depth) if engine is not None else {}
+        return diff_rows(engine_rows, reference.divide(fen, list(moves), depth))
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
-        job = self.bridge.submit(self.divides, on_done, on_error, fen, tuple(moves), depth)
+        job = self.bridge.submit(self.divides, on_done, on_error, self.pair, fen, tuple(moves), depth)
         self._jobs.add(job)
         return job
 
@@ -187,8 +197,12 @@ class DivideService:
             return {spec: o.log.text() for spec, o in self._oracles.items()}
 
     def _drop_unused(self):
+        pair = self.pair
+        if pair is None or isinstance(pair, Exception):
+            return                             # nothing usable chosen: keep what runs
+        used = {s.text for s in (pair.engine, pair.reference) if s is not None}
         with self._lock:
-            for spec in [s for s in self._oracles if s not in (self.engine_spec, self.reference_spec)]:
+            for spec in [s for s in self._oracles if s not in used]:
                 self._oracles.pop(spec).close()
 
     def close(self):

@@ -1,23 +1,30 @@
-"""Suite and fuzz sessions for the Test-engine tab: the session runs on a bridge worker, each
-finding is posted to the panel as it is found, the bridge's timer refreshes the status line
-(positions done, findings, which engine call is running), and Stop kills the engine processes
-so the session ends at once. Nothing here blocks the GUI thread."""
+"""Suite and fuzz sessions for the Test-engine tab: the session runs on a bridge worker on the
+engines and timeout of the window's engine selection, each finding is posted to the panel as it
+is found, the bridge's timer refreshes the status line (positions done, findings, which engine
+call is running), and Stop kills the engine processes so the session ends at once. Nothing
+here blocks the GUI thread."""
 from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from perftscope import resources
+from perftscope.core.errors import EngineError
 from .bridge import Job
 
 
 class EngineTestController(QObject):
-    def __init__(self, bridge, panel, parent=None):
+    """`selection` is the window's widgets.reference.EngineSelection: a session runs on what it
+    holds when Start is pressed (core.engines.pair.EnginePair, the timeout included)."""
+    openRequested = Signal(object, object)      # a finding, the EnginePair its session ran on
+
+    def __init__(self, bridge, panel, selection, parent=None):
         super().__init__(parent)
-        self.bridge, self.panel = bridge, panel
+        self.bridge, self.panel, self.selection = bridge, panel, selection
         self.job: Job | None = None
         self.session = None            # the running SuiteRun or Fuzzer
+        self.pair = None               # the engines of the last session started
         self.names = ("", "")          # engine and reference, as the findings name them
         self.found: list = []          # the session's findings, alike ones merged
         self.done = 0
@@ -25,6 +32,7 @@ class EngineTestController(QObject):
         self._lock = threading.Lock()
         panel.startRequested.connect(self.start)
         panel.stopRequested.connect(self.stop)
+        panel.openRequested.connect(lambda finding: self.openRequested.emit(finding, self.pair))
         bridge.add_hook(self._tick)
 
     @property
@@ -32,15 +40,21 @@ class EngineTestController(QObject):
         return self.job is not None
 
     def start(self, settings: dict):
+        """A session with the panel's `settings` (mode, suite, depths, ...) on the selection's engines."""
         if self.job is not None:
             return
-        self.settings, self.done, self.session, self.found = settings, 0, None, []
+        try:
+            pair = self.selection.pair()
+        except EngineError as e:
+            self.panel.show_error(str(e))
+            return
+        self.settings, self.pair, self.done, self.session, self.found = settings, pair, 0, None, []
         self.panel.clear()
         self.panel.set_running(True)
-        self.panel.set_status(f"Starting {settings['engine']}…")
+        self.panel.set_status(f"Starting {pair.engine.text}…")
         self.job = job = Job()
         work = self._suite if settings["mode"] == "suite" else self._fuzz
-        self.bridge.submit(work, self._finished, self._failed, settings, job, job=job)
+        self.bridge.submit(work, self._finished, self._failed, settings, pair, job, job=job)
 
     def stop(self):
         """End the session now: running engine calls are killed, nothing more is tested."""
@@ -57,7 +71,7 @@ class EngineTestController(QObject):
         with self._lock:
             self.done += 1
 
-    def _suite(self, settings, job):
+    def _suite(self, settings, pair, job):
         from perftscope.core.mismatch.suite_run import SuiteRun
         from perftscope.core.counting.suites import load
         entries = load(resources.path(settings["suite"]))
@@ -67,23 +81,17 @@ class EngineTestController(QObject):
             if case.finding is not None:
                 self._post_finding(job, case.finding)
 
-        run = SuiteRun(entries, settings["engine"], settings["reference"], jobs=settings["jobs"],
-                       max_depth=settings["max_depth"], on_case=on_case)
+        run = SuiteRun(entries, pair.engine.text, pair.reference.text, jobs=settings["jobs"],
+                       timeout=pair.timeout, max_depth=settings["max_depth"], on_case=on_case)
         self.names = (run.engine_name, run.reference_name)
         self.session = run
         run.run()
         return f"{settings['suite']}: " + ", ".join(f"{n} {k}" for k, n in run.counts().items()) + \
             (" (stopped)" if run.stopped.is_set() else "")
 
-    def _fuzz(self, settings, job):
+    def _fuzz(self, settings, pair, job):
         from perftscope.core.mismatch.fuzz import Fuzzer
-        from perftscope.core.engines.oracles import make_oracle
-        engine = make_oracle(settings["engine"])
-        try:
-            reference = make_oracle(settings["reference"])
-        except Exception:
-            engine.close()
-            raise
+        engine, reference = pair.make_both()
         try:
             self.names = (engine.name, reference.name)
             fuzzer = Fuzzer(engine, reference, seed=settings["seed"], depth=settings["depth"],
@@ -93,8 +101,10 @@ class EngineTestController(QObject):
         finally:
             engine.close()
             reference.close()
+        found = sum(f.count for f in result.findings)
+        distinct = f" ({len(result.findings)} distinct)" if found != len(result.findings) else ""
         return (f"fuzz seed {settings['seed']}: {result.tested} positions in {result.seconds:.1f} s "
-                f"({result.per_second:.1f}/s), {len(result.findings)} findings"
+                f"({result.per_second:.1f}/s), {found} findings{distinct}"
                 + (" (stopped)" if result.stopped else ""))
 
     # --- GUI side (through the bridge's timer) ---------------------------------------------

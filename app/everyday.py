@@ -1,160 +1,101 @@
-"""The window's everyday commands and memory: Edit (undo/redo, paste FEN, edit position),
-View (SAN or UCI), Divide (copy in Stockfish's format, save), Help and About; and every
-setting (window size, splitters, notation, the run panel's choices) kept with QSettings.
+"""The board's everyday commands: load a FEN (a bad one is a message naming the field, the board
+unchanged), paste one, set a position up in the editor, copy the FEN, start over, Chess960 on or
+off; and the notation toggle, SAN or UCI in every move list.
 
-`install(window)` adds them to a MainWindow; `remember(window)` saves what it shows.
+Commands in git-cola's sense: each is given what it acts on (the board, the window's
+app.model.MainModel for what it says), and the menus and panels call them.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QDialog
 
-from . import help as help_dialogs
+from perftscope.core.board.position import START_FEN
+from perftscope.core.errors import PerftscopeError
 
-GEOMETRY_KEY = "window/geometry"
-SPLITTERS_KEY = "window/splitters/"
 SAN_KEY = "board/san"
-RUN_KEYS = ("run/depth", "run/workers", "run/hash_exp")
 
 
-def _action(window, menu, text, keys, slot, checkable=False):
-    action = QAction(text, window)
-    if keys:
-        action.setShortcut(QKeySequence(keys))
-    action.setCheckable(checkable)
-    action.triggered.connect(slot)
-    menu.addAction(action)
-    return action
+class BoardCommands:
+    """`board` the widgets.board.BoardPanel, `model` the MainModel, `parent` the window (dialogs)."""
 
+    def __init__(self, board, model, parent=None):
+        self.board, self.model, self.parent = board, model, parent
 
-def install(window):
-    from perftscope.widgets.divide_export import DivideActions
-    from perftscope.widgets.divide_export import install as install_tree_menu
-
-    bar = window.menuBar()
-    edit = bar.addMenu("&Edit")
-    window.undo_action = _action(window, edit, "&Undo board change", QKeySequence.Undo, window.board.undo)
-    window.redo_action = _action(window, edit, "&Redo board change", QKeySequence.Redo, window.board.redo)
-    edit.addSeparator()
-    _action(window, edit, "&Paste FEN", QKeySequence.Paste, lambda: paste_fen(window))
-    _action(window, edit, "&Edit position…", "Ctrl+E", lambda: edit_position(window))
-
-    view = bar.addMenu("&View")
-    window.san_action = _action(window, view, "Moves in &SAN (off: UCI)", "Ctrl+U",
-                                lambda on: set_san(window, on), checkable=True)
-
-    window.divide_actions = DivideActions(window.model, window)
-    window.divide_actions.message.connect(window.show_message)
-    window.divide_actions.newRoot.connect(lambda fen: new_root(window, fen))
-    install_tree_menu(window.tree, window.divide_actions)
-    divide = bar.addMenu("&Divide")
-    _action(window, divide, "&Copy divide (Stockfish format)", "Ctrl+Shift+D",
-            lambda: window.divide_actions.copy_stockfish())
-    _action(window, divide, "&Save divide as CSV or JSON…", "",
-            lambda: window.divide_actions.save(parent_widget=window))
-
-    helps = bar.addMenu("&Help")
-    _action(window, helps, "perftscope &Help", QKeySequence.HelpContents,
-            lambda: help_dialogs.show_text(window, "perftscope help", help_dialogs.help_html(window)))
-    _action(window, helps, "&About perftscope", "",
-            lambda: help_dialogs.show_text(window, "About perftscope", help_dialogs.about_html(), (520, 360)))
-
-    window.board.historyChanged.connect(lambda: _history(window))
-    _history(window)
-    restore(window)
-
-
-def _history(window):
-    window.undo_action.setEnabled(window.board.can_undo())
-    window.redo_action.setEnabled(window.board.can_redo())
-
-
-def paste_fen(window) -> bool:
-    """Load the clipboard's FEN; a bad one is a message naming the field, the board unchanged."""
-    text = " ".join(QApplication.clipboard().text().split())
-    if not text:
-        window.show_error("Paste FEN: the clipboard holds no text")
-        return False
-    if window.set_fen(text):
-        window.show_message("Pasted FEN loaded")
+    def set_fen(self, fen: str) -> bool:
+        """Show a FEN; a bad one is reported in the window, the board stays as it was."""
+        try:
+            self.board.set_fen(fen)
+        except PerftscopeError as e:
+            self.model.say(str(e), error=True)
+            return False
         return True
-    return False
+
+    def load(self, fen: str, title: str):
+        """A position chosen by name (the library's)."""
+        if self.set_fen(fen):
+            self.model.say(f"Loaded {title}")
+
+    def start_position(self):
+        self.set_fen(START_FEN)
+
+    def copy_fen(self):
+        QApplication.clipboard().setText(self.board.position.fen())
+
+    def set_chess960(self, on: bool):
+        """Castling as king takes rook, the FEN in Shredder-FEN (off: X-FEN)."""
+        self.board.set_position(self.board.position.with_options(
+            chess960=on, fen_style="shredder" if on else "xfen"))
+
+    def paste_fen(self) -> bool:
+        """Load the clipboard's FEN; a bad one is a message naming the field, the board unchanged."""
+        text = " ".join(QApplication.clipboard().text().split())
+        if not text:
+            self.model.say("Paste FEN: the clipboard holds no text", error=True)
+            return False
+        if self.set_fen(text):
+            self.model.say("Pasted FEN loaded")
+            return True
+        return False
+
+    def edit_position(self, dialog_hook=None) -> QDialog:
+        """Open the board editor on the board's position; OK puts the result on the board.
+        dialog_hook(dialog) is called before it runs (tests answer it there)."""
+        from perftscope.widgets.board_editor import BoardEditor
+        dialog = BoardEditor(self.board.position.fen(), self.parent)
+        if dialog_hook is not None:
+            dialog_hook(dialog)
+        else:
+            dialog.exec()
+        if dialog.result() == QDialog.Accepted and self.set_fen(dialog.fen()):
+            self.model.say("Position set up in the editor")
+        return dialog
 
 
-def edit_position(window, dialog_hook=None) -> QDialog:
-    """Open the board editor on the board's position; OK puts the result on the board.
-    dialog_hook(dialog) is called before it runs (tests answer it there)."""
-    from perftscope.widgets.board_editor import BoardEditor
-    dialog = BoardEditor(window.board.position.fen(), window)
-    if dialog_hook is not None:
-        dialog_hook(dialog)
-    else:
-        dialog.exec()
-    if dialog.result() == QDialog.Accepted and window.set_fen(dialog.fen()):
-        window.show_message("Position set up in the editor")
-    return dialog
+class Notation(QObject):
+    """Every move list in SAN or UCI: the board's moves, the divide tree's rows, the finder's
+    report and the Test-engine findings (the engine log shows what was really sent and read, so
+    it stays as it is). Remembered with QSettings."""
+    changed = Signal(bool)             # SAN on
 
+    def __init__(self, settings, board, tree_model, finder_panel, test_engine, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.board, self.tree_model, self.finder_panel, self.test_engine = board, tree_model, finder_panel, test_engine
+        self.san = True
 
-def new_root(window, fen: str):
-    """A tree row's position becomes the board's, divided at one less depth."""
-    depth = max(1, window.tree.depth.value() - 1)
-    if window.set_fen(fen):
-        window.divide(depth)
+    def set_san(self, on: bool, remember: bool = True):
+        from perftscope.widgets.divide_export import SanNames, san_or_uci
+        self.san = on
+        self.board.set_san(on)
+        self.finder_panel.set_move_name(san_or_uci if on else None)
+        self.test_engine.set_move_name(san_or_uci if on else None)
+        self.tree_model.move_text = SanNames(self.tree_model) if on else None
+        self.tree_model.layoutChanged.emit()
+        if remember:
+            self.settings.setValue(SAN_KEY, on)
+        self.changed.emit(on)
 
-
-def set_san(window, on: bool, remember: bool = True):
-    """Every move list in SAN (on) or UCI: the board's moves, the divide tree's rows, the
-    finder's report and the Test-engine findings (the engine log shows what was really sent
-    and read, so it stays as it is)."""
-    from perftscope.widgets.divide_export import SanNames, san_or_uci
-    window.board.set_san(on)
-    window.finder_panel.set_move_name(san_or_uci if on else None)
-    window.test_engine.set_move_name(san_or_uci if on else None)
-    window.model.move_text = SanNames(window.model) if on else None
-    window.model.layoutChanged.emit()
-    if remember:
-        window.settings.setValue(SAN_KEY, on)
-
-
-def _splitters(window):
-    from PySide6.QtWidgets import QSplitter
-    return {s.objectName(): s for s in window.findChildren(QSplitter) if s.objectName()}
-
-
-def restore(window):
-    s = window.settings
-    geometry = s.value(GEOMETRY_KEY)
-    if isinstance(geometry, QByteArray):
-        window.restoreGeometry(geometry)
-    for name, splitter in _splitters(window).items():
-        state = s.value(SPLITTERS_KEY + name)
-        if isinstance(state, QByteArray):
-            splitter.restoreState(state)
-    san = s.value(SAN_KEY, True)
-    san = san if isinstance(san, bool) else str(san).lower() == "true"
-    window.san_action.setChecked(san)
-    set_san(window, san, remember=False)
-    panel = window.run_panel
-    depth, workers, hash_exp = (s.value(k) for k in RUN_KEYS)
-    if depth is not None:
-        panel.depth.setValue(int(depth))
-    if workers is not None:
-        panel.workers.setValue(int(workers))
-    if hash_exp is not None:
-        i = panel.hash_size.findData(int(hash_exp))
-        if i >= 0:
-            panel.hash_size.setCurrentIndex(i)
-
-
-def remember(window):
-    s = window.settings
-    s.setValue(GEOMETRY_KEY, window.saveGeometry())
-    for name, splitter in _splitters(window).items():
-        s.setValue(SPLITTERS_KEY + name, splitter.saveState())
-    panel = window.run_panel
-    for key, value in zip(RUN_KEYS, (panel.depth.value(), panel.workers.value(),
-                                     int(panel.hash_size.currentData()))):
-        s.setValue(key, value)
-    s.sync()
-
+    def restore(self):
+        san = self.settings.value(SAN_KEY, True)
+        self.set_san(san if isinstance(san, bool) else str(san).lower() == "true", remember=False)

@@ -33,12 +33,11 @@ class FinderController(QObject):
         self.cancel()
         self.path, self.report = [], None
         self.job = job = self.divides.track(Job())
-        engine = self.divides.engine_spec
-        reference = self.divides.reference_spec
-        divides = self.divides
+        pair, divides = self.divides.pair, self.divides
 
         def work():
-            return find_mismatch(divides.oracle(engine), divides.oracle(reference), fen, list(moves), depth,
+            engine, reference = divides.oracles(pair)
+            return find_mismatch(engine, reference, fen, list(moves), depth,
                                  progress=lambda lv: self.bridge.post(job, self._level, lv),
                                  cancelled=lambda: job.cancelled)
 
@@ -48,7 +47,6 @@ class FinderController(QObject):
         """Deliver a finished search's levels and report as the search did, with no engine
         call (a Test-engine finding opened in the tree)."""
         self.cancel()
-        self.fen, self.moves, self.depth = report.root_fen, (), report.depth
         self.path = []
         for level in report.levels:
             self._level(level)

@@ -78,8 +78,7 @@ def runs(depth: int) -> int:
     print(f"kernels prepared on an empty cache in {seconds:.1f} s")
     from perftscope.app.gui import MainWindow
     window = MainWindow()
-    window.run_panel.workers.setValue(1)
-    window.run_panel.hash_size.setCurrentIndex(0)      # no table: both runs do the same work
+    window.run_panel.set_settings(workers=1, hash_exp=-1)      # no table: both runs do the same work
     results = []
     window.runs.finished.connect(results.append)
     import resource
@@ -90,7 +89,7 @@ def runs(depth: int) -> int:
 
     for i in range(2):
         cpu_before = process_cpu()
-        window.start_perft(depth)
+        window.runs.start_at(depth)
         loop = QEventLoop()
         while len(results) <= i:
             QTimer.singleShot(50, loop.quit)

@@ -1,6 +1,8 @@
 """Perft runs for the run panel: core.counting.pool does the counting on its own threads; the
 bridge's timer reads the run's live counters, feeds the graphs and the progress bar,
-and collects the result. Nothing here blocks the GUI thread.
+and collects the result. A run counts the board's position when it starts and says so, in
+the line above the graphs and in the status line (app.model.MainModel remembers it), whatever
+the board does meanwhile. Nothing here blocks the GUI thread.
 """
 from __future__ import annotations
 
@@ -22,14 +24,14 @@ MIN_PROBES = 2000       # table probes one hit-rate sample needs: fewer read as 
 
 
 class RunController(QObject):
-    message = Signal(str)
-    error = Signal(str)
+    """`panel` the run panel, `graphs` the live graphs, `context` the line above them,
+    `model` the window's MainModel."""
+    starting = Signal()                # a run was asked for: its panel is what to look at
     finished = Signal(object)          # core.counting.pool.Result
 
-    def __init__(self, bridge, panel, graphs, position, parent=None):
+    def __init__(self, bridge, panel, graphs, context, model, parent=None):
         super().__init__(parent)
-        self.bridge, self.panel, self.graphs = bridge, panel, graphs
-        self.position = position       # callable: the Position to count
+        self.bridge, self.panel, self.graphs, self.context, self.model = bridge, panel, graphs, context, model
         self.run = None
         self.about = ""
         self._last = (0.0, 0)          # elapsed and nodes at the previous sample
@@ -43,15 +45,21 @@ class RunController(QObject):
     def running(self) -> bool:
         return self.run is not None
 
+    def start_at(self, depth: int):
+        """A run at `depth` with the panel's other settings."""
+        self.panel.set_settings(depth=depth)
+        self.start(*self.panel.settings())
+
     def start(self, depth: int, workers: int, hash_exp: int):
         from perftscope.core.counting.pool import start_perft
+        self.starting.emit()
         if self.run is not None:
             return
         try:
-            self.run = start_perft(self.position(), depth, workers, hash_exp)
+            self.run = start_perft(self._position(), depth, workers, hash_exp)
         except PerftscopeError as e:
             self.panel.show_error(str(e))
-            self.error.emit(str(e))
+            self.model.say(str(e), error=True)
             return
         self._last, self._last_probes = (0.0, 0), (0, 0)
         self._counting_from, self._stopping = None, False
@@ -60,8 +68,23 @@ class RunController(QObject):
         self.about = describe_run(self.run.pos.fen(), depth, workers, hash_exp)
         self.graphs.set_caption(self.about + " · running…")
         self.panel.set_running(True)
-        self.message.emit(f"perft {depth} on {workers} worker{'s' * (workers > 1)}…")
+        self._say(f"perft {depth} on {workers} worker{'s' * (workers > 1)}…")
         self.bridge.add_hook(self._tick)
+
+    def _position(self):
+        """The board's position, remembered as the one this run counts."""
+        about = self.model.run_started()
+        self.context.set_about(*self.model.run_root, "core")
+        return about
+
+    def _say(self, text: str):
+        about = self.model.run_about.fen() if self.model.run_about is not None else ""
+        self.model.say(f"{text} — {about}" if about and not text.endswith("…") else text)
+
+    def show_position(self):
+        """Put the position the last run counted back on the board."""
+        if self.model.run_root is not None:
+            self.model.show(*self.model.run_root)
 
     def stop(self):
         if self.run is not None:
@@ -113,7 +136,7 @@ class RunController(QObject):
             result = run.result()
         except PerftscopeError as e:
             self.panel.show_error(str(e))
-            self.error.emit(str(e))
+            self.model.say(str(e), error=True)
             return
         self.panel.show_result(result.nodes or 0, result.seconds, cancelled=result.cancelled)
         from perftscope.widgets.run_panel import format_rate
@@ -123,6 +146,6 @@ class RunController(QObject):
             f"{self.about} · stopped after {result.seconds:.2f} s{began}" if result.cancelled else
             f"{self.about} · <b>{result.nodes:,}</b> nodes in {result.seconds:.3f} s · "
             f"<b>{format_rate(result.nps)}</b>{began}")
-        self.message.emit("perft stopped" if result.cancelled else
-                          f"perft {result.depth}: {result.nodes:,} nodes in {result.seconds:.2f} s")
+        self._say("perft stopped" if result.cancelled else
+                  f"perft {result.depth}: {result.nodes:,} nodes in {result.seconds:.2f} s")
         self.finished.emit(result)

@@ -94,3 +94,58 @@ def load(path: str) -> dict:
     if not isinstance(data.get("fen"), str):
         raise SessionError(f"{path}: the session has no position (\"fen\")")
     return data
+
+
+class SessionController:
+    """File > Save / Open session for the window: `model` its MainModel, `engines` its
+    EngineSelection, `divider` its app.dividing.DivideController."""
+
+    def __init__(self, model, engines, divider):
+        self.model, self.engines, self.divider = model, engines, divider
+
+    def state(self) -> dict:
+        fen, moves = self.model.board_root
+        engine, reference = self.engines.specs()
+        report = self.divider.report
+        return {"fen": fen, "moves": list(moves), "engine": engine, "reference": reference,
+                "timeout": self.engines.timeout, "divide": divide_json(self.divider.tree_model),
+                "finder": report_json(report) if report is not None else None}
+
+    def save(self, path: str):
+        save(path, self.state())
+        self.model.say(f"Session saved to {path}")
+
+    def open(self, path: str) -> bool:
+        """Show a saved session: position, engines, divide rows and finder report; nothing
+        is recomputed. A bad file is a message, the window stays as it was."""
+        from perftscope.core.board.position import Position
+        try:
+            data = load(path)
+            Position.from_fen(data["fen"]).play(list(data.get("moves", [])))     # FenError, MoveError
+            report = report_from_json(data["finder"]) if data.get("finder") else None
+        except (PerftscopeError, KeyError, TypeError, ValueError) as e:
+            self.model.say(str(e) if isinstance(e, PerftscopeError) else f"{path}: bad session ({e!r})", error=True)
+            return False
+        self.divider.abandon()
+        self.engines.set(engine=data.get("engine") or "", reference=data.get("reference") or "core",
+                         timeout=float(data["timeout"]) if data.get("timeout") else None)
+        self.model.show(data["fen"], data.get("moves", []))
+        self.divider.restore(data.get("divide"), report)
+        self.model.say(f"Opened session {path}")
+        return True
+
+    def ask_save(self, parent):
+        from PySide6.QtWidgets import QFileDialog
+        path, _ = QFileDialog.getSaveFileName(parent, "Save session", "perftscope-session.json",
+                                              "perftscope sessions (*.json)")
+        if path:
+            try:
+                self.save(path)
+            except PerftscopeError as e:
+                self.model.say(str(e), error=True)
+
+    def ask_open(self, parent):
+        from PySide6.QtWidgets import QFileDialog
+        path, _ = QFileDialog.getOpenFileName(parent, "Open session", "", "perftscope sessions (*.json)")
+        if path:
+            self.open(path)

@@ -353,6 +353,10 @@ class BoardPanel(QWidget):
     def position(self) -> Position:
         return self.positions[self.index]
 
+    def root(self) -> tuple[str, tuple[str, ...]]:
+        """The first position's FEN and the moves played from it to the one shown."""
+        return self.positions[0].fen(), tuple(self.moves[:self.index])
+
     def resizeEvent(self, event):
         # the board as large as the panel allows and square: a wide panel centres it, a tall
         # one keeps the controls right under it

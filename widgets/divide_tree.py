@@ -332,10 +332,10 @@ class DivideTreePanel(QWidget):
     def __init__(self, model: DivideModel, choice: QWidget | None = None, parent=None):
         super().__init__(parent)
         self.model = model
-        self.depth = QSpinBox()
-        self.depth.setRange(1, MAX_DEPTH)
-        self.depth.setValue(3)
-        self.depth.setPrefix("depth ")
+        self._depth = QSpinBox()
+        self._depth.setRange(1, MAX_DEPTH)
+        self._depth.setValue(3)
+        self._depth.setPrefix("depth ")
         self._divide_button = QPushButton("Divide")
         self._find_button = QPushButton("Find first mismatch")
         self._find_button.setToolTip("Descend both divides to the first position where the move lists differ")
@@ -359,7 +359,7 @@ class DivideTreePanel(QWidget):
             header.setSectionResizeMode(col, QHeaderView.ResizeToContents)
 
         row = QHBoxLayout()
-        row.addWidget(self.depth)
+        row.addWidget(self._depth)
         row.addWidget(self._divide_button)
         row.addWidget(self._find_button)
         row.addWidget(self._stop_button)
@@ -373,8 +373,8 @@ class DivideTreePanel(QWidget):
         box.addWidget(self.summary)
         box.addWidget(self.view, 1)
 
-        self._divide_button.clicked.connect(lambda: self.divideRequested.emit(self.depth.value()))
-        self._find_button.clicked.connect(lambda: self.findRequested.emit(self.depth.value()))
+        self._divide_button.clicked.connect(lambda: self.divideRequested.emit(self._depth.value()))
+        self._find_button.clicked.connect(lambda: self.findRequested.emit(self._depth.value()))
         self._stop_button.clicked.connect(self.stopRequested)
         self.context.showRequested.connect(self.showPositionRequested)
         # selection, not the current index: a view that gains focus makes its first row
@@ -413,7 +413,15 @@ class DivideTreePanel(QWidget):
                              f"{html.escape(text)}</span>")
 
     def set_depth(self, depth: int):
-        self.depth.setValue(depth)
+        self._depth.setValue(depth)
+
+    def depth(self) -> int:
+        """The depth chosen for Divide and Find first mismatch."""
+        return self._depth.value()
+
+    def set_about(self, fen: str, moves, engines: str):
+        """Above the rows: the position and the engines they are computed for."""
+        self.context.set_about(fen, moves, engines)
 
     def request(self, action: str, depth: int):
         """Ask for 'divide' or 'find' at `depth`, as the buttons do."""

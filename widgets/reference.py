@@ -1,11 +1,14 @@
-"""The two engine selectors: the *Engine* being debugged and the *Reference* it is checked
-against, each an oracle spec (`core`, `python-chess`, `stockfish`, `uci:PATH`,
-`perftree:PATH`, `cmd:TEMPLATE`, `file:ENGINE.toml`) remembered between sessions, plus the
-longest wait for one engine call.
+"""The engine selector: the *Engine* being debugged, the *Reference* it is checked against (each
+an oracle spec: `core`, `python-chess`, `stockfish`, `uci:PATH`, `perftree:PATH`,
+`cmd:TEMPLATE`, `file:ENGINE.toml`) and the longest wait for one engine call.
+
+`EngineSelection` holds the choice, remembered between sessions, and hands it out as one
+core.engines.pair.EnginePair; every `EngineChoice` is a view of it, so the Divide tab's selector
+and the Test-engine tab's always show the same engines.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QGridLayout, QHBoxLayout, QLabel,
                                QLineEdit, QToolButton, QWidget)
 
@@ -13,7 +16,9 @@ from perftscope.core.engines.stockfish import find_stockfish
 
 ENGINE_KEY, REFERENCE_KEY, TIMEOUT_KEY = "divide/engine", "divide/reference", "divide/timeout"
 DEFAULT_TIMEOUT = 60.0           # the GUI's default wait per call: a hung engine shows up in a minute
+TIMEOUT_RANGE = (1, 24 * 3600)   # whole seconds
 NO_ENGINE = ""                   # the engine selector's "none": divide shows the reference alone
+DEFAULT_REFERENCE = "core"
 
 # kind, label, what follows the colon ("" when nothing does)
 KINDS = (("core", "core (perftscope)", ""),
@@ -27,8 +32,8 @@ KINDS = (("core", "core (perftscope)", ""),
 
 def split_spec(spec: str) -> tuple[str, str]:
     """('perftree', '/x/my-perft.sh'); a spec the parser refuses (half typed) is split as written."""
+    from perftscope.core.engines.spec import parse_spec
     from perftscope.core.errors import EngineError
-    from perftscope.core.engines.oracles import parse_spec
     try:
         parsed = parse_spec(spec)
         return parsed.kind, parsed.target
@@ -39,8 +44,8 @@ def split_spec(spec: str) -> tuple[str, str]:
 
 def short_name(spec: str) -> str:
     """What a column header or a message calls an engine: 'my-perft.sh', 'eng', 'core'."""
+    from perftscope.core.engines.spec import parse_spec
     from perftscope.core.errors import EngineError
-    from perftscope.core.engines.oracles import parse_spec
     if not spec:
         return "no engine"
     try:
@@ -49,21 +54,89 @@ def short_name(spec: str) -> str:
         return spec
 
 
-class SpecSelector(QWidget):
-    """One engine choice: a kind, and a path or command template when the kind needs one."""
-    changed = Signal(str)          # the new spec ("" for no engine)
+def _needs(kind) -> str:
+    return next((needs for k, _, needs in KINDS if k == kind), "")
 
-    def __init__(self, settings: QSettings, key: str, default: str, allow_none: bool, parent=None):
+
+def whole_seconds(seconds: float) -> float:
+    """A timeout as the selector's box holds it: whole seconds within TIMEOUT_RANGE."""
+    low, high = TIMEOUT_RANGE
+    return float(min(high, max(low, int(float(seconds) + 0.5))))
+
+
+class EngineSelection(QObject):
+    """The chosen engine (NO_ENGINE for none), reference and timeout; `changed` when any of
+    them changes. Specs are kept as the selectors write them: a kind the selectors do not
+    offer (Stockfish when it is not installed) falls back to the first one offered."""
+    changed = Signal()
+
+    def __init__(self, settings: QSettings | None = None, parent=None):
         super().__init__(parent)
-        self.settings, self.key = settings, key
+        self.settings = settings or QSettings("perftscope", "perftscope")
         self.stockfish = find_stockfish()
-        self.kind = QComboBox()
-        if allow_none:
-            self.kind.addItem("none: show the reference alone", NO_ENGINE)
+        self.engine = self._offered(str(self.settings.value(ENGINE_KEY, NO_ENGINE)), NO_ENGINE)
+        self.reference = self._offered(str(self.settings.value(REFERENCE_KEY, DEFAULT_REFERENCE)),
+                                       DEFAULT_REFERENCE)
+        self.timeout = whole_seconds(self.settings.value(TIMEOUT_KEY, DEFAULT_TIMEOUT))
+
+    def kinds(self, allow_none: bool) -> list[tuple[str, str]]:
+        """(kind, label) the selectors offer, "none" first for the engine."""
+        offered = [(NO_ENGINE, "none: show the reference alone")] if allow_none else []
         for kind, label, _ in KINDS:
-            if kind == "stockfish" and not self.stockfish:
-                continue
-            self.kind.addItem(f"Stockfish ({self.stockfish})" if kind == "stockfish" else label, kind)
+            if kind == "stockfish":
+                if not self.stockfish:
+                    continue
+                label = f"Stockfish ({self.stockfish})"
+            offered.append((kind, label))
+        return offered
+
+    def _offered(self, spec: str, default: str) -> str:
+        kind, rest = split_spec(spec or NO_ENGINE)
+        if kind not in {k for k, _ in self.kinds(allow_none=default == NO_ENGINE)}:
+            return default
+        return f"{kind}:{rest.strip()}" if _needs(kind) else kind
+
+    def set(self, engine: str | None = None, reference: str | None = None, timeout: float | None = None):
+        """Choose any of the three (None: keep it); remembered at once."""
+        new = (self.engine if engine is None else self._offered(engine, NO_ENGINE),
+               self.reference if reference is None else self._offered(reference, DEFAULT_REFERENCE),
+               self.timeout if timeout is None else whole_seconds(timeout))
+        if new == (self.engine, self.reference, self.timeout):
+            return
+        self.engine, self.reference, self.timeout = new
+        for key, value in zip((ENGINE_KEY, REFERENCE_KEY, TIMEOUT_KEY), new):
+            self.settings.setValue(key, value)
+        self.changed.emit()
+
+    def set_pair(self, pair):
+        """Choose the engines and timeout of a core.engines.pair.EnginePair (a finding's)."""
+        self.set(pair.engine.text if pair.engine is not None else NO_ENGINE, pair.reference.text, pair.timeout)
+
+    def specs(self) -> tuple[str, str]:
+        """(engine spec or NO_ENGINE, reference spec)."""
+        return self.engine, self.reference
+
+    def names(self) -> tuple[str | None, str]:
+        """Short names of the engine (None when none is chosen) and the reference."""
+        return (short_name(self.engine) if self.engine else None), short_name(self.reference)
+
+    def pair(self):
+        """The choice as a core.engines.pair.EnginePair; EngineError naming a spec that is not
+        complete yet (a kind chosen, its path still empty)."""
+        from perftscope.core.engines.pair import EnginePair
+        return EnginePair.parse(self.engine, self.reference, self.timeout)
+
+
+class SpecSelector(QWidget):
+    """One engine: a kind, and a path or command template when the kind needs one.
+    `edited(spec)` when the user changes it."""
+    edited = Signal(str)
+
+    def __init__(self, kinds: list[tuple[str, str]], parent=None):
+        super().__init__(parent)
+        self.kind = QComboBox()
+        for kind, label in kinds:
+            self.kind.addItem(label, kind)
         self.path = QLineEdit()
         self.browse = QToolButton()
         self.browse.setText("…")
@@ -73,34 +146,31 @@ class SpecSelector(QWidget):
         row.addWidget(self.kind)
         row.addWidget(self.path, 1)
         row.addWidget(self.browse)
-        self.set_spec(str(settings.value(key, default)))
+        self._show_path()
         self.kind.currentIndexChanged.connect(self._kind_changed)
-        self.path.editingFinished.connect(self._store)
+        self.path.editingFinished.connect(lambda: self.edited.emit(self.spec()))
         self.browse.clicked.connect(self._choose_file)
 
     def spec(self) -> str:
         kind = self.kind.currentData()
-        return f"{kind}:{self.path.text().strip()}" if self._needs(kind) else kind
+        return f"{kind}:{self.path.text().strip()}" if _needs(kind) else kind
 
     def name(self) -> str:
         return short_name(self.spec())
 
     def set_spec(self, spec: str):
+        """Show `spec` (nothing is announced)."""
         kind, rest = split_spec(spec or NO_ENGINE)
         i = self.kind.findData(kind)
         self.kind.blockSignals(True)
         self.kind.setCurrentIndex(i if i >= 0 else 0)
         self.kind.blockSignals(False)
-        self.path.setText(rest)
+        if self.path.text() != rest:
+            self.path.setText(rest)
         self._show_path()
-        self._store()
-
-    @staticmethod
-    def _needs(kind) -> str:
-        return next((needs for k, _, needs in KINDS if k == kind), "")
 
     def _show_path(self):
-        needs = self._needs(self.kind.currentData())
+        needs = _needs(self.kind.currentData())
         self.path.setVisible(bool(needs))
         self.browse.setVisible(needs == "file")
         self.path.setPlaceholderText("./engine perft {depth} \"{fen}\" {moves}" if needs == "text"
@@ -108,36 +178,32 @@ class SpecSelector(QWidget):
 
     def _kind_changed(self):
         self._show_path()
-        self._store()
-
-    def _store(self):
-        self.settings.setValue(self.key, self.spec())
-        self.changed.emit(self.spec())
+        self.edited.emit(self.spec())
 
     def _choose_file(self):
         path, _ = QFileDialog.getOpenFileName(self, "Engine, perftree script or engine file", self.path.text())
         if path:
             self.path.setText(path)
-            self._store()
+            self.edited.emit(self.spec())
 
 
 class EngineChoice(QWidget):
-    """Engine, Reference and the per-call timeout, as `perftscope gui --engine --reference`."""
-    changed = Signal()
+    """Engine, Reference and the per-call timeout, as `perftscope gui --engine --reference
+    --timeout`: a view of an EngineSelection. While disabled (a session is running on what it
+    shows) it keeps showing that, and catches up when enabled again."""
 
-    def __init__(self, settings: QSettings | None = None, parent=None):
+    def __init__(self, selection: EngineSelection, parent=None):
         super().__init__(parent)
-        self.settings = settings or QSettings("perftscope", "perftscope")
-        self.engine = SpecSelector(self.settings, ENGINE_KEY, NO_ENGINE, allow_none=True)
+        self.selection = selection
+        self.engine = SpecSelector(selection.kinds(allow_none=True))
         self.engine.setToolTip("The engine you are debugging: its moves are judged against the reference")
-        self.reference = SpecSelector(self.settings, REFERENCE_KEY, "core", allow_none=False)
+        self.reference = SpecSelector(selection.kinds(allow_none=False))
         self.reference.setToolTip("The truth the engine is checked against")
         self.timeout = QDoubleSpinBox()
-        self.timeout.setRange(1, 24 * 3600)
+        self.timeout.setRange(*TIMEOUT_RANGE)
         self.timeout.setDecimals(0)
         self.timeout.setSuffix(" s")
         self.timeout.setToolTip("Longest wait for one engine call before the engine counts as hung")
-        self.timeout.setValue(float(self.settings.value(TIMEOUT_KEY, DEFAULT_TIMEOUT)))
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.addWidget(QLabel("Engine"), 0, 0)
@@ -150,16 +216,28 @@ class EngineChoice(QWidget):
         wait.addStretch(1)
         grid.addLayout(wait, 2, 1)
         grid.setColumnStretch(1, 1)
-        self.engine.changed.connect(self.changed)
-        self.reference.changed.connect(self.changed)
-        self.timeout.valueChanged.connect(self._store_timeout)
+        self._show()
+        self.engine.edited.connect(lambda spec: selection.set(engine=spec))
+        self.reference.edited.connect(lambda spec: selection.set(reference=spec))
+        self.timeout.valueChanged.connect(lambda seconds: selection.set(timeout=seconds))
+        selection.changed.connect(self._show)
 
-    def _store_timeout(self, value: float):
-        self.settings.setValue(TIMEOUT_KEY, value)
-        self.changed.emit()
+    def _show(self):
+        if not self.isEnabled():
+            return
+        self.engine.set_spec(self.selection.engine)
+        self.reference.set_spec(self.selection.reference)
+        self.timeout.blockSignals(True)
+        self.timeout.setValue(self.selection.timeout)
+        self.timeout.blockSignals(False)
+
+    def changeEvent(self, event):
+        super().changeEvent(event)
+        if event.type() == QEvent.EnabledChange:
+            self._show()
 
     def specs(self) -> tuple[str, str]:
-        """(engine spec or "", reference spec)."""
+        """(engine spec or NO_ENGINE, reference spec) as shown."""
         return self.engine.spec(), self.reference.spec()
 
     def seconds(self) -> float:

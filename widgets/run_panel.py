@@ -16,6 +16,7 @@ from perftscope.core.limits import RUN_DEPTH_LIMIT, table_bytes
 from perftscope.core.units import format_bytes, format_rate
 
 from . import palette
+from .start_stop import StartStop
 
 MAX_DEPTH = RUN_DEPTH_LIMIT
 
@@ -26,7 +27,7 @@ def format_count(n: float) -> str:
 
 
 
-class RunPanel(QWidget):
+class RunPanel(StartStop, QWidget):
     startRequested = Signal(int, int, int)     # depth, workers, log2 of hash entries (-1: no table)
     stopRequested = Signal()
 
@@ -73,10 +74,28 @@ class RunPanel(QWidget):
         box.addWidget(self.status)
         box.addStretch(1)
 
-        self.start_button.clicked.connect(
-            lambda: self.startRequested.emit(self.depth.value(), self.workers.value(),
-                                             int(self.hash_size.currentData())))
+        self.start_button.clicked.connect(lambda: self.startRequested.emit(*self.settings()))
         self.stop_button.clicked.connect(self.stopRequested)
+
+    # --- what the owner asks of the panel ---------------------------------------------
+    def settings(self) -> tuple[int, int, int]:
+        """(depth, workers, log2 of the table's entries or -1 for no table), as chosen."""
+        return self.depth.value(), self.workers.value(), int(self.hash_size.currentData())
+
+    def set_settings(self, depth: int | None = None, workers: int | None = None, hash_exp: int | None = None):
+        """Choose what a run uses, as the user would (None: leave it); a table size the box
+        does not offer is left as it is."""
+        if depth is not None:
+            self.depth.setValue(depth)
+        if workers is not None:
+            self.workers.setValue(workers)
+        if hash_exp is not None:
+            i = self.hash_size.findData(hash_exp)
+            if i >= 0:
+                self.hash_size.setCurrentIndex(i)
+
+    def progress_text(self) -> str:
+        return self.progress.format()
 
     def set_running(self, running: bool):
         self.start_button.setEnabled(not running)

@@ -1,36 +1,39 @@
-"""The Test-engine tab: the engine and reference specs, a suite or a fuzz session, Start/Stop,
-and the findings table, one row per failing position (class, where, moves, minimal position).
+"""The Test-engine tab: the engine selector (a view of the window's one EngineSelection, so
+the engines and the timeout are the Divide tab's), a suite or a fuzz session, Start/Stop, and
+the findings table, one row per failing position (class, where, moves, minimal position).
 It only shows things: app/engine_tests.py runs the session and feeds it."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QLineEdit, QPushButton, QSpinBox, QStackedWidget, QStyle, QTableWidget,
+                               QLabel, QPushButton, QSpinBox, QStackedWidget, QStyle, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
 
 from . import palette
 from .divide_export import beside_uci
+from .reference import EngineChoice, EngineSelection
+from .start_stop import StartStop
 
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
 MOVES_COLUMN = COLUMNS.index("Moves")
 
 
-class TestEnginePanel(QWidget):
-    """`startRequested(settings)` with keys mode ('suite' or 'fuzz'), engine, reference, suite,
-    depth, jobs, seconds, seed; `openRequested(finding)` when a row is activated."""
+class TestEnginePanel(StartStop, QWidget):
+    """`startRequested(settings)` with keys mode ('suite' or 'fuzz'), suite, max_depth, jobs,
+    depth, seconds, seed (the engines are the selection's); `openRequested(finding)` when a
+    row is activated."""
     startRequested = Signal(dict)
     stopRequested = Signal()
     openRequested = Signal(object)
 
-    def __init__(self, parent=None):
+    def __init__(self, selection: EngineSelection, parent=None):
         super().__init__(parent)
         self.findings: list = []
         self.move_name = None          # the SAN/UCI toggle: name(fen, moves, uci), None for UCI
-        self.engine = QLineEdit()
-        self.engine.setPlaceholderText("perftree:/path/to/script, uci:/path/to/engine, cmd:…")
-        self.reference = QLineEdit("core")
+        self.selection = selection
+        self.choice = EngineChoice(selection)
         self.mode = QComboBox()
         self.mode.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
         self.mode.setMinimumContentsLength(16)
@@ -83,14 +86,13 @@ class TestEnginePanel(QWidget):
         self.table.setColumnWidth(2, 230)
 
         form = QFormLayout()
-        form.addRow("Engine", self.engine)
-        form.addRow("Reference", self.reference)
         form.addRow("Test", self.mode)
         buttons = QHBoxLayout()
         buttons.addWidget(self.start_button)
         buttons.addWidget(self.stop_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.choice)
         layout.addLayout(form)
         layout.addWidget(self.options)
         layout.addLayout(buttons)
@@ -110,13 +112,24 @@ class TestEnginePanel(QWidget):
             self.table.activated.connect(lambda index: self.open_row(index.row()))
 
     def settings(self) -> dict:
-        return {"mode": self.mode.currentData(), "engine": self.engine.text().strip(),
-                "reference": self.reference.text().strip() or "core", "suite": self.suite.currentText(),
+        return {"mode": self.mode.currentData(), "suite": self.suite.currentText(),
                 "max_depth": self.max_depth.value(), "jobs": self.jobs.value(), "depth": self.depth.value(),
                 "seconds": float(self.seconds.value()), "seed": self.seed.value()}
 
+    def choose(self, mode: str | None = None, suite: str | None = None, **numbers):
+        """Set what the next session does, as the user would: mode 'suite' or 'fuzz', the suite's
+        file name, and any of max_depth, jobs, depth, seconds, seed."""
+        if mode is not None:
+            self.mode.setCurrentIndex(self.mode.findData(mode))
+        if suite is not None:
+            self.suite.setCurrentText(suite)
+        for key, value in numbers.items():
+            spin = {"max_depth": self.max_depth, "jobs": self.jobs, "depth": self.depth,
+                    "seconds": self.seconds, "seed": self.seed}[key]
+            spin.setValue(int(value))
+
     def _start(self):
-        if not self.engine.text().strip():
+        if not self.selection.engine:
             self.show_error("Give the engine to test first, e.g. perftree:/path/to/my-perft.sh")
             return
         self.startRequested.emit(self.settings())
@@ -125,18 +138,12 @@ class TestEnginePanel(QWidget):
     def set_running(self, running: bool):
         self.start_button.setEnabled(not running)
         self.stop_button.setEnabled(running)
-        for w in (self.engine, self.reference, self.mode, self.options):
+        for w in (self.choice, self.mode, self.options):
             w.setEnabled(not running)
 
     def clear(self):
         self.findings.clear()
         self.table.setRowCount(0)
-
-    def offer_engines(self, engine: str, reference: str):
-        """Start from the engine and reference chosen for the divide (not during a session)."""
-        if self.start_button.isEnabled():
-            self.engine.setText(engine)
-            self.reference.setText(reference)
 
     def set_status(self, text: str):
         self.status.setStyleSheet("")
@@ -186,6 +193,7 @@ class TestEnginePanel(QWidget):
             self.table.item(row, MOVES_COLUMN).setText(self._moves(finding))
 
     def open_row(self, row: int):
+        """Open the finding of `row` in the divide tree (a click does, every time)."""
         if 0 <= row < len(self.findings):
             self.table.selectRow(row)
             self.openRequested.emit(self.findings[row])

@@ -155,7 +155,7 @@ def run_gui(args) -> int:
 
     apply_style(app)
     window = MainWindow(fen, reference=args.reference, engine=engine, timeout=args.timeout)
-    if args.find is not None and not window.choice.engine.spec():
+    if args.find is not None and not window.engines.engine:
         window.close()
         splash.close()
         raise PerftscopeError("--find: no engine to debug (give --engine SPEC; the reference is the truth "
@@ -168,11 +168,11 @@ def run_gui(args) -> int:
         for key, *_ in LAYERS:
             window.legend.set_enabled(key, key in overlays)
     if args.perft is not None:
-        window.start_perft(args.perft)
+        window.runs.start_at(args.perft)
     if args.find is not None:
-        window.find_mismatch(args.find)
+        window.divider.find_mismatch(args.find)
     elif args.divide is not None:
-        window.divide(args.divide)
+        window.divider.divide(args.divide)
     if args.screenshot or args.save_session:
         return save_and_exit(app, window, args.screenshot, args.save_session)
     return app.exec()
@@ -194,7 +194,7 @@ def save_and_exit(app, window, shot: str | None, session_path: str | None) -> in
     loop.exec()
     try:
         if session_path:
-            window.save_session(session_path)
+            window.sessions.save(session_path)
             print(session_path)
         if shot:
             if not window.grab().save(shot):

@@ -61,19 +61,6 @@ def atomic_load(typingctx, arr, idx):
 
 
 @intrinsic
-def atomic_store(typingctx, arr, idx, value):
-    """Write arr[idx] with a monotonic atomic store (live counters read by other threads)."""
-    def codegen(context, builder, signature, args):
-        aty = signature.args[0]
-        a = context.make_array(aty)(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, aty, a, [args[1]])
-        val = context.cast(builder, args[2], signature.args[2], aty.dtype)
-        builder.store_atomic(val, ptr, ordering="monotonic", align=aty.dtype.bitwidth // 8)
-        return context.get_dummy_value()
-    return types.void(arr, idx, value), codegen
-
-
-@intrinsic
 def prefetch(typingctx, arr, idx):
     """Hint the cache to fetch arr[idx] (used for the child's hash bucket)."""
     def codegen(context, builder, signature, args):

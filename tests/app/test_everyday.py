@@ -7,7 +7,7 @@ import json
 import pytest
 from PySide6.QtWidgets import QApplication, QDialog
 
-from perftscope.app import everyday, help
+from perftscope.app import help
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN, Position
 from perftscope.core.mismatch.verdicts import ILLEGAL
@@ -36,23 +36,23 @@ def window(qtbot):
 def test_paste_fen_loads_a_good_one_and_names_the_field_of_a_bad_one(qtbot, window):
     w = window()
     QApplication.clipboard().setText(f"  {KIWIPETE}\n")
-    assert everyday.paste_fen(w) and w.board.position.fen() == KIWIPETE
+    assert w.board_commands.paste_fen() and w.board.position.fen() == KIWIPETE
     QApplication.clipboard().setText("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-    assert not everyday.paste_fen(w)
+    assert not w.board_commands.paste_fen()
     assert "field 1" in w.message.text() and w.board.position.fen() == KIWIPETE
 
 
 def test_undo_restores_the_fen_through_the_edit_menu(qtbot, window):
     w = window()
-    assert not w.undo_action.isEnabled()
+    assert not w.menus.undo.isEnabled()
     w.board.play("e2e4")
-    w.set_fen(KIWIPETE)
-    assert w.undo_action.isEnabled() and w.undo_action.shortcut().toString() == "Ctrl+Z"
-    w.undo_action.trigger()
+    w.board_commands.set_fen(KIWIPETE)
+    assert w.menus.undo.isEnabled() and w.menus.undo.shortcut().toString() == "Ctrl+Z"
+    w.menus.undo.trigger()
     assert w.board.fen_edit.text() == Position.from_fen(START_FEN).push("e2e4").fen()
-    w.undo_action.trigger()
-    assert w.board.position.fen() == START_FEN and not w.undo_action.isEnabled()
-    w.redo_action.trigger()
+    w.menus.undo.trigger()
+    assert w.board.position.fen() == START_FEN and not w.menus.undo.isEnabled()
+    w.menus.redo.trigger()
     assert w.board.moves == ["e2e4"]
 
 
@@ -63,20 +63,20 @@ def test_edit_position_puts_the_set_up_position_on_the_board(qtbot, window):
         dialog.load("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")
         dialog.side.setCurrentIndex(1)
         dialog.accept()
-    everyday.edit_position(w, set_up)
+    w.board_commands.edit_position(set_up)
     assert w.board.position.fen() == "4k3/8/8/8/8/8/8/R3K3 b Q - 0 1"
 
     def refuse(dialog):
         dialog.clear()
         dialog.accept()                     # refused: no kings
         assert "king" in dialog.error.text()
-    dialog = everyday.edit_position(w, refuse)
+    dialog = w.board_commands.edit_position(refuse)
     assert dialog.result() != QDialog.Accepted
     assert w.board.position.fen() == "4k3/8/8/8/8/8/8/R3K3 b Q - 0 1"
 
 
 def divided(qtbot, w, depth=2):
-    w.divide(depth)
+    w.divider.divide(depth)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
     return [n.row for n in w.model.root.children]
 
@@ -87,7 +87,7 @@ def test_copy_divide_yields_stockfishs_format(qtbot, window):
     w = window(KIWIPETE)
     rows = divided(qtbot, w)
     QApplication.clipboard().clear()
-    w.divide_actions.copy_stockfish()
+    w.exports.copy_stockfish()
     text = QApplication.clipboard().text()
     lines = text.split("\n")
     board = chess.Board(KIWIPETE)
@@ -105,11 +105,11 @@ def test_copy_divide_yields_stockfishs_format(qtbot, window):
 def test_divide_saves_as_csv_and_json(qtbot, window, tmp_path):
     w = window(KIWIPETE)
     rows = divided(qtbot, w, 1)
-    w.divide_actions.save(path=str(tmp_path / "d.json"))
+    w.exports.save(path=str(tmp_path / "d.json"))
     data = json.loads((tmp_path / "d.json").read_text())
     assert data["fen"] == KIWIPETE and data["depth"] == 1 and len(data["rows"]) == 48
     assert all(r["engine"] == r["reference"] == 1 for r in data["rows"])
-    w.divide_actions.save(path=str(tmp_path / "d.csv"))
+    w.exports.save(path=str(tmp_path / "d.csv"))
     lines = (tmp_path / "d.csv").read_text().splitlines()
     assert lines[0].startswith("fen,moves,depth,move,engine") and len(lines) == 49
     assert lines[1].endswith(",1,1,0,agrees,")
@@ -121,7 +121,7 @@ def test_row_menu_copies_fen_and_path_and_makes_a_new_root(qtbot, window):
     w = window(KIWIPETE)
     divided(qtbot, w, 2)
     node = w.model.node(w.model.find(["e1g1"]))
-    menu = w.divide_actions.menu_for(node)
+    menu = w.exports.menu_for(node)
     actions = {a.text(): a for a in menu.actions() if a.text()}
     actions["Copy this row's FEN"].trigger()
     assert QApplication.clipboard().text() == Position.from_fen(KIWIPETE).push("e1g1").fen()
@@ -188,10 +188,8 @@ def test_stockfish_text_leaves_out_moves_the_side_does_not_play():
 
 def test_settings_survive_a_new_window(qtbot, window):
     w = window()
-    w.san_action.trigger()                         # SAN is on by default: now UCI
-    w.run_panel.depth.setValue(7)
-    w.run_panel.workers.setValue(1)
-    w.run_panel.hash_size.setCurrentIndex(0)
+    w.menus.san.trigger()                         # SAN is on by default: now UCI
+    w.run_panel.set_settings(depth=7, workers=1, hash_exp=-1)
     w.legend.set_enabled("pins", False)
     w.resize(796, 580)         # inside the offscreen screen (800x600): restoreGeometry clamps to it
     # the window's minimum decides the width it gets: with the app's Fusion style (set by an
@@ -203,9 +201,10 @@ def test_settings_survive_a_new_window(qtbot, window):
     sizes = main.sizes()
     w.close()
     again = window()
-    assert not again.san_action.isChecked() and not again.board.san
-    assert again.run_panel.depth.value() == 7 and again.run_panel.workers.value() == 1
-    assert again.run_panel.hash_size.currentData() == -1
+    assert not again.menus.san.isChecked() and not again.board.san
+    depth, workers, hash_exp = again.run_panel.settings()
+    assert depth == 7 and workers == 1
+    assert hash_exp == -1
     assert "pins" not in again.legend.enabled()
     assert (again.width(), again.height()) == size
     assert again.findChild(type(again.centralWidget()), "main").sizes() == sizes
@@ -234,17 +233,16 @@ def test_help_lists_the_shortcuts_and_about_the_versions(qtbot, window):
 
 def test_a_run_without_a_table_says_so_and_keeps_its_final_figures(qtbot, window):
     w = window()
-    w.run_panel.workers.setValue(1)
-    w.run_panel.hash_size.setCurrentIndex(0)
+    w.run_panel.set_settings(workers=1, hash_exp=-1)
     with qtbot.waitSignal(w.runs.finished, timeout=30000) as done:
-        w.start_perft(4)
+        w.runs.start_at(4)
     assert done.args[0].nodes == 197281
     assert w.graphs.no_table.isVisible() and not w.graphs.hit_plot.isVisible()
     caption = w.graphs.caption.text()
     assert "197,281" in caption and START_FEN in caption and "1 worker" in caption and "no table" in caption
-    w.run_panel.hash_size.setCurrentIndex(2)
+    w.run_panel.set_settings(hash_exp=18)
     with qtbot.waitSignal(w.runs.finished, timeout=30000):
-        w.start_perft(4)
+        w.runs.start_at(4)
     assert not w.graphs.no_table.isVisible() and w.graphs.hit_plot.isVisible()
 
 
@@ -254,7 +252,7 @@ def test_the_notation_toggle_reaches_the_divide_tree(qtbot, window):
     index = w.model.find(["e1g1"])
     assert w.model.data(index) == "O-O"                  # SAN by default
     assert w.model.data(w.model.find(["e5f7"])) == "Nxf7"
-    w.san_action.trigger()
+    w.menus.san.trigger()
     assert w.model.data(index) == "e1g1" and not w.board.san
 
 
@@ -300,10 +298,10 @@ def test_san_reaches_the_finder_report(qtbot, window, engine_path):
                            "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
     assert report.path == ["d2d4"] and report.extra == ["e4d3"]
     w.finder_panel.show_report(report)
-    assert w.san_action.isChecked()               # SAN by default
+    assert w.menus.san.isChecked()               # SAN by default
     text = w.finder_panel.text()
     assert "path: d2d4 (d4)" in text
-    w.san_action.trigger()                        # UCI
+    w.menus.san.trigger()                        # UCI
     assert "path: d2d4" in w.finder_panel.text() and "(d4)" not in w.finder_panel.text()
 
 
@@ -322,9 +320,9 @@ def test_san_reaches_the_test_engine_findings(qtbot, window, engine_path):
     w.test_engine.add_finding(Finding(fen=fen, depth=1, kind="promotion", report=report, name="fuzz #1"),
                               "no_underpromotion.py", "core")
     moves = w.test_engine.table.item(0, 1).text
-    assert w.san_action.isChecked()                # SAN by default, beside the UCI
+    assert w.menus.san.isChecked()                # SAN by default, beside the UCI
     assert moves() == f"{NOT_GENERATED.word} a7a8n (a8=N)"
-    w.san_action.trigger()                         # UCI
+    w.menus.san.trigger()                         # UCI
     assert moves() == f"{NOT_GENERATED.word} a7a8n"
-    w.san_action.trigger()
+    w.menus.san.trigger()
     assert moves() == f"{NOT_GENERATED.word} a7a8n (a8=N)"

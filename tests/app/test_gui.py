@@ -41,9 +41,9 @@ def status(w):
 def test_find_first_mismatch_lands_on_the_position_where_the_lists_differ(qtbot, window, engine_path):
     # the planted engine lets a pawn take en passant through a rank pin: an illegal move it generates
     w = window(POSITION_3, "core", f"perftree:{engine_path('ep_rank_pin')}")
-    w.find_mismatch(3)
+    w.divider.find_mismatch(3)
     qtbot.waitUntil(lambda: not w.finder.running, timeout=60000)
-    report = w.report
+    report = w.divider.report
     assert report is not None and report.extra and not report.missing
     node = w.model.node(w.tree.view.currentIndex())
     # the selected row is the move only the engine generates, below the finder's path
@@ -65,7 +65,7 @@ def test_find_first_mismatch_lands_on_the_position_where_the_lists_differ(qtbot,
 def test_selecting_a_row_shows_its_position_with_overlays(qtbot, window):
     fen = "4k3/3n4/8/8/8/8/4B3/4K3 w - - 0 1"
     w = window(fen)
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert "agree" in status(w)
     w.tree.view.setCurrentIndex(w.model.find(["e2b5"]))
@@ -89,10 +89,10 @@ def test_overlay_choices_are_remembered_between_sessions(qtbot, window):
 
 def test_a_new_divide_stops_the_one_still_running(qtbot, window):
     w = window(KIWIPETE, "python-chess", "core")
-    w.divide(5)                                   # minutes for python-chess
+    w.divider.divide(5)                                   # minutes for python-chess
     qtbot.wait(300)
     first = list(w.divides._jobs)
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: all(job.done.is_set() for job in first), timeout=5000)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert w.model.totals() == (2039, 2039)
@@ -100,11 +100,11 @@ def test_a_new_divide_stops_the_one_still_running(qtbot, window):
 
 def test_engine_errors_show_in_the_window_and_it_keeps_working(qtbot, window):
     w = window(reference="uci:/nonexistent/engine")
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: "nonexistent" in status(w), timeout=10000)
     assert w.model.root.state == "failed"
-    w.choice.reference.set_spec("python-chess")
-    w.divide(2)
+    w.engines.set(reference="python-chess")
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=10000)
     assert w.model.totals() == (400, 400)
 
@@ -113,7 +113,7 @@ def test_engine_errors_show_in_the_window_and_it_keeps_working(qtbot, window):
 def test_stop_ends_a_slow_divide_or_search_and_the_tree_keeps_working(qtbot, window, action):
     # python-chess needs minutes for divide 5 of Kiwipete
     w = window(KIWIPETE, "python-chess", "core")
-    getattr(w, action)(5)
+    getattr(w.divider, action)(5)
     qtbot.waitUntil(w.tree.can_stop, timeout=5000)
     qtbot.wait(300)                              # let the engines get going
     w.tree.stop()
@@ -121,7 +121,7 @@ def test_stop_ends_a_slow_divide_or_search_and_the_tree_keeps_working(qtbot, win
     assert "stopped" in status(w) and "stopped" in w.tree.summary.text()
     # the engines really stop: every job of the service ends soon after
     qtbot.waitUntil(lambda: all(job.done.is_set() for job in list(w.divides._jobs)), timeout=5000)
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert w.model.totals() == (2039, 2039)
     qtbot.waitUntil(lambda: not w.tree.can_stop(), timeout=2000)
@@ -129,7 +129,7 @@ def test_stop_ends_a_slow_divide_or_search_and_the_tree_keeps_working(qtbot, win
 
 def test_bad_fen_in_the_window_is_a_message_not_a_crash(qtbot, window):
     w = window()
-    assert not w.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1")
+    assert not w.board_commands.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1")
     assert "FEN field 1" in status(w)
     assert w.board.position == Position.from_fen(START_FEN)
 
@@ -179,34 +179,32 @@ def test_no_display_explains_how_to_run_it(monkeypatch, capsys):
 
 def start_long_run(qtbot, w, workers=2):
     # perft 7 of the start position: billions of nodes, far longer than any test waits
-    w.set_fen(START_FEN)
-    w.run_panel.depth.setValue(7)
-    w.run_panel.workers.setValue(workers)
-    w.run_panel.hash_size.setCurrentIndex(0)
-    w.run_panel.start_button.click()
+    w.board_commands.set_fen(START_FEN)
+    w.run_panel.set_settings(depth=7, workers=workers, hash_exp=-1)
+    w.run_panel.request_start()
     qtbot.waitUntil(lambda: w.graphs.t.size >= 3 and w.graphs.nps.values().max() > 0, timeout=30000)
 
 
 def test_stop_cancels_a_run_and_the_graphs_kept_its_counters(qtbot, window):
     w = window()
     start_long_run(qtbot, w)
-    assert w.runs.running and not w.run_panel.start_button.isEnabled()
+    assert w.runs.running and not w.run_panel.can_start()
     assert w.graphs.worker_nodes.shape == (2,) and w.graphs.nps.values().max() > 0
     with qtbot.waitSignal(w.runs.finished, timeout=5000) as signal:
-        w.run_panel.stop_button.click()
+        w.run_panel.request_stop()
     assert signal.args[0].cancelled and signal.args[0].nodes is None
-    assert not w.runs.running and w.run_panel.start_button.isEnabled()
-    assert w.run_panel.progress.format() == "stopped"
+    assert not w.runs.running and w.run_panel.can_start()
+    assert w.run_panel.progress_text() == "stopped"
 
 
 def test_a_finished_run_shows_nodes_time_and_rate(qtbot, window):
     w = window()
-    w.run_panel.depth.setValue(4)
+    w.run_panel.set_settings(depth=4)
     with qtbot.waitSignal(w.runs.finished, timeout=30000) as signal:
-        w.run_panel.start_button.click()
+        w.run_panel.request_start()
     result = signal.args[0]
     assert result.nodes == 197281 and not result.cancelled
-    assert "197,281" in w.run_panel.status.text() and "nps" in w.run_panel.status.text()
+    assert "197,281" in w.run_panel.status_text() and "nps" in w.run_panel.status_text()
 
 
 def runqueue_wait() -> float:

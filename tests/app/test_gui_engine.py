@@ -40,9 +40,9 @@ def script(tmp_path, engine_path):
 
 
 def find(qtbot, w, depth):
-    w.find_mismatch(depth)
+    w.divider.find_mismatch(depth)
     qtbot.waitUntil(lambda: not w.finder.running, timeout=60000)
-    return w.report
+    return w.divider.report
 
 
 @pytest.mark.parametrize("name, fen, depth, move, word", [
@@ -85,7 +85,7 @@ def test_stockfish_can_be_the_reference(qtbot, window, engine_path):
 
 def test_a_divide_is_greyed_when_the_board_moves_on_and_show_that_position_restores_it(qtbot, window):
     w = window(POSITION_3, "core", "python-chess")
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert "computed for" in w.tree.context.text() and POSITION_3 in w.tree.context.text()
     assert not w.model.stale and not w.tree.context.show_button.isVisibleTo(w)
@@ -95,7 +95,7 @@ def test_a_divide_is_greyed_when_the_board_moves_on_and_show_that_position_resto
     assert "showing the divide row e2e4" in w.board.caption.text()
     assert not w.model.stale and w.model.fen == POSITION_3
     # the user loads another position: the result is greyed, never silently relabelled
-    w.set_fen(START_FEN)
+    w.board_commands.set_fen(START_FEN)
     assert w.model.stale and w.model.fen == POSITION_3
     assert "computed for another position" in w.tree.context.text()
     assert w.tree.context.show_button.isVisibleTo(w) and not w.board.caption.isVisibleTo(w)
@@ -106,10 +106,10 @@ def test_a_divide_is_greyed_when_the_board_moves_on_and_show_that_position_resto
 
 def test_a_run_reports_the_position_it_started_on_after_the_board_changed(qtbot, window):
     w = window()
-    w.run_panel.depth.setValue(4)
+    w.run_panel.set_settings(depth=4)
     with qtbot.waitSignal(w.runs.finished, timeout=30000) as signal:
-        w.run_panel.start_button.click()
-        w.set_fen(POSITION_3)                  # while it counts
+        w.run_panel.request_start()
+        w.board_commands.set_fen(POSITION_3)                  # while it counts
     assert signal.args[0].nodes == 197281      # the start position's count ...
     assert START_FEN in w.run_context.text()   # ... said to be the start position's
     assert "computed for another position" in w.run_context.text()
@@ -121,7 +121,7 @@ def test_a_run_reports_the_position_it_started_on_after_the_board_changed(qtbot,
 
 def test_no_focus_or_tab_change_plays_a_move(qtbot, window):
     w = window()
-    w.divide(1)
+    w.divider.divide(1)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     # what a view does when it gains focus: its first row becomes current, nothing is selected
     w.tree.view.setFocus()
@@ -151,13 +151,13 @@ def test_an_engine_that_prints_without_end_is_cut_off_and_the_window_keeps_worki
     before = rss_mb("VmRSS")
     with open("/proc/self/clear_refs", "w") as f:
         f.write("5")                          # reset the peak, so VmHWM is this divide's
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "failed", timeout=60000)
     grown_mb = rss_mb("VmHWM") - before
     assert grown_mb < 200, f"reading the flood grew the process by {grown_mb:.0f} MB"
     assert "spam.py" in w.message.text() and "printed more than" in w.message.text()
-    w.choice.engine.set_spec("core")
-    w.divide(2)
+    w.engines.set(engine="core")
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert w.model.totals() == (400, 400)
 
@@ -165,7 +165,7 @@ def test_an_engine_that_prints_without_end_is_cut_off_and_the_window_keeps_worki
 def test_a_hanging_engine_shows_how_long_it_has_waited_and_times_out(qtbot, window, script):
     hang = script("hang.py", "import time\ntime.sleep(3600)\n")
     w = window(START_FEN, f"perftree:{hang}", "core", timeout=3)
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: "waiting for hang.py: call 1, 1." in w.waiting.text(), timeout=5000)
     assert "timeout 3 s" in w.waiting.text()
     assert "Dividing at depth 2… waiting for hang.py: call 1, " in w.tree.summary.text()
@@ -212,20 +212,20 @@ def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_pa
     w = window(POSITION_3, engine, "core")
     report = find(qtbot, w, 3)
     path = str(tmp_path / "bug.json")
-    w.save_session(path)
+    w.sessions.save(path)
     data = json.loads(open(path).read())
     assert data["engine"] == engine and data["reference"] == "core"
     assert data["finder"]["extra"] == report.extra and data["finder"]["verdicts"] == {report.extra[0]: "illegal"}
     assert {r["verdict"] for r in data["divide"]["rows"]} >= {"illegal", "count_differs", "agrees"}
 
     other = window(START_FEN, "", "python-chess")
-    assert other.open_session(path)
-    assert other.choice.specs() == (engine, "core")
+    assert other.sessions.open(path)
+    assert other.engines.specs() == (engine, "core")
     assert other.board.position == w.board.position
     assert [(n.moves, n.row) for n in other.model.walk()] == [(n.moves, n.row) for n in w.model.walk()]
     assert other.model.headers() == w.model.headers()
     assert other.finder_panel.text() == w.finder_panel.text()
-    assert other.report.to_json() == report.to_json()
+    assert other.divider.report.to_json() == report.to_json()
     assert not other.busy()                       # nothing was recomputed
 
 
@@ -233,7 +233,7 @@ def test_a_bad_session_file_is_a_message(qtbot, window, tmp_path):
     w = window()
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    assert not w.open_session(str(bad))
+    assert not w.sessions.open(str(bad))
     assert "is not a perftscope session" in w.message.text()
     assert w.board.position == Position.from_fen(START_FEN)
 
@@ -268,7 +268,7 @@ def test_unreachable_positions_are_warned_about_in_the_report(qtbot, window, eng
 
 def test_the_engine_log_shows_what_was_sent_and_what_came_back(qtbot, window, engine_path):
     w = window(EP_PIN, f"perftree:{engine_path('ep_rank_pin')}", "core")
-    w.divide(1)
+    w.divider.divide(1)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     w.tabs.setCurrentWidget(w.engine_log)
     qtbot.waitUntil(lambda: "ep_rank_pin.py" in w.engine_log.text(), timeout=2000)
@@ -286,7 +286,7 @@ def test_a_divide_after_moves_on_the_board_names_the_root_and_the_moves(qtbot, w
     w = window(START_FEN, "core", "python-chess")
     w.board.play("e2e4")
     w.board.play("e7e5")
-    w.divide(1)
+    w.divider.divide(1)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert w.model.fen == START_FEN and w.model.root.moves == ("e2e4", "e7e5")
     assert "+ <b>e2e4 e7e5</b>" in w.tree.context.text()
@@ -298,19 +298,19 @@ def test_a_divide_after_moves_on_the_board_names_the_root_and_the_moves(qtbot, w
 
 def test_with_no_engine_divide_shows_the_reference_alone(qtbot, window):
     w = window(START_FEN, "", "python-chess")
-    w.divide(2)
+    w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=20000)
     assert w.model.totals() == (None, 400)
     assert "python-chess counts 400 nodes" in w.message.text()
-    w.find_mismatch(2)
+    w.divider.find_mismatch(2)
     assert "choose the Engine" in w.message.text() and not w.finder.running
 
 
 def test_the_status_line_is_greyed_once_the_board_moves_away(qtbot, window):
     w = window()
-    w.show_error("first mismatch after e2e4: f4e3 illegal")
+    w.main_model.say("first mismatch after e2e4: f4e3 illegal", error=True)
     assert w.message.text().startswith("⚠ first mismatch")
-    w.set_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+    w.board_commands.set_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
     assert w.message.text().startswith("(about another position) ⚠ first mismatch")
-    w.set_fen(START_FEN)
+    w.board_commands.set_fen(START_FEN)
     assert w.message.text().startswith("⚠ first mismatch")

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN
 from perftscope.core.mismatch.verdicts import ILLEGAL
+from perftscope.widgets.reference import EngineChoice
 
 
 def click_row(qtbot, panel, row):
@@ -29,27 +30,28 @@ def window(qtbot):
 def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, engine_path):
     panel = window.test_engine
     window.tabs.setCurrentWidget(panel)
-    panel.engine.setText(f"perftree:{engine_path('ep_rank_pin')}")
-    panel.reference.setText("core")                   # the divide's reference is python-chess here
-    panel.mode.setCurrentIndex(1)                     # fuzz
-    panel.seconds.setValue(8)
-    panel.start_button.click()
-    assert panel.stop_button.isEnabled() and not panel.start_button.isEnabled()
+    window.engines.set(engine=f"perftree:{engine_path('ep_rank_pin')}",
+                       reference="core")              # the window opened with python-chess
+    panel.choose(mode="fuzz", seconds=8)
+    panel.request_start()
+    assert panel.can_stop() and not panel.can_start()
     qtbot.waitUntil(lambda: panel.table.rowCount() >= 1, timeout=60000)
     assert panel.table.item(0, 0).text() == "en passant through a rank pin"
     assert "ep_rank_pin.py against core" in panel.table.item(0, 0).toolTip()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=60000)
-    assert "ep_rank_pin.py against core: fuzz seed 1" in panel.status.text()
+    assert "ep_rank_pin.py against core: fuzz seed 1" in panel.status_text()
     finding = panel.findings[0]
     assert finding.shrunk is not None and panel.table.item(0, 2).text() == finding.shrunk.fen
     # the moves column words each move from the engine's side
     assert panel.table.item(0, 1).text().startswith("illegal ")
 
-    click_row(qtbot, panel, 0)                        # opens it in the divide tree
+    window.engines.set(reference="python-chess")      # chosen again after the session
+    click_row(qtbot, panel, 0)                        # opens it in the divide tree, with its engines
     assert window.tabs.currentWidget() is window.tree
     node = window.model.node(window.tree.view.currentIndex())
     assert node.verdict is ILLEGAL and node.moves == tuple(finding.path) + (finding.report.extra[0],)
     assert window.model.fen == finding.fen
+    assert window.engines.specs() == (f"perftree:{engine_path('ep_rank_pin')}", "core")
     assert finding.report.extra[0] in window.message.text()
     assert "ep_rank_pin.py against core, depth 2: en passant through a rank pin" in window.message.text()
 
@@ -71,34 +73,53 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
 
 def test_stop_ends_a_suite_session_at_once(qtbot, window, engine_path):
     panel = window.test_engine
-    panel.engine.setText(f"perftree:{engine_path('correct')}")
-    panel.reference.setText("core")
-    panel.suite.setCurrentText("perftsuite.epd")
-    panel.max_depth.setValue(3)
-    panel.jobs.setValue(1)
-    panel.start_button.click()
+    window.engines.set(engine=f"perftree:{engine_path('correct')}", reference="core")
+    panel.choose(mode="suite", suite="perftsuite.epd", max_depth=3, jobs=1)
+    panel.request_start()
     qtbot.waitUntil(lambda: window.engine_tests.done >= 1, timeout=60000)
-    assert "Testing correct.py against core" in panel.status.text()
+    assert "Testing correct.py against core" in panel.status_text()
     started = time.monotonic()
-    panel.stop_button.click()
+    panel.request_stop()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)
     assert time.monotonic() - started < 5
-    assert "(stopped)" in panel.status.text() and panel.start_button.isEnabled()
+    assert "(stopped)" in panel.status_text() and panel.can_start()
     assert panel.table.rowCount() == 0                # a cut-short position is not a finding
 
 
 def test_a_bad_engine_is_a_message(qtbot, window):
     panel = window.test_engine
-    panel.engine.setText("uci:/nonexistent/engine")
-    panel.start_button.click()
+    window.engines.set(engine="uci:/nonexistent/engine")
+    panel.request_start()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)
-    assert "nonexistent" in panel.status.text() and panel.start_button.isEnabled()
+    assert "nonexistent" in panel.status_text() and panel.can_start()
 
 
-def test_the_tab_starts_from_the_engines_chosen_for_the_divide(qtbot, window, engine_path):
+def test_the_tab_shows_the_engines_chosen_for_the_divide(qtbot, window, engine_path):
+    """One engine selection, two views of it: what is chosen in one tab is what the other shows."""
     spec = f"perftree:{engine_path('ep_rank_pin')}"
-    window.choice.engine.set_spec(spec)
-    window.choice.reference.set_spec("stockfish")
-    window.choice.changed.emit()
-    assert window.test_engine.engine.text() == spec
-    assert window.test_engine.reference.text() == "stockfish"
+    divide_choice = window.tree.findChild(EngineChoice)
+    divide_choice.engine.set_spec(spec)
+    divide_choice.engine.edited.emit(spec)          # as the user leaving the path field
+    divide_choice.reference.kind.setCurrentIndex(divide_choice.reference.kind.findData("stockfish"))
+    divide_choice.timeout.setValue(7)
+    assert window.engines.specs() == (spec, "stockfish") and window.engines.timeout == 7
+    assert window.test_engine.choice.specs() == (spec, "stockfish")
+    assert window.test_engine.choice.seconds() == 7
+    # and back: the Test-engine tab's choice is the divide's
+    window.test_engine.choice.timeout.setValue(9)
+    assert divide_choice.seconds() == 9 and window.engines.timeout == 9
+
+
+def test_a_session_waits_for_an_engine_call_no_longer_than_the_chosen_timeout(qtbot, window, engine_path):
+    """The timeout chosen beside the engine reaches the session: a hang is a timeout finding
+    after 2 s, not a wait of the oracles' default ten minutes. (Two timed-out calls: ~5 s.)"""
+    panel = window.test_engine
+    window.engines.set(engine=f"uci:{engine_path('uci_hang')}", reference="core", timeout=2)
+    panel.choose(mode="fuzz", seconds=60)
+    started = time.monotonic()
+    panel.request_start()
+    qtbot.waitUntil(lambda: bool(panel.findings), timeout=30000)
+    assert panel.findings[0].kind == "timeout" and "2 s" in panel.findings[0].error
+    assert time.monotonic() - started < 20
+    panel.request_stop()
+    qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)

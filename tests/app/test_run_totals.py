@@ -3,8 +3,10 @@ whose counters read zero does not leave the axes at pyqtgraph's -500..500 fallba
 import numpy as np
 
 from perftscope.app.bridge import Bridge
+from perftscope.app.model import MainModel
 from perftscope.app.runs import RunController
 from perftscope.core.board.position import START_FEN, Position
+from perftscope.widgets.context import ContextBar
 from perftscope.widgets.graphs import LiveGraphs
 from perftscope.widgets.run_panel import RunPanel
 
@@ -13,7 +15,9 @@ def test_a_run_shorter_than_a_tick_fills_the_worker_bars(qtbot):
     bridge, panel, graphs = Bridge(), RunPanel(), LiveGraphs()
     qtbot.addWidget(panel)
     qtbot.addWidget(graphs)
-    runs = RunController(bridge, panel, graphs, lambda: Position.from_fen(START_FEN))
+    model = MainModel()
+    model.board_moved(Position.from_fen(START_FEN), (START_FEN, ()))       # what the run counts
+    runs = RunController(bridge, panel, graphs, ContextBar(), model)
     with qtbot.waitSignal(runs.finished, timeout=30000) as finished:
         runs.start(3, 2, -1)
     assert finished.args[0].nodes == 8902

@@ -2,6 +2,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from perftscope.app.bridge import Bridge, DivideService
+from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.finder import Row
 from perftscope.core.board.position import START_FEN
 from perftscope.core.mismatch.verdicts import AGREES, ILLEGAL, NOT_GENERATED
@@ -13,7 +14,8 @@ POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 @pytest.fixture
 def service(qtbot):
     bridge = Bridge()
-    service = DivideService(bridge, reference="python-chess", engine="core")
+    service = DivideService(bridge)
+    service.set_pair(EnginePair.parse("core", "python-chess"))
     yield service
     service.close()
     bridge.shutdown()
@@ -58,7 +60,7 @@ def test_expanding_a_row_fills_it_from_the_background(qtbot, service):
 def test_verdicts_are_worded_from_the_engines_side_in_text_not_only_colour(qtbot, service, engine_path):
     # the planted engine lets a pawn take en passant through a rank pin: after e2e4 in
     # position 3 it generates f4xe3, which is not legal: "illegal", whatever the colours say
-    service.set_specs(f"perftree:{engine_path('ep_rank_pin')}", "core")
+    service.set_pair(EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core"))
     model = loaded_model(qtbot, service, POSITION_3, 2, ["e2e4"], engine="ep_rank_pin.py", reference="core")
     assert model.headers() == ("Move", "ep_rank_pin.py", "core", "Verdict")
     illegal = model.find(["f4e3"])
@@ -71,7 +73,7 @@ def test_verdicts_are_worded_from_the_engines_side_in_text_not_only_colour(qtbot
 
 
 def test_a_move_the_engine_does_not_generate_reads_not_generated(qtbot, service, engine_path):
-    service.set_specs(f"perftree:{engine_path('no_underpromotion')}", "python-chess")
+    service.set_pair(EnginePair.parse(f"perftree:{engine_path('no_underpromotion')}", "python-chess"))
     model = loaded_model(qtbot, service, "8/2P5/8/8/8/8/k7/7K w - - 0 1", 1,
                          engine="no_underpromotion.py", reference="python-chess")
     # it never promotes to a knight: a legal move it does not generate
@@ -83,7 +85,7 @@ def test_a_move_the_engine_does_not_generate_reads_not_generated(qtbot, service,
 
 
 def test_with_no_engine_the_tree_shows_the_reference_alone(qtbot, service):
-    service.set_specs("", "python-chess")
+    service.set_pair(EnginePair.parse("", "python-chess"))
     model = loaded_model(qtbot, service, START_FEN, 2, engine=None, reference="python-chess")
     panel = DivideTreePanel(model)
     qtbot.addWidget(panel)
@@ -94,12 +96,12 @@ def test_with_no_engine_the_tree_shows_the_reference_alone(qtbot, service):
 
 
 def test_an_engine_error_is_reported_and_the_model_keeps_working(qtbot, service):
-    service.set_reference("uci:/nonexistent/engine")
+    service.set_pair(EnginePair.parse("core", "uci:/nonexistent/engine"))
     model = DivideModel(service.fetch)
     with qtbot.waitSignal(model.failed, timeout=10000) as signal:
         model.set_root(START_FEN, 2)
     assert "/nonexistent/engine" in signal.args[0]
-    service.set_reference("python-chess")
+    service.set_pair(EnginePair.parse("core", "python-chess"))
     with qtbot.waitSignal(model.loaded, timeout=10000):
         model.set_root(START_FEN, 2)
     assert model.totals() == (400, 400)

@@ -1,0 +1,240 @@
+"""The divide tree's workflow: divide the board's position with the chosen engines, find the
+first mismatch (app.finding runs the search, its levels go into the tree as they arrive), show
+a row's position on the board with its mismatch, and fill the tree from a Test-engine finding
+or a saved session without an engine call.
+
+A controller in git-cola's sense: it changes the window's model (app.model.MainModel) and tells
+the panels it is given what to show through their methods; it holds no widget of its own.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from perftscope.core.board.position import Position
+from perftscope.core.errors import EngineError, PerftscopeError
+from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
+
+
+def engines_line(engine: str | None, reference: str) -> str:
+    """What the line above the tree says about its engines."""
+    return f"{engine} against {reference}" if engine else f"{reference} alone (no engine chosen)"
+
+
+class DivideController(QObject):
+    """`model` the window's MainModel, `engines` its EngineSelection, `divides` the
+    DivideService, `tree_model`/`tree` the divide tree and its panel, `finder` the
+    FinderController, `finder_panel` the finder's report, `set_fen(fen) -> bool` the board
+    command that loads a position (a bad one is a message)."""
+    started = Signal()                  # a divide or search began: the tree is what to look at
+    waitingChanged = Signal(str)        # which engine call is being waited for ("" when none)
+
+    def __init__(self, model, engines, divides, tree_model, tree, finder, finder_panel, set_fen, parent=None):
+        super().__init__(parent)
+        self.model, self.engines, self.divides, self.set_fen = model, engines, divides, set_fen
+        self.tree_model, self.tree, self.finder, self.finder_panel = tree_model, tree, finder, finder_panel
+        self._waiting = ""
+        tree.divideRequested.connect(self.divide)
+        tree.findRequested.connect(self.find_mismatch)
+        tree.positionSelected.connect(self.select_row)
+        tree.stopRequested.connect(self.stop)
+        tree.showPositionRequested.connect(self.show_position)
+        finder.level.connect(self._level)
+        finder.found.connect(self._found)
+        finder.failed.connect(self._finder_failed)
+        tree_model.failed.connect(lambda message: model.say("divide stopped") if message == "stopped"
+                                  else model.say(f"divide failed: {message}", error=True))
+        tree_model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
+        engines.changed.connect(lambda: divides.set_timeout(engines.timeout))
+
+    @property
+    def report(self):
+        """The finder's last report (None before one finished)."""
+        return self.finder.report
+
+    def busy(self) -> bool:
+        """A divide or the finder is still working."""
+        return self.finder.running or self.tree_model.loading()
+
+    def tick(self):
+        """Once per bridge tick: what can be asked now, which engine is being waited for."""
+        self.tree.set_busy(self.tree_model.loading(), self.finder.running)
+        waiting = "   ".join(f"waiting for {name}: call {call}, {seconds:.1f} s (timeout {self.divides.timeout:g} s)"
+                               for name, call, seconds in self.divides.waiting())
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self.tree.show_waiting(waiting)
+            self.waitingChanged.emit(waiting)
+
+    # --- a new tree ------------------------------------------------------------------
+    def abandon(self):
+        """A new divide or search replaces the old one: its engines stop instead of
+        computing answers nobody will see."""
+        self.finder.cancel()
+        self.divides.cancel()
+
+    def _start_tree(self, depth: int, fetch: bool):
+        self.abandon()
+        self.tree.set_depth(depth)
+        try:
+            self.divides.set_pair(self.engines.pair())
+        except EngineError as e:
+            self.divides.set_pair(e)          # the divide fails with it, as an engine that cannot start
+        fen, moves = self.model.board_root
+        engine, reference = self.engines.names()
+        self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
+        self.tree.set_about(fen, moves, engines_line(engine, reference))
+        self.model.divide_started()
+        self.started.emit()
+        return fen, moves, engine, reference
+
+    def divide(self, depth: int):
+        *_, engine, reference = self._start_tree(depth, fetch=True)
+        against = f"{engine} against {reference}" if engine else f"{reference} (no engine chosen)"
+        self.model.say(f"Dividing at depth {depth}: {against}…")
+
+    def new_root(self, fen: str):
+        """A tree row's position becomes the board's, divided at one less depth."""
+        depth = max(1, self.tree.depth() - 1)
+        if self.set_fen(fen):
+            self.divide(depth)
+
+    def _divide_done(self):
+        engine, ref = self.tree_model.totals()
+        depth, name, reference = self.tree_model.root.depth, self.tree_model.engine, self.tree_model.reference
+        if engine is None:
+            self.model.say(f"divide {depth}: {reference} counts {ref:,} nodes")
+        elif engine == ref:
+            self.model.say(f"divide {depth}: {name} and {reference} agree ({engine:,} nodes)")
+        else:
+            self.model.say(f"divide {depth}: {name} {engine:,}, {reference} {ref:,} "
+                           f"({engine - ref:+,}): expand the marked rows or press Find first mismatch", error=True)
+
+    def stop(self):
+        """Stop the finder and every divide still running; the tree keeps what it has."""
+        self.abandon()
+        self.tree_model.stop_loading("stopped")
+
+    def show_position(self):
+        """Put the divide tree's position back on the board."""
+        if self.tree_model.fen is not None:
+            self.model.show(self.tree_model.fen, self.tree_model.root.moves)
+
+    # --- a row on the board ------------------------------------------------------------
+    def select_row(self, moves):
+        """Show the row's position; a move one side does not generate is drawn from the
+        position before it, with its verdict. The tree keeps its root."""
+        from perftscope.widgets.overlays import mismatch_layer
+        tree = self.tree_model
+        index = tree.find(moves[len(tree.root.moves):])
+        node = tree.node(index) if index is not None else None
+        if node is None:
+            return
+        verdict = node.verdict
+        odd = verdict in (ILLEGAL, NOT_GENERATED)
+        shown = moves[:-1] if odd else moves
+        rel = " ".join(moves[len(tree.root.moves):])
+        caption = f"showing the divide row {rel}" + (f" (before {node.move}: {verdict.word})" if odd else "")
+        mark = None
+        if odd:
+            pos = Position.from_fen(tree.fen).play(list(shown))
+            mark = mismatch_layer(node.move, verdict, tree.engine, _why(pos, node.move))
+        self.model.show_row(tree.fen, shown, moves, caption, mark)
+        if mark is not None:
+            self.model.say(mark.notes[0])
+
+    # --- the finder ----------------------------------------------------------------------
+    def find_mismatch(self, depth: int):
+        """Run the finder in the background; each level it divides is inserted in the tree
+        as it arrives, the whole report goes to the Finder report tab."""
+        if not self.engines.engine:
+            self.model.say("choose the Engine to debug: Find first mismatch compares it with the reference",
+                           error=True)
+            return
+        fen, moves, engine, reference = self._start_tree(depth, fetch=False)
+        self.finder_panel.set_finding(engine, reference, fen, depth)
+        self.model.say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
+        self.finder.start(fen, depth, moves)
+
+    def _level(self, where, level):
+        """One level of the finder: the rows of the position reached so far."""
+        index = self.tree_model.find(where)
+        if index is None:
+            return
+        self.tree_model.insert_rows(self.tree_model.node(index), level.rows)
+        if level.chosen:
+            self.tree_model.expect(list(where) + [level.chosen])        # the finder's next level
+            self.tree.reveal(list(where) + [level.chosen])
+
+    def _finder_failed(self, message):
+        self.tree_model.stop_loading(message)
+        self.finder_panel.show_error(message)
+        self.model.say(f"finder: {message}", error=True)
+
+    def _found(self, report):
+        self.finder_panel.show_report(report)
+        below = list(report.path[len(self.tree_model.root.moves):])
+        if report.error:
+            self.tree_model.stop_loading(report.error)
+            self.tree.add_note(report.error)
+            self.model.say(f"{report.engine} failed during the search: the levels found before are kept; "
+                           f"its error is above the tree and in the Finder report", error=True)
+            return
+        if report.cancelled:
+            self.tree_model.stop_loading("stopped")
+            return
+        if report.agree or not (report.missing or report.extra):
+            self.tree_model.stop_loading("no mismatch below")
+            if report.note:
+                self.model.say(f"{report.engine} is inconsistent: see the Finder report", error=True)
+            else:
+                self.model.say(f"✔ no mismatch: {report.engine} agrees with {report.reference} "
+                               f"at depth {report.depth}")
+            return
+        self.tree.reveal(below)
+        odd = (report.missing + report.extra)[0]
+        self.tree.select(below + [odd])          # shows it on the board with its mark
+        verdict = NOT_GENERATED if odd in report.missing else ILLEGAL
+        where = " ".join(report.path) or "the root"
+        self.model.say(f"first mismatch after {where}: {odd} {verdict.word} — see the Finder report", error=True)
+
+    # --- a tree filled without engine calls ------------------------------------------
+    def open_finding(self, finding, pair):
+        """A Test-engine finding in the divide tree: its engines (`pair`, the session's) chosen
+        again, its position on the board, the finder's levels inserted along its path (no
+        engine call), the differing row selected."""
+        if pair is not None:
+            self.engines.set_pair(pair)
+        if not self.set_fen(finding.fen):
+            return
+        fen, _, engine, reference = self._start_tree(finding.depth, fetch=False)
+        report = finding.report
+        said = f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}"
+        if report is None:
+            self.model.say(said, error=True)
+            return
+        self.finder_panel.set_finding(engine, reference, fen, finding.depth)
+        self.finder.replay(report)                 # the levels into the tree, the differing row selected
+        self.model.say(said, error=True)
+
+    def restore(self, divide: dict | None, report):
+        """Show a saved session's divide rows and finder report (app.session) as they were."""
+        from .session import fill_divide
+        if divide:
+            fill_divide(self.tree_model, divide)
+            about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
+            self.tree.set_about(divide["fen"], divide.get("moves", ()),
+                                engines_line(divide.get("engine"), divide.get("reference")))
+            self.model.divide_started(about)
+        self.finder.report = report
+        if report is not None:
+            self.finder_panel.show_report(report)
+        else:
+            self.finder_panel.clear()
+
+
+def _why(pos: Position, move: str) -> str:
+    from perftscope.core.board.analysis import explain_move
+    try:
+        return explain_move(pos, move)
+    except PerftscopeError as e:
+        return str(e)

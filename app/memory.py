@@ -1,0 +1,62 @@
+"""What the window remembers between sessions, with QSettings: its size and splitters, the
+overlay layers shown, the notation, and the run panel's depth, workers and table size. (The
+engine selection remembers itself: widgets.reference.EngineSelection.)
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray
+from PySide6.QtWidgets import QSplitter
+
+from perftscope.widgets.overlays import LAYERS
+
+GEOMETRY_KEY = "window/geometry"
+SPLITTERS_KEY = "window/splitters/"
+OVERLAYS_KEY = "board/overlays"
+RUN_KEYS = ("run/depth", "run/workers", "run/hash_exp")
+
+
+class WindowMemory:
+    """`window` the QMainWindow (its geometry, its named splitters), `legend` the overlay
+    legend, `notation` app.everyday.Notation, `run_panel` the RunPanel."""
+
+    def __init__(self, settings, window, legend, notation, run_panel):
+        self.settings, self.window, self.legend, self.notation, self.run_panel = \
+            settings, window, legend, notation, run_panel
+
+    def restore_overlays(self):
+        """The layers shown last time ("checkers,pins", "" for none); from now on every change
+        is remembered."""
+        remembered = self.settings.value(OVERLAYS_KEY)
+        if isinstance(remembered, str):
+            on = set(remembered.split(","))
+            for key, *_ in LAYERS:
+                self.legend.set_enabled(key, key in on)
+        self.legend.toggled.connect(
+            lambda: self.settings.setValue(OVERLAYS_KEY, ",".join(sorted(self.legend.enabled()))))
+
+    def _splitters(self) -> dict[str, QSplitter]:
+        return {s.objectName(): s for s in self.window.findChildren(QSplitter) if s.objectName()}
+
+    def restore(self):
+        s = self.settings
+        geometry = s.value(GEOMETRY_KEY)
+        if isinstance(geometry, QByteArray):
+            self.window.restoreGeometry(geometry)
+        for name, splitter in self._splitters().items():
+            state = s.value(SPLITTERS_KEY + name)
+            if isinstance(state, QByteArray):
+                splitter.restoreState(state)
+        self.notation.restore()
+        depth, workers, hash_exp = (s.value(k) for k in RUN_KEYS)
+        self.run_panel.set_settings(depth=None if depth is None else int(depth),
+                                    workers=None if workers is None else int(workers),
+                                    hash_exp=None if hash_exp is None else int(hash_exp))
+
+    def remember(self):
+        s = self.settings
+        s.setValue(GEOMETRY_KEY, self.window.saveGeometry())
+        for name, splitter in self._splitters().items():
+            s.setValue(SPLITTERS_KEY + name, splitter.saveState())
+        for key, value in zip(RUN_KEYS, self.run_panel.settings()):
+            s.setValue(key, value)
+        s.sync()

@@ -1,0 +1,108 @@
+"""What the window shows and what each result belongs to, as state with signals (git-cola's
+MainModel): the board's position and its analysis, the position the divide tree was computed
+for, the position the last perft run counted, the divide row the board shows with its mismatch
+mark, and the status line with the position it is about. Controllers change it; the window
+shows it and never keeps any of it itself.
+
+A result computed for another position than the board's is stale: the window greys it with a
+button that puts its position back (`show`), and never relabels it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, Signal
+
+from perftscope.core.board.position import Position
+from perftscope.core.errors import PerftscopeError
+
+
+@dataclass(frozen=True)
+class Message:
+    """The status line: `about` is the board's position when it was said (None: before any)."""
+    text: str = ""
+    error: bool = False
+    about: Position | None = None
+
+
+class MainModel(QObject):
+    changed = Signal()                  # the position, its analysis, the mark, or what a result is about
+    messageChanged = Signal()
+    showRequested = Signal(object, object)   # (Position, moves): put this on the board
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.position: Position | None = None     # the board's
+        self.board_root: tuple[str, tuple] = ("", ())   # ... as its first FEN and the moves played from it
+        self.analysis = None                      # core.board.analysis of the board's position
+        self.divide_about: Position | None = None  # the position the divide tree was computed for
+        self.run_about: Position | None = None     # the position the last run counted
+        self.run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
+        self.row_shown: tuple | None = None       # moves of the tree row the board shows
+        self.mark = None                          # widgets.overlays.Layer: the row's mismatch
+        self.caption = ""                         # the board's caption while it shows a row
+        self.message = Message()
+        self._showing_row = False
+
+    # --- the board ---------------------------------------------------------------------
+    def board_moved(self, pos: Position, root: tuple[str, tuple]):
+        """The board shows `pos`, reached by `root` (its first FEN and the moves played): the
+        user moved it (the row and its mark no longer apply) or a row is being shown."""
+        from perftscope.core.board.analysis import analyze
+        if not self._showing_row:
+            self._forget_row()
+        self.position, self.board_root = pos, (root[0], tuple(root[1]))
+        try:
+            self.analysis = analyze(pos)       # microseconds: masks the generator computes anyway
+        except PerftscopeError as e:
+            self.analysis = None
+            self.say(str(e), error=True)
+        self.changed.emit()
+
+    def show(self, fen: str, moves=()):
+        """Put `fen` with `moves` played from it on the board."""
+        self.showRequested.emit(Position.from_fen(fen), tuple(moves))
+
+    def show_row(self, fen: str, moves, row: tuple, caption: str, mark=None):
+        """Show a divide row's position (`fen` + `moves`), the board saying which `row` it is,
+        with the row's mismatch `mark`; the tree keeps its root, so it is not stale."""
+        self._showing_row = True
+        try:
+            self.row_shown, self.caption, self.mark = tuple(row), caption, mark
+            self.show(fen, moves)
+        finally:
+            self._showing_row = False
+
+    def _forget_row(self):
+        self.mark, self.row_shown, self.caption = None, None, ""
+
+    # --- what results belong to -------------------------------------------------------
+    def divide_started(self, about: Position | None = None):
+        """The divide tree now belongs to `about` (default: the board's position)."""
+        self.divide_about = about if about is not None else self.position
+        self._forget_row()
+        self.changed.emit()
+
+    def run_started(self) -> Position:
+        """A run starts on the board's position: remembered, it reports it whatever the board does."""
+        self.run_root, self.run_about = self.board_root, self.position
+        self.changed.emit()
+        return self.run_about
+
+    @property
+    def divide_stale(self) -> bool:
+        return self.divide_about is not None and self.row_shown is None and self.position != self.divide_about
+
+    @property
+    def run_stale(self) -> bool:
+        return self.run_about is not None and self.position != self.run_about
+
+    # --- the status line --------------------------------------------------------------
+    def say(self, text: str, error: bool = False):
+        """A message about the board's position as it is now: greyed once the board moves."""
+        self.message = Message(text, error, self.position)
+        self.messageChanged.emit()
+
+    @property
+    def message_stale(self) -> bool:
+        return self.message.about is not None and self.position != self.message.about
