@@ -142,14 +142,13 @@ def test_an_illegal_rows_menu_copies_where_it_is_generated_its_path_and_itself(q
     # e4d3 is the planted engine's illegal en passant: there is no position after it
     w = MainWindow(EP_PIN, reference="core", engine=f"perftree:{engine_path('ep_rank_pin')}")
     qtbot.addWidget(w)
-    w.divide(2)
-    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
+    divided(qtbot, w, 2)
     parent = w.model.node(w.model.find(["d2d4"]))
     w.model.fetchMore(w.model.index_of(parent))             # what expanding the row asks
     qtbot.waitUntil(lambda: parent.state == "loaded", timeout=30000)
     node = w.model.node(w.model.find(["d2d4", "e4d3"]))
     assert node.verdict is ILLEGAL
-    menu = w.divide_actions.menu_for(node)
+    menu = w.exports.menu_for(node)
     actions = {a.text(): a for a in menu.actions() if a.text()}
     assert "Copy this row's FEN" not in actions and "Make this row the new root" not in actions
     actions["Copy the FEN before this move"].trigger()

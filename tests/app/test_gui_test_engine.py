@@ -57,7 +57,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
 
     # a single click opens it every time, the row selected already or not
     window.tabs.setCurrentWidget(panel)
-    window.set_fen(START_FEN)
+    window.board_commands.set_fen(START_FEN)
     click_row(qtbot, panel, 0)
     assert window.tabs.currentWidget() is window.tree and window.board.position.fen() != START_FEN
 

@@ -43,7 +43,9 @@ def test_a_hashed_run_draws_rates_only_while_it_counts(qtbot):
     bridge, panel, graphs = Bridge(), RunPanel(), LiveGraphs()
     qtbot.addWidget(panel)
     qtbot.addWidget(graphs)
-    runs = RunController(bridge, panel, graphs, lambda: Position.from_fen(START_FEN))
+    model = MainModel()
+    model.board_moved(Position.from_fen(START_FEN), (START_FEN, ()))
+    runs = RunController(bridge, panel, graphs, ContextBar(), model)
     runs.start(8, 2, 22)
     qtbot.waitUntil(lambda: graphs.hit_rate.size >= 1 and (~np.isnan(graphs.hit_rate.values())).sum() >= 3,
                     timeout=60000)
