@@ -174,10 +174,12 @@ class DivideController(QObject):
         self.finder_panel.show_report(report)
         below = list(report.path[len(self.tree_model.root.moves):])
         if report.error:
+            failed_at_root = self.tree_model.root.state == "loading"
             self.tree_model.stop_loading(report.error)
-            self.tree.add_note(report.error)
-            self.model.say(f"{report.engine} failed during the search: the levels found before are kept; "
-                           f"its error is above the tree and in the Finder report", error=True)
+            if not failed_at_root:              # the root's own failure is said above the tree already
+                self.tree.add_note(report.error)
+            self.model.say(f"{report.engine} {report.failure or 'failed'} during the search: the levels found "
+                           f"before are kept; its error is above the tree and in the Finder report", error=True)
             return
         if report.cancelled:
             self.tree_model.stop_loading("stopped")

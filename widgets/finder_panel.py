@@ -35,7 +35,7 @@ def report_html(report, name=None) -> str:
         parts.append(f"<p style='color:{palette.YELLOW}'>⚠ this position cannot arise in a real game "
                      f"({e(reason)}): engines legitimately disagree here</p>")
     if report.error:
-        what = "crashed, hung or flooded" if report.crash else "failed"
+        what = (report.failure or "crashed, hung or flooded") if report.crash else "failed"
         parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(report.error)}<br>"
                      + (f"command: <tt>{e(report.command)}</tt><br>" if report.command else "")
                      + "the levels below were found before it stopped</p>")

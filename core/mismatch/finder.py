@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineFailed
+from ..errors import EngineCrashed, EngineFailed, EngineFlood, EngineTimeout
 from ..engines.lenient_fen import fen_as_written
 from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
 from ..board.position import Position
@@ -86,6 +86,7 @@ class Report:
     cancelled: bool = False
     error: str = ""          # one line: why the descent stopped early (the engine failed)
     crash: bool = False      # the engine under test crashed, hung or flooded: a finding
+    failure: str = ""        # which of them: 'crashed', 'hung', 'flooded' (or 'failed': unreadable)
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
     fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
     given_fen: str = ""      # the root FEN as written, which the engine is given (see lenient_fen)
@@ -101,7 +102,8 @@ class Report:
                 "reference_calls": self.reference_calls, "engine": self.engine,
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
-                "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
+                "error": self.error, "crash": self.crash, "failure": self.failure,
+                "totals_only": self.totals_only,
                 "fen_warnings": list(self.fen_warnings), "given_fen": self.given_fen,
                 "command": self.command, "trace_calls": self.trace_calls,
                 "state_trace": None if self.state_trace is None else self.state_trace.to_json()}
@@ -144,6 +146,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
                 answer = engine.answer(fen, report.path, remaining, as_written=True)
                 report.engine_calls += 1
             except EngineFailed as e:
+                report.engine_calls += 1          # the call it failed in was made
                 return _crashed(report, engine, e)
             theirs = reference.divide(root_fen, report.path, remaining)
             report.reference_calls += 1
@@ -159,6 +162,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
                         ours[move] = engine.perft(fen, report.path + [move], remaining - 1, as_written=True)
                         report.engine_calls += 1
                     except EngineFailed as e:
+                        report.engine_calls += 1
                         return _crashed(report, engine, e, report.path + [move])
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
             report.cancelled = True
@@ -264,6 +268,7 @@ def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> 
     where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
     if report.fen_warnings:          # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
+    report.failure = failure_word(error)
     if isinstance(error, EngineCrashed):
         own = error.own_error or str(error)
         report.error = f"{engine.name} crashed {where}: {own}"
@@ -272,10 +277,22 @@ def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> 
         message = str(error)
         if message.startswith(f"{engine.name}: "):
             message = message[len(engine.name) + 2:]
-        report.error = f"{engine.name} failed {where}: {message}"
+        report.error = f"{engine.name} {report.failure} {where}: {message}"
     report.crash = True
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
     return report
+
+
+def failure_word(error: EngineFailed) -> str:
+    """How an engine failed, in one word: 'crashed', 'hung' (no answer in time), 'flooded'
+    (more output than the caps allow), or 'failed' (an answer that could not be read)."""
+    if isinstance(error, EngineCrashed):
+        return "crashed"
+    if isinstance(error, EngineTimeout):
+        return "hung"
+    if isinstance(error, EngineFlood):
+        return "flooded"
+    return "failed"
 
 
 def _inconsistent(report: Report) -> str:

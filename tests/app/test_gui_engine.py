@@ -207,6 +207,19 @@ def test_a_crashing_node_style_engine_is_reported_with_its_own_error(qtbot, wind
     assert sum(n.verdict.key == "count_differs" for n in w.model.root.children) == 1
 
 
+def test_a_crash_on_the_first_call_is_said_once_and_as_a_crash(qtbot, window, script):
+    crash = script("crash.py", 'raise RuntimeError("board index out of range")\n')
+    w = window(START_FEN, f"perftree:{crash}", "core")
+    report = find(qtbot, w, 2)
+    assert report.crash and report.failure == "crashed" and report.engine_calls == 1
+    above = w.tree.summary.text()
+    assert above.count("RuntimeError: board index out of range") == 1
+    assert "crash.py crashed during the search" in w.message.text()
+    text = " ".join(w.finder_panel.text().split())
+    assert "✗ crash.py crashed: crash.py crashed at path (none)" in text and "hung or flooded" not in text
+    assert "engine calls 1 (reference calls 0)" in text
+
+
 def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_path, tmp_path):
     engine = f"perftree:{engine_path('ep_rank_pin')}"
     w = window(POSITION_3, engine, "core")
