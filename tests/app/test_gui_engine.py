@@ -240,6 +240,27 @@ def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_pa
     assert other.finder_panel.text() == w.finder_panel.text()
     assert other.divider.report.to_json() == report.to_json()
     assert not other.busy()                       # nothing was recomputed
+    # as it was saved: the finder's row shown with its mark, its path expanded, nothing greyed
+    assert other.main_model.row_shown == w.main_model.row_shown == tuple(report.path + report.extra[:1])
+    assert other.main_model.mark is not None and not other.main_model.divide_stale
+    for i in range(1, len(report.path) + 1):
+        assert other.tree.view.isExpanded(other.model.find(report.path[:i]))
+
+
+def test_a_second_find_starts_from_the_divides_root_and_show_goes_back_to_the_finding(qtbot, window, engine_path):
+    w = window(POSITION_3, f"perftree:{engine_path('ep_rank_pin')}", "core")
+    first = find(qtbot, w, 3)
+    assert first.path and w.main_model.row_shown is not None      # the board shows the finder's preview
+    w.engines.set(reference="python-chess")
+    second = find(qtbot, w, 3)
+    assert second.root_fen == first.root_fen == POSITION_3 and second.path == first.path
+    assert w.tree.context.text().count(POSITION_3) == 1
+    # the board moves on: the tree is greyed, and Show that position brings back the finding
+    w.board_commands.set_fen(START_FEN)
+    assert w.main_model.divide_stale
+    w.divider.show_position()
+    assert w.board.position == Position.from_fen(second.fen)
+    assert w.main_model.mark is not None and not w.main_model.divide_stale
 
 
 def test_a_bad_session_file_is_a_message(qtbot, window, tmp_path):
