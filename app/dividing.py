@@ -239,13 +239,19 @@ class DivideController(QObject):
         """A Test-engine finding in the divide tree: its engines (`pair`, the session's) chosen
         again, its position on the board, the finder's levels inserted along its path (no
         engine call), the differing row selected."""
+        before = (*self.engines.names(), self.tree.depth())
         if pair is not None:
             self.engines.set_pair(pair)
         if not self.set_fen(finding.fen):
             return
         fen, _, engine, reference = self._start_tree(finding.depth, fetch=False)
         report = finding.report
+        # the selectors and the depth are the finding's now: say so rather than change them silently
+        changed = [f"{what} {now}" for what, was, now in zip(("Engine", "Reference", "depth"), before,
+                                                               (engine, reference, finding.depth)) if was != now]
         said = f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}"
+        if changed:
+            said += f" (set to the finding's: {', '.join(changed)})"
         if report is None:
             self.model.say(said, error=True)
             return

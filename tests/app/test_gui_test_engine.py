@@ -54,6 +54,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     assert window.engines.specs() == (f"perftree:{engine_path('ep_rank_pin')}", "core")
     assert finding.report.extra[0] in window.message.text()
     assert "ep_rank_pin.py against core, depth 2: en passant through a rank pin" in window.message.text()
+    assert "(set to the finding's: Reference core, depth 2)" in window.message.text()
 
     # a single click opens it every time, the row selected already or not
     window.tabs.setCurrentWidget(panel)
