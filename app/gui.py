@@ -1,10 +1,10 @@
 """The main window: board and overlays, position library, the user's engine divided against
 a reference, the finder's report, the engine log, a perft run with live graphs, the Test-engine
-tab. A view in git-cola's sense: it builds the widgets, lays them out and wires them to the
-model (app.model.MainModel: what the board shows, what each result belongs to, the status line)
-and to the controllers that do the work (app.dividing, app.finding, app.runs, app.engine_tests,
-app.session, app.everyday, app.menus, app.memory). It keeps no state of its own, and the
-widgets know nothing of each other.
+and Race tabs. A view in git-cola's sense: it builds the widgets, lays them out and wires them
+to the model (app.model.MainModel: what the board shows, what each result belongs to, the status
+line) and to the controllers that do the work (app.dividing, app.finding, app.runs,
+app.engine_tests, app.race, app.session, app.everyday, app.menus, app.memory). It keeps no state
+of its own, and the widgets know nothing of each other.
 
 Every result remembers the position it was computed for: when the board shows another one
 the result is greyed, with a button that puts its position back.
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QCheckBox, QGroupBox, QLabel, QMainWindow, QScrol
                                QVBoxLayout, QWidget)
 
 from perftscope.core.board.position import START_FEN
+from perftscope.core.race.runner import standard_positions
 from perftscope.widgets import palette
 from perftscope.widgets.board import BoardPanel
 from perftscope.widgets.context import ContextBar
@@ -26,6 +27,7 @@ from perftscope.widgets.finder_panel import FinderPanel
 from perftscope.widgets.graphs import LiveGraphs
 from perftscope.widgets.library import LibraryPanel
 from perftscope.widgets.overlays import OverlayLegend, layers_from_analysis
+from perftscope.widgets.race_panel import RacePanel
 from perftscope.widgets.reference import EngineChoice, EngineSelection
 from perftscope.widgets.run_panel import RunPanel
 from perftscope.widgets.test_engine_panel import TestEnginePanel
@@ -38,6 +40,7 @@ from .finding import FinderController
 from .memory import WindowMemory
 from .menus import Menus
 from .model import MainModel
+from .race import RaceController
 from .runs import RunController
 from .session import SessionController
 
@@ -94,6 +97,7 @@ class MainWindow(QMainWindow):
         self.run_context = ContextBar("Runs count the board position with the core.")
         self.graphs = LiveGraphs()
         self.test_engine = TestEnginePanel(self.engines)
+        self.race_panel = RacePanel(self.engines, standard_positions())
         self.exports = DivideActions(self.model, self)
         install_row_menu(self.tree, self.exports)
         self._layout()
@@ -106,6 +110,7 @@ class MainWindow(QMainWindow):
         self.runs = RunController(self.bridge, self.run_panel, self.graphs, self.run_context, self.main_model,
                                   parent=self)
         self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, parent=self)
+        self.races = RaceController(self.bridge, self.race_panel, parent=self)
         self.sessions = SessionController(self.main_model, self.engines, self.divider)
         self.notation = Notation(self.settings, self.board, self.model, self.finder_panel, self.test_engine,
                                  parent=self)
@@ -150,6 +155,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.engine_log, "Engine log")
         self.tabs.addTab(self.run_tab, "Perft run")
         self.tabs.addTab(self.test_engine, "Test engine")      # suite and fuzz sessions against the engine
+        self.tabs.addTab(self.race_panel, "Race")              # engines raced beside the core and Stockfish
         for i in range(1, self.tabs.count()):
             self.tabs.setTabToolTip(i, self.tabs.tabText(i))
 
@@ -237,11 +243,12 @@ class MainWindow(QMainWindow):
 
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""
-        return self.divider.busy() or self.runs.running
+        return self.divider.busy() or self.runs.running or self.races.running
 
     def closeEvent(self, event):
         self.memory.remember()
         self.engine_tests.close()
+        self.races.close()
         self.finder.cancel()
         self.runs.stop()
         self.divides.close()

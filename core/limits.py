@@ -1,4 +1,5 @@
-"""The depths a user may ask for, each bound in one place with its reason.
+"""Every bound a user can meet (depths, workers, the table's size, the cluster's split), each in
+one place with its reason.
 
 Pure Python: the command line and the widgets read these before any kernel is loaded.
 """
@@ -13,6 +14,7 @@ TABLE_ENTRY_BYTES = 16
 TABLE_DEPTH_BITS = 6
 TABLE_DEPTH_LIMIT = (1 << TABLE_DEPTH_BITS) - 1
 TABLE_MIN_EXP = 2            # one 64-byte bucket of four entries
+TABLE_MAX_EXP = 32           # 2^32 entries: 64 GiB, more than a machine here holds
 
 
 def table_bytes(exp: int) -> int:
@@ -26,3 +28,12 @@ RUN_DEPTH_LIMIT = 12
 # the divide tree and the finder: every level is a divide by both engines, and the user's
 # engine is often a slow script
 DIVIDE_DEPTH_LIMIT = 10
+
+# worker threads of a pool run, worker processes of a local cluster: a typo such as 4000 is
+# refused instead of starting thousands
+WORKERS_LIMIT = 256
+
+# plies the cluster's split expands on the client before the workers count the rest, and the
+# rows one ply of it may hold (88 bytes each): the split's memory is the client's
+SPLIT_LIMIT = 8
+SPLIT_ROWS_LIMIT = 30_000_000

@@ -35,3 +35,5 @@ LAST_LIGHT, LAST_DARK = "#cdd16a", "#aaa23b"
 
 # the run graphs
 CURVE = "#1f5fa8"
+# one colour per engine in the race graphs, told apart in colour-blind palettes too (Okabe-Ito)
+SERIES = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QPushButton, QSpinBox, QStackedWidget, QStyle, QTableWidget,
+                               QLabel, QPushButton, QStackedWidget, QStyle, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
@@ -14,6 +14,7 @@ from perftscope import resources
 from . import palette
 from .divide_export import beside_uci
 from .reference import EngineChoice, EngineSelection
+from .spin import spin_box as _spin
 from .start_stop import StartStop
 
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
@@ -197,12 +198,3 @@ class TestEnginePanel(StartStop, QWidget):
         if 0 <= row < len(self.findings):
             self.table.selectRow(row)
             self.openRequested.emit(self.findings[row])
-
-
-def _spin(low: int, high: int, value: int, tip: str, suffix: str = "") -> QSpinBox:
-    spin = QSpinBox()
-    spin.setRange(low, high)
-    spin.setValue(value)
-    spin.setToolTip(tip)
-    spin.setSuffix(suffix)
-    return spin

@@ -12,23 +12,29 @@ import argparse
 import sys
 import time
 
-from perftscope.core.counting.cluster import DEFAULT_TASKS, MAX_SPLIT, WORKER_WAIT, ClusterResult, Progress, run_perft
+from perftscope.core.counting.cluster import (DEFAULT_TASKS, WORKER_WAIT, ClusterError, ClusterResult, Progress,
+                                              run_perft)
+from perftscope.core.errors import PerftscopeError
+from perftscope.core.limits import SPLIT_LIMIT, WORKERS_LIMIT
 
 from .common import fail, int_arg, print_json, stderr_is_terminal
 
 LOG_EVERY = 5.0          # seconds between progress lines when stderr is not a terminal
 LIVE_EVERY = 0.25
+# core.counting.cluster.ClusterRun's parameters as this command's flags: its errors name them
+FLAGS = {"depth": "-d", "hash_exp": "-h", "split": "--split", "address": "--cluster", "local": "--local",
+         "journal": "--journal", "wait_workers": "--wait-workers", "tasks": "--tasks"}
 
 
 def add_cluster_args(parser: argparse.ArgumentParser):
     g = parser.add_argument_group("cluster (Dask)")
-    g.add_argument("--split", type=int_arg("split", 0, MAX_SPLIT), metavar="K",
+    g.add_argument("--split", type=int_arg("split", 0, SPLIT_LIMIT), metavar="K",
                    help="expand K plies here, merge transpositions, count the rest on a Dask cluster")
     where = g.add_mutually_exclusive_group()
     where.add_argument("--cluster", metavar="ADDRESS",
                        help="an existing Dask scheduler, e.g. tcp://host:8786 (start workers there with "
                             "`dask worker tcp://host:8786` after `pip install perftscope`)")
-    where.add_argument("--local", type=int_arg("local workers", 1, 256), metavar="N",
+    where.add_argument("--local", type=int_arg("local workers", 1, WORKERS_LIMIT), metavar="N",
                        help="a local cluster of N worker processes (the default, with N = -w)")
     g.add_argument("--journal", metavar="FILE",
                    help="SQLite file keeping each finished task; run again with it to resume")
@@ -118,6 +124,9 @@ def run_cluster(args, divide: bool) -> int:
                       local=local, journal=args.journal, tasks=args.tasks or DEFAULT_TASKS,
                       hash_exp=args.hash, progress=report, on_start=report.start,
                       wait_workers=args.wait_workers or WORKER_WAIT, notify=report.notice)
+    except ClusterError as e:
+        report.close()
+        raise PerftscopeError(e.spelled(FLAGS)) from None
     except KeyboardInterrupt:
         report.close()
         p = report.last

@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from perftscope.core.counting.pool import STAT_NAMES, Result, default_workers, start_perft
+from perftscope.core.limits import TABLE_MAX_EXP, WORKERS_LIMIT
 from perftscope.core.counting.pool import perft as pool_perft
 from perftscope.core.board.position import Position
 
@@ -24,12 +25,12 @@ def _hash_exp(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"hash size is a power of two exponent, got {text!r}") from None
-    if value > 32:
-        raise argparse.ArgumentTypeError(f"hash size 2^{value} entries is too large (at most 2^32)")
+    if value > TABLE_MAX_EXP:
+        raise argparse.ArgumentTypeError(f"hash size 2^{value} entries is too large (at most 2^{TABLE_MAX_EXP})")
     return value
 
 
-_workers = int_arg("workers", 1, 256)
+_workers = int_arg("workers", 1, WORKERS_LIMIT)
 
 
 def _add_pool_args(parser):

@@ -3,6 +3,10 @@
     result = run_perft(START_FEN, "", depth=8, split=4, local=2, journal="d8.sqlite")
     result.nodes, result.tasks, result.merge_ratio
 
+A run is described by a ClusterRun (what it counts, where, with which journal), checked once.
+Its errors name the run's parameters as ClusterRun names them ("split must be between ..."):
+a front end writes its own word for each with ClusterError.spelled (the CLI's `--split`).
+
 The tree is expanded `split` plies by core.counting.split, which keeps each distinct
 position (compared field by field, never by key alone) once with its multiplicity. The unique positions are packed into tasks of
 about equal estimated cost; each task runs on a Dask worker with the jitted core
@@ -27,6 +31,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import socket
 import sqlite3
 import time
@@ -42,13 +47,11 @@ from ..kernels import expand as _x
 from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
-from ..limits import table_bytes
-from .pool import MAX_HASH_EXP
+from ..limits import SPLIT_LIMIT, TABLE_MAX_EXP, WORKERS_LIMIT, table_bytes
 from ..board.position import Position
 from .split import Split, SplitError, split_positions
 
 DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any cluster size
-MAX_SPLIT = 8
 RETRIES = 2                # a task that raised is tried again this often
 WORKER_WAIT = 60.0         # seconds a run waits while the scheduler has no worker
 WAIT_NOTICE = 0.0          # seconds without a worker before saying so: at the first look
@@ -59,7 +62,25 @@ JOURNAL_FORMAT = 2          # 2: rows in generation order (core.counting.split)
 
 
 class ClusterError(PerftscopeError):
-    """A cluster run that cannot start, cannot reach its scheduler, or did not finish."""
+    """A cluster run that cannot start, cannot reach its scheduler, or did not finish.
+
+    The message names the run's parameters in braces ({split}, {journal}, ClusterRun's
+    fields): str() writes each name as it is, spelled() as the caller calls it."""
+
+    def __str__(self):
+        return self.spelled({})
+
+    def spelled(self, words: dict[str, str]) -> str:
+        """The message with each {parameter} written as words[parameter] (default: its name)."""
+        return _PARAMETER.sub(lambda m: words.get(m.group(1), m.group(1)), self.template)
+
+    @property
+    def template(self) -> str:
+        return super().__str__()
+
+
+_PARAMETER = re.compile(r"\{(" + "|".join(("fen", "moves", "depth", "split", "divide", "tasks", "hash_exp",
+                                             "address", "local", "journal", "wait_workers")) + r")\}")
 
 
 # --- tasks -----------------------------------------------------------------------------
@@ -118,7 +139,7 @@ def _worker_table(hash_exp: int) -> np.ndarray:
         if limit and need > limit // 2:
             raise ClusterError(f"worker {socket.gethostname()}:{os.getpid()} has a memory limit of "
                                f"{limit / 2**30:.1f} GiB; a table of 2^{hash_exp} entries needs "
-                               f"{need / 2**30:.1f} GiB (use a smaller -h)")
+                               f"{need / 2**30:.1f} GiB (use a smaller {{hash_exp}})")
         _TABLES.clear()
         _TABLES[hash_exp] = _h.new_table(max(hash_exp, _h.MIN_EXP))
     return _TABLES[hash_exp]
@@ -185,10 +206,6 @@ class Journal:
         self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (task.id, task.digest, np.ascontiguousarray(counts, np.uint64).tobytes(),
                          str(nodes), seconds, worker, self.session))
-
-    def sessions_of(self) -> dict[int, int]:
-        """{task id: session that computed it} (sessions count from 1)."""
-        return dict(self.db.execute("SELECT id, session FROM tasks"))
 
     def close(self):
         self.db.close()
@@ -270,7 +287,7 @@ class WorkerWatch:
             if young:
                 raise ClusterError(self._crash_message(young, f"and none is there after {self.wait:g} s"))
             raise ClusterError(f"no worker at the scheduler {self.address} for {self.wait:g} s "
-                               f"(--wait-workers); start one with: dask worker {self.address}")
+                               f"({{wait_workers}}); start one with: dask worker {self.address}")
         if waited >= WAIT_NOTICE and not self.noticed:
             self.noticed = True
             self.notify(f"the scheduler at {self.address} has no worker; waiting up to {self.wait:g} s "
@@ -347,22 +364,62 @@ def dashboard_link(client) -> str | None:
         return None
 
 
-def _check(depth, split, tasks, divide, local, address, hash_exp):
-    if hash_exp > MAX_HASH_EXP:
-        raise ClusterError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{MAX_HASH_EXP})")
-    if depth < 0:
-        raise ClusterError(f"depth must be >= 0, got {depth}")
-    if not 0 <= split <= min(depth, MAX_SPLIT):
-        raise ClusterError(f"--split must be between 0 and {min(depth, MAX_SPLIT)} for depth {depth}, "
-                           f"got {split}")
-    if divide and split < 1:
-        raise ClusterError("divide on a cluster needs --split of at least 1")
-    if tasks < 1:
-        raise ClusterError(f"tasks must be at least 1, got {tasks}")
-    if local is not None and address is not None:
-        raise ClusterError("give either --local N or --cluster ADDRESS, not both")
-    if local is not None and not 1 <= local <= 256:
-        raise ClusterError(f"--local needs between 1 and 256 workers, got {local}")
+@dataclass(frozen=True)
+class ClusterRun:
+    """What a run counts (perft or divide of `fen` + `moves` at `depth`, the first `split` plies
+    on the client), where (the scheduler at `address`, else a local cluster of `local` worker
+    processes, default one per core), into how many `tasks`, with which table on each worker
+    (`hash_exp` < 0: none), keeping finished tasks in `journal`, and how long it waits for a
+    worker (`wait_workers` seconds)."""
+    fen: str
+    moves: str
+    depth: int
+    split: int
+    divide: bool = False
+    tasks: int = DEFAULT_TASKS
+    hash_exp: int = -1
+    address: str | None = None
+    local: int | None = None
+    journal: str | os.PathLike | None = None
+    wait_workers: float = WORKER_WAIT
+
+    def check(self):
+        """ClusterError naming the parameter that cannot be run."""
+        if self.hash_exp > TABLE_MAX_EXP:
+            raise ClusterError(f"{{hash_exp}} {self.hash_exp}: a table of 2^{self.hash_exp} entries is too large "
+                               f"(at most 2^{TABLE_MAX_EXP})")
+        if self.depth < 0:
+            raise ClusterError(f"{{depth}} must be >= 0, got {self.depth}")
+        most = min(self.depth, SPLIT_LIMIT)
+        if not 0 <= self.split <= most:
+            raise ClusterError(f"{{split}} must be between 0 and {most} for depth {self.depth}, got {self.split}")
+        if self.divide and self.split < 1:
+            raise ClusterError("divide on a cluster needs {split} of at least 1")
+        if self.tasks < 1:
+            raise ClusterError(f"{{tasks}} must be at least 1, got {self.tasks}")
+        if self.local is not None and self.address is not None:
+            raise ClusterError("give either {local} N or {address} ADDRESS, not both")
+        if self.local is not None and not 1 <= self.local <= WORKERS_LIMIT:
+            raise ClusterError(f"{{local}} needs between 1 and {WORKERS_LIMIT} workers, got {self.local}")
+        if not self.wait_workers > 0:
+            raise ClusterError(f"{{wait_workers}} must be more than 0 seconds, got {self.wait_workers}")
+
+    def key(self) -> dict:
+        """What decides the answer and the tasks: a journal is kept for this, and refused for another."""
+        return {"format": JOURNAL_FORMAT, "fen": self.fen, "moves": " ".join(self.moves.split()),
+                "depth": self.depth, "split": self.split, "divide": self.divide, "tasks": self.tasks}
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """The client's side of a run before any task is sent: the position, its split, the tasks,
+    those the journal already holds, the journal, when the run started."""
+    pos: Position
+    split: Split
+    tasks: list[Task]
+    done: dict[int, np.ndarray]
+    journal: Journal
+    started: float
 
 
 def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = False,
@@ -371,15 +428,14 @@ def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = Fa
               hash_exp: int = -1, progress: Callable[[Progress], None] | None = None,
               on_start: Callable[[ClusterResult], None] | None = None, wait_workers: float = WORKER_WAIT,
               notify: Callable[[str], None] | None = None) -> ClusterResult:
-    """perft (or divide) of fen + moves on a Dask cluster: `client` if given, else the
-    scheduler at `address`, else a LocalCluster of `local` worker processes (default:
-    one per core). `progress` is called after every finished task; `on_start` once the
-    work is split and the cluster is up (its result has nodes=0). With no worker for
-    `wait_workers` seconds, or workers dying at start-up again and again, the run gives
-    up with ClusterError; `notify` hears what it is waiting for meanwhile."""
-    _check(depth, split, tasks, divide, local, address, hash_exp)
-    if not wait_workers > 0:
-        raise ClusterError(f"--wait-workers must be more than 0 seconds, got {wait_workers}")
+    """perft (or divide) of fen + moves on a Dask cluster (the parameters are ClusterRun's):
+    `client` if given, else the scheduler at `address`, else a LocalCluster of `local` worker
+    processes (default: one per core). `progress` is called after every finished task;
+    `on_start` once the work is split and the cluster is up (its result has nodes=0). With no
+    worker for `wait_workers` seconds, or workers dying at start-up again and again, the run
+    gives up with ClusterError; `notify` hears what it is waiting for meanwhile."""
+    run = ClusterRun(fen, moves, depth, split, divide, tasks, hash_exp, address, local, journal, wait_workers)
+    run.check()
     pos = Position.from_fen(fen).play(moves)
     started = time.perf_counter()
     early = watch = None
@@ -394,15 +450,12 @@ def run_perft(fen: str, moves: str, depth: int, split: int, *, divide: bool = Fa
         try:
             sp = split_positions(pos, split, divide)
         except SplitError as e:
-            raise ClusterError(f"{e}; use a smaller --split") from None
-        todo_all = make_tasks(sp, depth, tasks)
-        run_id = {"format": JOURNAL_FORMAT, "fen": fen, "moves": " ".join(moves.split()), "depth": depth,
-                  "split": split, "divide": divide, "tasks": tasks}
-        jr = Journal(journal, run_id)
+            raise ClusterError(f"{e}; use a smaller {{split}}") from None
+        all_tasks = make_tasks(sp, depth, tasks)
+        jr = Journal(journal, run.key())
         try:
-            done = jr.finished(todo_all)
-            return _run_on_cluster(pos, run_id, sp, todo_all, done, jr, depth, divide, address, local,
-                                   client, hash_exp, progress, on_start, started, watch, wait_workers, notify)
+            prepared = _Prepared(pos, sp, all_tasks, jr.finished(all_tasks), jr, started)
+            return _run_on_cluster(run, prepared, client, watch, progress, on_start, notify)
         finally:
             jr.close()
     finally:
@@ -438,35 +491,36 @@ def _refused(address: str):
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {e.strerror or e}") from None
 
 
-def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address, local, client,
-                    hash_exp, progress, on_start, started, watch, wait_workers, notify) -> ClusterResult:
+def _run_on_cluster(run: ClusterRun, prepared: _Prepared, client, watch, progress, on_start,
+                    notify) -> ClusterResult:
     from distributed import as_completed
 
+    pos, sp, all_tasks, done, jr = prepared.pos, prepared.split, prepared.tasks, prepared.done, prepared.journal
     own = None
     cluster = None
     if client is None:
-        own, cluster = _open_client(address, local)
+        own, cluster = _open_client(run.address, run.local)
         client = own
     futures = {}
     try:
         if watch is None:                  # a local cluster or a given client: known only now
-            watch = WorkerWatch(client, wait_workers, notify)
+            watch = WorkerWatch(client, run.wait_workers, notify)
         watch.wait_for_one()
         workers = len(client.scheduler_info().get("workers", {}))
         counts = dict(done)
         nodes_done = sum(_nodes(t, counts[t.id]) for t in all_tasks if t.id in counts)
-        base = dict(root_fen=run_id["fen"], moves=run_id["moves"], fen=pos.fen(), depth=depth, split=sp.plies,
+        base = dict(root_fen=run.fen, moves=" ".join(run.moves.split()), fen=pos.fen(), depth=run.depth, split=sp.plies,
                     tasks=len(all_tasks), tasks_from_journal=len(done), unique_positions=sp.unique,
                     total_positions=sp.total, workers=workers, dashboard=dashboard_link(client),
                     scheduler=client.scheduler.address, session=jr.session)
         if on_start is not None:
             on_start(ClusterResult(nodes=0, divide=None, tasks_run=0, seconds=0.0, **base))
         todo = sorted((t for t in all_tasks if t.id not in done), key=lambda t: -t.cost)
-        rem = depth - sp.plies
+        rem = run.depth - sp.plies
         tag = uuid.uuid4().hex[:8]
         run_start = time.perf_counter()
         for t in todo:
-            f = client.submit(count_task, t.rows, rem, hash_exp, key=f"perftscope-{tag}-{t.id}",
+            f = client.submit(count_task, t.rows, rem, run.hash_exp, key=f"perftscope-{tag}-{t.id}",
                               retries=RETRIES, priority=t.cost, pure=False)
             futures[f] = t
         failed: dict[int, str] = {}
@@ -480,7 +534,7 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
                 try:
                     watch.workers(tasks_finished=ran)
                 except ClusterError as e:
-                    raise ClusterError(f"{e}; {len(counts)} of {len(all_tasks)} tasks done, no total; "
+                    raise ClusterError(f"{e.template}; {len(counts)} of {len(all_tasks)} tasks done, no total; "
                                        f"{_keep_hint(jr)}") from None
                 time.sleep(0.05)
                 continue
@@ -507,8 +561,8 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
             reasons = "; ".join(list(causes)[:2])
             raise ClusterError(f"{len(all_tasks) - len(missing)} of {len(all_tasks)} tasks done, "
                                f"{len(missing)} missing ({reasons or 'cancelled'}); no total; {_keep_hint(jr)}")
-        total, rows = _sum(pos, sp, all_tasks, counts, divide)
-        seconds = time.perf_counter() - started
+        total, rows = _sum(pos, sp, all_tasks, counts, run.divide)
+        seconds = time.perf_counter() - prepared.started
         return ClusterResult(nodes=total, divide=rows, tasks_run=ran, seconds=seconds,
                              task_seconds=task_seconds, compute_seconds=time.perf_counter() - run_start,
                              nodes_run=nodes_run, **base)
@@ -526,8 +580,8 @@ def _run_on_cluster(pos, run_id, sp, all_tasks, done, jr, depth, divide, address
 
 
 def _keep_hint(jr: Journal) -> str:
-    return (f"run again with --journal {jr.path} to compute only those" if jr.path != ":memory:"
-            else "run with --journal FILE to keep finished tasks across runs")
+    return (f"run again with {{journal}} {jr.path} to compute only those" if jr.path != ":memory:"
+            else "run with {journal} FILE to keep finished tasks across runs")
 
 
 def _nodes(task: Task, counts: np.ndarray) -> int:
@@ -539,6 +593,8 @@ def _why(future) -> str:
         e = future.exception(timeout=1)
     except Exception as err:  # noqa: BLE001  (a cancelled future has no exception to give)
         return type(err).__name__
+    if isinstance(e, ClusterError):
+        return f"{type(e).__name__}: {e.template}"       # its parameters still to be spelled
     return f"{type(e).__name__}: {e}" if e is not None else future.status
 
 

@@ -24,15 +24,13 @@ import numpy as np
 
 from .. import kernels
 from ..errors import PerftscopeError
-from ..limits import TABLE_DEPTH_LIMIT, table_bytes
+from ..limits import TABLE_DEPTH_LIMIT, TABLE_MAX_EXP, WORKERS_LIMIT, table_bytes
 from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
 from ..board.position import Position
 from .split import split_positions
 
-MAX_WORKERS = 256
-MAX_HASH_EXP = 32
 ITEMS_PER_WORKER = 512         # enough that the last items to finish are short
 MAX_ITEMS = 400_000            # 88 bytes each
 STAT_NAMES = _k.STAT_NAMES
@@ -116,10 +114,10 @@ def _check(depth, workers, hash_exp):
         raise PoolError(f"depth must be a whole number >= 0, got {depth!r}")
     if depth > TABLE_DEPTH_LIMIT:
         raise PoolError(f"depth {depth} is beyond what a table entry can record ({TABLE_DEPTH_LIMIT})")
-    if not isinstance(workers, (int, np.integer)) or not 1 <= workers <= MAX_WORKERS:
-        raise PoolError(f"workers must be between 1 and {MAX_WORKERS}, got {workers!r}")
-    if hash_exp > MAX_HASH_EXP:
-        raise PoolError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{MAX_HASH_EXP})")
+    if not isinstance(workers, (int, np.integer)) or not 1 <= workers <= WORKERS_LIMIT:
+        raise PoolError(f"workers must be between 1 and {WORKERS_LIMIT}, got {workers!r}")
+    if hash_exp > TABLE_MAX_EXP:
+        raise PoolError(f"hash table of 2^{hash_exp} entries is too large (at most 2^{TABLE_MAX_EXP})")
     if hash_exp >= 0:
         need = table_bytes(hash_exp)
         try:

@@ -23,11 +23,11 @@ import numpy as np
 
 from .. import kernels
 from ..errors import PerftscopeError
+from ..limits import SPLIT_ROWS_LIMIT
 from ..kernels import expand as _x
 from ..board.position import Position
 
 WIDTH = _x.WIDTH
-MAX_ROWS = 30_000_000      # children of one ply held at once (88 bytes each)
 
 
 class SplitError(PerftscopeError, ValueError):
@@ -68,7 +68,7 @@ class Split:
 
 
 def split_positions(pos: Position, plies: int, divide: bool = False, merge: bool = True,
-                    max_rows: int = MAX_ROWS) -> Split:
+                    max_rows: int = SPLIT_ROWS_LIMIT) -> Split:
     """Expand pos `plies` plies; with merge, keep each distinct position once (per root
     move when divide) with its multiplicity, after every ply."""
     T = kernels.table()

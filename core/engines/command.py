@@ -34,7 +34,7 @@ class CommandOracle(Oracle):
         self.drop_empty_moves = spec.kind == "perftree"
         self.max_lines, self.max_bytes = MAX_LINES, MAX_BYTES
         self._process: EngineProcess | None = None
-        self.last_usage = None       # rusage of the last call's process (core.race.measure reads it)
+        self.last_usage = None       # what the last call's process used (core.engines.usage)
 
     def _answer(self, fen, moves, depth, position):
         args = fill_template(self.words, fen, moves, depth)

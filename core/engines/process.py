@@ -22,12 +22,14 @@ import time
 from dataclasses import dataclass
 
 from ..errors import EngineCrashed, EngineError, EngineFlood, EngineTimeout, OracleCancelled
+from .usage import Usage, peak_memory
 
 MAX_LINES = 20_000            # a divide is at most ~220 moves; 20k lines means a loop
 MAX_BYTES = 4 * 1024 * 1024   # per call, stdout
 MAX_LINE = 64 * 1024          # one line longer than this is a flood too (`yes | tr -d '\n'`)
 STDERR_KEEP = 40              # lines of stderr kept per call for the crash report
 QUEUE_LINES = 2_000           # lines read ahead of the caller; the engine blocks beyond that
+PEAK_EVERY = 0.01             # seconds between two readings of a per-call program's peak memory
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,8 @@ class EngineProcess:
     def __init__(self, name: str, args: list[str], cwd=None, env=None, log: EngineLog | None = None,
                  interactive: bool = True, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES):
         self.name, self.args, self.log = name, list(args), log
-        self.usage = None           # what the OS says the process used, once reap() has ended it
+        self.usage: Usage | None = None     # what the OS says it used, once reap() has ended it
+        self.peak: int | None = None        # a per-call program's peak memory, read while it runs
         self.command = shlex.join(self.args)
         self.max_lines, self.max_bytes = max_lines, max_bytes
         self.stderr: collections.deque = collections.deque(maxlen=STDERR_KEEP)
@@ -206,9 +209,21 @@ class EngineProcess:
                                           daemon=True),
                          threading.Thread(target=_pump_stderr, args=(self.proc.stderr, self.stderr, log),
                                           daemon=True)]
+        if not interactive:
+            self._readers.append(threading.Thread(target=self._watch_peak, daemon=True))
         for reader in self._readers:
             reader.start()
         self.begin_call()
+
+    def _watch_peak(self):
+        """Read the program's high-water mark while it runs: once it has exited its address space
+        is gone, and wait4's figure includes ours (core.engines.usage). A program shorter than
+        PEAK_EVERY may end before the first reading."""
+        while self.proc.returncode is None and not self._stop.is_set():
+            peak = peak_memory(self.proc.pid)
+            if peak:
+                self.peak = max(self.peak or 0, peak)
+            self._stop.wait(PEAK_EVERY)
 
     @property
     def pid(self) -> int:
@@ -279,8 +294,8 @@ class EngineProcess:
 
     def reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` seconds for the process to exit and return its exit code (None if
-        it is still running). It is reaped with wait4, so `usage` keeps what the kernel counted for
-        it and the children it waited for (CPU time, peak memory): the one moment those exist."""
+        it is still running). It is reaped with wait4, so `usage` keeps the CPU time the kernel
+        counted for it and the children it waited for: the one moment that figure exists."""
         deadline = time.monotonic() + timeout
         pause = 0.0002
         while self.proc.returncode is None:
@@ -289,7 +304,7 @@ class EngineProcess:
             except ChildProcessError:          # reaped elsewhere: the exit code is all there is
                 return self.proc.wait()
             if pid:
-                self.usage = usage
+                self.usage = Usage(usage.ru_utime + usage.ru_stime, self.peak, "wait4")
                 self.proc.returncode = os.waitstatus_to_exitcode(status)
                 break
             if time.monotonic() >= deadline:

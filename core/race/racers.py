@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from ..engines.mode import Mode, describe, uci_defaults
 from ..errors import OracleCancelled
 from ..limits import table_bytes
-from .measure import CallMeter, Usage
+from ..engines.usage import Usage
+from .measure import CallMeter
 
-# "Time: 523 ms", "time 0.52 s", "took 1.2s", "Total time (ms) : 523"
-_OWN_TIME = re.compile(r"\b(?:time|elapsed|took)\b(?P<gap>[^\d\n]{0,20}?)(?P<n>\d+(?:\.\d+)?)\s*"
-                       r"(?P<unit>ms|msec|milliseconds?|us|µs|microseconds?|s|secs?|seconds?)?(?!\w)", re.I)
+# "Time: 523 ms", "time 0.52 s", "took 1.2s", "Total time (ms) : 523", "N leaves in 0.857 s"
+_UNIT = r"ms|msec|milliseconds?|us|µs|microseconds?|s|secs?|seconds?"
+_OWN_TIME = re.compile(rf"\b(?:time|elapsed|took)\b(?P<gap>[^\d\n]{{0,20}}?)(?P<n>\d+(?:\.\d+)?)\s*"
+                       rf"(?P<unit>{_UNIT})?(?!\w)|\bin\s+(?P<n2>\d+(?:\.\d+)?)\s*(?P<unit2>{_UNIT})(?!\w)", re.I)
 _LABEL_UNIT = re.compile(r"\((ms|s|sec|seconds)\)", re.I)
 _SECONDS = {"ms": 1e-3, "msec": 1e-3, "millisecond": 1e-3, "milliseconds": 1e-3, "us": 1e-6, "µs": 1e-6,
             "microsecond": 1e-6, "microseconds": 1e-6, "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0,
@@ -26,10 +28,13 @@ _SECONDS = {"ms": 1e-3, "msec": 1e-3, "millisecond": 1e-3, "milliseconds": 1e-3,
 
 
 def own_time(lines) -> float | None:
-    """Seconds from the last line where an engine says how long it took, None if none does. A
-    number without a unit is milliseconds when whole ('time 523'), seconds with a decimal point."""
+    """Seconds from the last line where an engine says how long it took, None if none does. After
+    'time' a number without a unit is milliseconds when whole ('time 523'), seconds with a decimal
+    point; after 'in' it needs its unit ('in 0.857 s')."""
     for line in reversed(list(lines)):
         m = _OWN_TIME.search(line)
+        if m and m["n2"]:                   # "in 0.857 s": only with its unit
+            return float(m["n2"]) * _SECONDS[m["unit2"].lower()]
         if m:
             label = _LABEL_UNIT.search(m["gap"])
             unit = (m["unit"] or (label[1] if label else "") or ("s" if "." in m["n"] else "ms")).lower()

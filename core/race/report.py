@@ -6,7 +6,7 @@ import re
 
 from ..mismatch.verdicts import ILLEGAL, NOT_GENERATED
 from ..units import format_rate
-from .measure import SOURCES
+from ..engines.usage import SOURCES
 from .runner import WRONG, Heat, Race
 
 _MOVE_VERDICT = re.compile(rf"\b({ILLEGAL.word}|{NOT_GENERATED.word}) (\S+)")

@@ -17,6 +17,7 @@ the engine's own error line, and the race goes on with the next engine.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from ..engines.mode import Mode
 from ..errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout, OracleCancelled
 from ..limits import RUN_DEPTH_LIMIT
-from .measure import Usage
+from ..engines.usage import Usage
 from .racers import CoreRacer, EngineRacer, Timing
 
 STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up
@@ -165,27 +166,50 @@ class Race:
         self.truth = Truth()
         self.load = {"start": None, "end": None, "cpus": os.cpu_count()}
         self.stopped = threading.Event()
-        self._current = None          # the racer whose call is running
-        self._call_over = threading.Event()
-        self._call_over.set()
+        self._current = None          # (racer, its call's end) while a call runs
+        self._cut_lock = threading.Lock()
 
     # --- from any thread --------------------------------------------------------------------
     def stop(self):
         """End the race now: the running call is stopped (its process killed), nothing else runs."""
-        self.stopped.set()
+        self.stopped.set()            # before reading _current: a call starting now sees it
         self.truth.cancel()
-        self._cut()
+        current = self._current
+        if current is not None:
+            self._cut(*current)
 
-    def _cut(self):
-        """Stop the running call. Asked again every 50 ms until it returns: a stop that came just
-        before the call began would otherwise be lost."""
+    def _cut(self, racer, over: threading.Event):
+        """Stop one call: asked again every 50 ms until it returns (a cancel that came as the call
+        was starting could be lost), never once it is over, so it cannot reach the next call."""
         def keep_cancelling():
-            while not self._call_over.is_set():
-                racer = self._current
-                if racer is not None:
+            while True:
+                with self._cut_lock:
+                    if over.is_set():
+                        return
                     racer.cancel()
-                self._call_over.wait(0.05)
+                over.wait(0.05)
         threading.Thread(target=keep_cancelling, name="race-cut", daemon=True).start()
+
+    @contextlib.contextmanager
+    def _cuttable(self, racer, budget_end: float | None = None):
+        """A call stop() can end, and the budget's end too when there is one."""
+        over = threading.Event()
+        self._current = (racer, over)
+        timer = None
+        if budget_end is not None:
+            timer = threading.Timer(max(0.0, budget_end - time.monotonic()), self._cut, (racer, over))
+            timer.daemon = True
+            timer.start()
+        try:
+            if self.stopped.is_set():
+                raise OracleCancelled("stopped")
+            yield
+        finally:
+            with self._cut_lock:
+                over.set()
+            self._current = None
+            if timer is not None:
+                timer.cancel()
 
     # --- the race's thread --------------------------------------------------------------------
     def start(self):
@@ -271,26 +295,13 @@ class Race:
 
     def timed(self, racer, fen: str, depth: int, budget_end: float | None) -> Timing | None:
         """One call, stopped at the budget's end (None then) or by stop() (OracleCancelled)."""
-        if self.stopped.is_set():
-            raise OracleCancelled("stopped")
-        timer = None
-        self._current = racer
-        self._call_over.clear()
-        if budget_end is not None:
-            timer = threading.Timer(max(0.0, budget_end - time.monotonic()), self._cut)
-            timer.daemon = True
-            timer.start()
         try:
-            return racer.call(fen, depth)
+            with self._cuttable(racer, budget_end):
+                return racer.call(fen, depth)
         except OracleCancelled:
             if self.stopped.is_set() or budget_end is None:
                 raise
             return None
-        finally:
-            self._call_over.set()
-            self._current = None
-            if timer is not None:
-                timer.cancel()
 
     def _check(self, heat: Heat, racer, depth: int, timing: Timing) -> bool:
         """Record the lap; True when its count is wrong (the heat is then out, with the verdict)."""
@@ -322,18 +333,13 @@ class Race:
             return "counted with a hash table: a table collision (the count without one is right)"
         from ..engines.oracles import make_oracle
         from ..mismatch.findings import investigate
-        self._current = racer              # stop() reaches the engine's calls in the finder too
-        self._call_over.clear()
         try:
-            with make_oracle("core") as core:
+            with self._cuttable(racer), make_oracle("core") as core:    # stop() reaches the finder's calls
                 finding = investigate(racer.oracle, core, fen, depth, cancelled=self.stopped.is_set)
         except OracleCancelled:
             return "stopped before the finder found the move"
         except EngineError as e:
             return f"the finder could not follow it: {e}"
-        finally:
-            self._call_over.set()
-            self._current = None
         if finding is None:
             return ("asked again, it counts right: its count depends on what it counted before "
                     "(state kept between calls)")

@@ -121,7 +121,7 @@ def test_tasks_failing_on_every_worker_give_no_total_and_exit_2(dask_client, cap
     assert cap.out == ""
     last = cap.err.strip().splitlines()[-1]
     assert "0 of 4 tasks done, 4 missing" in last and "no total" in last
-    assert "memory limit" in last
+    assert "memory limit" in last and "use a smaller -h" in last      # core's hash_exp, in this command's flag
 
 
 @pytest.fixture
@@ -141,7 +141,7 @@ def test_a_scheduler_without_workers_says_so_and_gives_up(empty_scheduler, capsy
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert "has no worker; waiting up to 3 s" in err[0] and f"dask worker {empty_scheduler}" in err[0]
-    assert f"no worker at the scheduler {empty_scheduler} for 3 s" in err[-1]
+    assert f"no worker at the scheduler {empty_scheduler} for 3 s (--wait-workers)" in err[-1]
     assert 3 <= elapsed < 40
 
 

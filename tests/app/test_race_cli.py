@@ -9,7 +9,7 @@ POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 def test_a_race_in_json(capsys, engine_path):
     code, out, err = run(capsys, "race", "--engine", f"perftree:{engine_path('correct')}", "--positions",
                          POSITION_3, "--depth", "3", "--yardsticks", "core", "--hash", "1", "--json")
-    assert code == 0 and err == ""
+    assert (code, err) == (0, "")
     data = json.loads(out)
     assert [e["label"] for e in data["engines"]] == ["correct.py (hash not settable)", "core (1 thread, 1 MiB hash)"]
     assert data["settings"]["hash_mb"] == 1 and data["machine"]["cpus"] >= 1

@@ -9,7 +9,7 @@ import pytest
 from perftscope.core.engines.mode import Mode
 from perftscope.core.race import stats
 from perftscope.core.race.duel import Duel
-from perftscope.core.race.measure import proc_times
+from perftscope.core.engines.usage import proc_times
 from perftscope.core.race.racers import own_time
 from perftscope.core.race.runner import (CRASHED, DONE, HUNG, STOPPED, WRONG, Race, RacePosition,
                                          standard_positions)
@@ -125,4 +125,5 @@ def test_the_os_figures_and_the_engines_own_time():
     assert own_time(["e2e4: 20", "Time: 523 ms"]) == pytest.approx(0.523)
     assert own_time(["Total time (ms) : 1500"]) == pytest.approx(1.5)
     assert own_time(["perft 5 took 2.5s"]) == pytest.approx(2.5)
-    assert own_time(["Nodes searched: 20"]) is None
+    assert own_time(["perft  5 :  193690690 leaves in      0.857 s   226015844 leaves/s"]) == pytest.approx(0.857)
+    assert own_time(["Nodes searched: 20", "in 3 moves"]) is None

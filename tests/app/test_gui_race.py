@@ -1,0 +1,80 @@
+"""The Race tab: live points arrive as each depth finishes, a disqualification is worded from the
+engine's side, Stop ends the engine at once, export writes the table."""
+import json
+
+import pytest
+
+from perftscope.app.gui import MainWindow
+from perftscope.core.board.position import START_FEN
+from perftscope.core.race.runner import standard_positions
+
+from ..core.test_engine_io import _gone as gone
+
+POSITIONS = {p.name: p for p in standard_positions()}
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow(START_FEN)
+    qtbot.addWidget(w)
+    w.show()
+    w.tabs.setCurrentWidget(w.race_panel)
+    return w
+
+
+def only(panel, *names):
+    """Tick just these positions of the panel's list."""
+    from PySide6.QtCore import Qt
+    for i, position in enumerate(panel.positions):
+        panel.position_list.item(i).setCheckState(Qt.Checked if position.name in names else Qt.Unchecked)
+
+
+def test_points_arrive_live_and_a_wrong_count_is_worded(qtbot, window, engine_path, tmp_path):
+    panel = window.race_panel
+    panel.add_engine("python-chess")
+    panel.add_engine(f"perftree:{engine_path('ep_rank_pin')}")
+    panel.stockfish.setChecked(False)
+    only(panel, "initial", "pos3")
+    panel.by_depth.setChecked(True)
+    panel.depth.setValue(3)
+    panel.start_button.click()
+    assert panel.stop_button.isEnabled() and not panel.markdown_button.isEnabled()
+    graphs = panel.graphs
+    qtbot.waitUntil(lambda: graphs.curves[0].xData is not None and len(graphs.curves[0].xData) >= 1,
+                    timeout=30000)
+    assert window.races.running                  # a point on the graph before the race ended
+    qtbot.waitUntil(lambda: not window.races.running, timeout=60000)
+    assert graphs.laps[(0, 0)] and [d for d, _ in graphs.laps[(0, 0)]] == [2, 3]
+    rows = {(panel.table.item(r, 0).text(), panel.table.item(r, 1).text()): r for r in range(panel.table.rowCount())}
+    assert len(rows) == 6                        # python-chess, ep_rank_pin.py, core on two positions
+    wrong = rows[("pos3", "ep_rank_pin.py")]
+    assert panel.table.item(wrong, 7).text() == "✚ wrong count at depth 2: illegal f4e3"
+    assert "exposes king h4 to rook b4" in panel.table.item(wrong, 7).toolTip()
+    assert panel.table.item(rows[("initial", "core")], 2).text() == "3"
+    assert graphs.results[(1, 1)] is None and graphs.results[(0, 0)] > 0      # a mark, and a bar
+    assert "out: ep_rank_pin.py on pos3 (wrong count)" in panel.status.text()
+
+    assert panel.markdown_button.isEnabled()
+    target = tmp_path / "race.md"
+    panel.exportRequested.emit("markdown", str(target))
+    text = target.read_text()
+    assert "| engine | initial | pos3 |" in text
+    assert "| ep_rank_pin.py | " in text and "✚ wrong count at depth 2: illegal f4e3" in text
+    panel.exportRequested.emit("json", str(tmp_path / "race.json"))
+    data = json.loads((tmp_path / "race.json").read_text())
+    assert [h["status"] for h in data["heats"]].count("wrong count") == 1
+
+
+def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
+    panel = window.race_panel
+    panel.add_engine(f"uci:{engine_path('uci_hang')}")
+    panel.core.setChecked(False)
+    panel.stockfish.setChecked(False)
+    only(panel, "initial")
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: "Racing uci_hang.py on initial: depth 1" in panel.status.text(), timeout=20000)
+    pid = window.races.race.racers[0].oracle.pid
+    panel.stop_button.click()
+    qtbot.waitUntil(lambda: not window.races.running, timeout=3000)
+    assert gone(pid)
+    assert panel.table.item(0, 7).text() == "stopped" and panel.status.text().startswith("Race stopped")

@@ -1,0 +1,250 @@
+"""The Race tab: engines (the engine selector, then Add), yardsticks, positions, the budget or a
+fixed depth, threads and hash; Start, Stop, export; the graphs and a row per engine and position.
+It only shows things: app/race.py runs the race and feeds it."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFileDialog, QFormLayout,
+                               QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem,
+                               QPushButton, QRadioButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from perftscope.core.engines.stockfish import find_stockfish
+from perftscope.core.limits import RUN_DEPTH_LIMIT
+from perftscope.core.units import format_rate
+
+from . import palette
+from .race_graphs import RaceGraphs
+from .reference import SpecSelector, short_name
+from .spin import spin_box as _spin
+from .start_stop import StartStop
+
+COLUMNS = ("Position", "Engine", "Depth", "Nodes", "Speed", "CPU s", "Peak MiB", "Result")
+RESULT = COLUMNS.index("Result")
+
+
+class RacePanel(StartStop, QWidget):
+    """`startRequested(settings)`: keys engines (specs), yardsticks, positions (RacePosition),
+    seconds or depth (the other None), threads and hash_mb (None: the engine's own), timeout.
+    `exportRequested(kind, path)` with kind 'markdown' or 'json'. `selection` is the window's
+    widgets.reference.EngineSelection: its engine is the one offered first."""
+    startRequested = Signal(dict)
+    stopRequested = Signal()
+    exportRequested = Signal(str, str)
+
+    def __init__(self, selection, positions=(), parent=None):
+        super().__init__(parent)
+        self.positions = list(positions)
+        self.selector = SpecSelector(selection.kinds(allow_none=False))
+        self.selector.set_spec(selection.engine or "python-chess")
+        self.add_button = QPushButton("Add")
+        self.add_button.setToolTip("Race the engine chosen on the left")
+        self.engines = QListWidget()
+        self.engines.setMaximumHeight(80)
+        self.remove_button = QPushButton("Remove")
+        self.core = QCheckBox("core")
+        self.core.setChecked(True)
+        self.core.setToolTip("The core as a yardstick, with the threads and hash below")
+        self.stockfish = QCheckBox("Stockfish")
+        self.stockfish.setChecked(find_stockfish() is not None)
+        self.stockfish.setEnabled(find_stockfish() is not None)
+        self.stockfish.setToolTip("Stockfish's go perft as a yardstick" if find_stockfish()
+                                  else "Stockfish is not installed")
+        self.position_list = QListWidget()
+        self.position_list.setMaximumHeight(110)
+        self.position_list.setMinimumWidth(130)
+        for position in self.positions:
+            item = QListWidgetItem(position.name)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Checked)
+            item.setToolTip(position.fen)
+            self.position_list.addItem(item)
+        self.by_seconds = QRadioButton("seconds per position")
+        self.by_seconds.setChecked(True)
+        self.by_depth = QRadioButton("to depth")
+        self.seconds = QDoubleSpinBox()
+        self.seconds.setRange(0.5, 24 * 3600)
+        self.seconds.setValue(5)
+        self.seconds.setSuffix(" s")
+        self.depth = _spin(1, RUN_DEPTH_LIMIT, 4, "every engine to this depth", "")
+        self.threads = _spin(0, 1024, 0, "threads for every engine that can take them", "")
+        self.threads.setSpecialValueText("engine's own")
+        self.hash = _spin(-1, 1 << 20, -1, "hash table for every engine that can take it (0: none)", " MiB")
+        self.hash.setSpecialValueText("engine's own")
+        self.timeout = QDoubleSpinBox()
+        self.timeout.setRange(1, 24 * 3600)
+        self.timeout.setDecimals(0)
+        self.timeout.setValue(selection.timeout)
+        self.timeout.setSuffix(" s")
+        self.timeout.setToolTip("Longest wait for one engine call before the engine counts as hung")
+        self.start_button = QPushButton("Start race")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        self.markdown_button = QPushButton("Export Markdown…")
+        self.json_button = QPushButton("Export JSON…")
+        for button in (self.markdown_button, self.json_button):
+            button.setEnabled(False)
+        self.status = QLabel("Add engines, then Start race: each is raced on each position beside the "
+                             "yardsticks, every count checked against the core.")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.graphs = RaceGraphs()
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        header.setStretchLastSection(True)
+        self._layout()
+        self.add_button.clicked.connect(self._add)
+        self.remove_button.clicked.connect(self._remove)
+        self.start_button.clicked.connect(self._start)
+        self.stop_button.clicked.connect(self.stopRequested)
+        self.markdown_button.clicked.connect(lambda: self._export("markdown", "Markdown (*.md)", ".md"))
+        self.json_button.clicked.connect(lambda: self._export("json", "JSON (*.json)", ".json"))
+
+    def _layout(self):
+        pick = QHBoxLayout()
+        pick.addWidget(self.selector, 1)
+        pick.addWidget(self.add_button)
+        listed = QHBoxLayout()
+        listed.addWidget(self.engines, 1)
+        side = QVBoxLayout()
+        side.addWidget(self.remove_button)
+        side.addWidget(self.core)
+        side.addWidget(self.stockfish)
+        side.addStretch(1)
+        listed.addLayout(side)
+        budget = QGridLayout()
+        budget.addWidget(self.by_seconds, 0, 0)
+        budget.addWidget(self.seconds, 0, 1)
+        budget.addWidget(self.by_depth, 1, 0)
+        budget.addWidget(self.depth, 1, 1)
+        settings = QFormLayout()
+        settings.addRow("Threads", self.threads)
+        settings.addRow("Hash", self.hash)
+        settings.addRow("Timeout per call", self.timeout)
+        options = QHBoxLayout()
+        options.addWidget(self.position_list, 1)
+        options.addLayout(budget)
+        options.addLayout(settings)
+        buttons = QHBoxLayout()
+        for button in (self.start_button, self.stop_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        for button in (self.markdown_button, self.json_button):
+            buttons.addWidget(button)
+        form = QFormLayout()
+        form.addRow("Engine", pick)
+        form.addRow("Racing", listed)
+        form.addRow("Positions", options)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        layout.addWidget(self.graphs, 2)
+        layout.addWidget(self.table, 1)
+
+    # --- asked by the user ----------------------------------------------------------------
+    def add_engine(self, spec: str):
+        if spec and spec not in self.specs():
+            item = QListWidgetItem(short_name(spec))
+            item.setData(Qt.UserRole, spec)
+            item.setToolTip(spec)
+            self.engines.addItem(item)
+
+    def specs(self) -> list[str]:
+        return [self.engines.item(i).data(Qt.UserRole) for i in range(self.engines.count())]
+
+    def _add(self):
+        self.add_engine(self.selector.spec())
+
+    def _remove(self):
+        for item in self.engines.selectedItems():
+            self.engines.takeItem(self.engines.row(item))
+
+    def settings(self) -> dict:
+        chosen = [p for i, p in enumerate(self.positions)
+                  if self.position_list.item(i).checkState() == Qt.Checked]
+        by_seconds = self.by_seconds.isChecked()
+        return {"engines": self.specs(),
+                "yardsticks": tuple(name for name, box in (("core", self.core), ("stockfish", self.stockfish))
+                                    if box.isChecked()),
+                "positions": chosen, "seconds": float(self.seconds.value()) if by_seconds else None,
+                "depth": None if by_seconds else self.depth.value(),
+                "threads": self.threads.value() or None,
+                "hash_mb": None if self.hash.value() < 0 else self.hash.value(),
+                "timeout": float(self.timeout.value())}
+
+    def _start(self):
+        settings = self.settings()
+        if not settings["engines"] and not settings["yardsticks"]:
+            self.show_error("Add an engine to race (or tick a yardstick)")
+        elif not settings["positions"]:
+            self.show_error("Tick at least one position")
+        else:
+            self.startRequested.emit(settings)
+
+    def _export(self, kind: str, pattern: str, suffix: str):
+        path, _ = QFileDialog.getSaveFileName(self, f"Export the race as {kind}", f"race{suffix}", pattern)
+        if path:
+            self.exportRequested.emit(kind, path)
+
+    # --- fed by the controller -----------------------------------------------------------------
+    def set_running(self, running: bool):
+        self.start_button.setEnabled(not running)
+        self.stop_button.setEnabled(running)
+        for button in (self.markdown_button, self.json_button):
+            button.setEnabled(not running and self.table.rowCount() > 0)
+
+    def set_status(self, text: str):
+        self.status.setStyleSheet("")
+        self.status.setText(text)
+
+    def show_error(self, text: str):
+        self.status.setStyleSheet(f"color: {palette.ERROR}")
+        self.status.setText(text)
+
+    def show_race(self, heats, labels: list[str], caption: str):
+        """A row per heat (engine on position), waiting; the graphs cleared for these engines."""
+        self.table.setRowCount(0)
+        for heat in heats:
+            self._row(self.table.rowCount(), heat)
+        self.graphs.set_race(labels, [p.name for p in _unique(h.position for h in heats)], caption)
+
+    def show_heat(self, index: int, heat):
+        self._row(index, heat)
+
+    def _row(self, row: int, heat):
+        from perftscope.core.race.report import short_verdict
+        if row >= self.table.rowCount():
+            self.table.insertRow(row)
+        lap = heat.best if heat.best is not None else (heat.laps[-1] if heat.laps else None)
+        result = short_verdict(heat) if heat.out else (heat.note or heat.status or "waiting")
+        cells = (heat.position.name, heat.engine, str(lap.depth) if lap else "", f"{lap.nodes:,}" if lap else "",
+                 format_rate(lap.nps) if lap and lap.nps else "", _num(lap.cpu if lap else None, ".3f"),
+                 _num(lap.peak / 2 ** 20 if lap and lap.peak else None, ".1f"), result)
+        tip = f"{heat.engine} on {heat.position.name}: {heat.position.fen}" + \
+              (f"\n{heat.status}: {heat.verdict}" if heat.verdict else "")
+        for col, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            item.setToolTip(tip)
+            if col >= 2 and col != RESULT:
+                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+            if col == RESULT and heat.out:
+                item.setForeground(Qt.darkRed)
+            self.table.setItem(row, col, item)
+
+
+def _num(value, fmt: str) -> str:
+    return "" if value is None else format(value, fmt)
+
+
+def _unique(items):
+    seen = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen
