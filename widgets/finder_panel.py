@@ -69,8 +69,7 @@ def report_html(report, name=None) -> str:
         parts.append(f"<p>depth {level.depth} · <tt>{e(level.fen)}</tt><br>{'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'}</p>"
                      + (f"<table cellspacing=4><tr><th>move</th><th>{engine}</th><th>{reference}</th>"
                         f"<th>verdict</th></tr>{lines}</table>" if rows else ""))
-    tracing = f", {report.trace_calls} more tracing its state" if report.trace_calls else ""
-    parts.append(f"<p>engine calls {report.engine_calls} (reference calls {report.reference_calls}){tracing}</p>")
+    parts.append(f"<p>{e(report.calls_line())}</p>")
     return "".join(parts)
 
 

@@ -79,12 +79,13 @@ class TestEnginePanel(StartStop, QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.Interactive)
-        header.setStretchLastSection(True)
-        self.table.setWordWrap(True)      # long moves and FENs wrap in their cell (and have tooltips)
-        self.table.setColumnWidth(0, 170)
-        self.table.setColumnWidth(1, 200)
-        self.table.setColumnWidth(2, 230)
+        # the columns share the table's width (no sideways scrolling, at 1024 px too): long
+        # moves and FENs wrap in their cells, and each cell's tooltip is its whole text
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.ElideNone)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
 
         form = QFormLayout()
         form.addRow("Test", self.mode)

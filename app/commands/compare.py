@@ -124,8 +124,7 @@ def _print_verdict(report: Report):
         _print_moves(ILLEGAL.heading(report.engine) + ":", report.extra, report)
     if report.state_trace is not None:
         print(f"state      {report.state_trace.sentence(report.engine)}")
-    tracing = f", {report.trace_calls} more tracing its state" if report.trace_calls else ""
-    print(f"engine calls {report.engine_calls} (reference calls {report.reference_calls}){tracing}")
+    print(report.calls_line())
 
 
 def _print_moves(title: str, moves: list[str], report: Report):
@@ -136,3 +135,4 @@ def _print_moves(title: str, moves: list[str], report: Report):
     for move in moves:
         why = report.explanations.get(move, "")
         print(f"  {move:<{width}}  {why}".rstrip())
+

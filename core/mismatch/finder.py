@@ -94,6 +94,15 @@ class Report:
     trace_calls: int = 0     # engine calls spent asking whether (and where) its state goes wrong
     command: str = ""        # the command line the engine failed on, when it crashed
 
+    def calls_line(self) -> str:
+        """'engine calls N (reference calls M)', and the calls spent on its state said apart."""
+        line = f"engine calls {self.engine_calls} (reference calls {self.reference_calls})"
+        if self.trace_calls and self.state_trace is not None:
+            line += f", {self.trace_calls} more tracing its state"
+        elif self.trace_calls:
+            line += f", {self.trace_calls} more asking about the position's own FEN (it answers alike)"
+        return line
+
     def to_json(self) -> dict:
         return {"agree": self.agree, "path": list(self.path), "fen": self.fen,
                 "missing": list(self.missing), "extra": list(self.extra),
