@@ -124,3 +124,20 @@ def test_a_session_waits_for_an_engine_call_no_longer_than_the_chosen_timeout(qt
     assert time.monotonic() - started < 20
     panel.request_stop()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)
+
+
+def test_a_hanging_engine_in_a_fuzz_session_is_a_timeout_finding_and_the_session_goes_on(qtbot, window, engine_path):
+    # hang_on_ep.py never answers where en passant is legal (position 13 of seed 1); the timeout
+    # chosen beside the Engine selector reaches the session
+    panel = window.test_engine
+    window.tabs.setCurrentWidget(panel)
+    window.engines.set(engine=f"perftree:{engine_path('hang_on_ep')}", reference="core", timeout=1)
+    panel.choose(mode="fuzz", seconds=12, seed=1)
+    panel.request_start()
+    qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=60000)
+    kinds = [f.kind for f in panel.findings]
+    assert kinds and set(kinds) == {"timeout"}    # each position where it hangs, nothing else
+    assert panel.table.item(0, 0).text() == "timeout" and "no answer within 1 s" in panel.table.item(0, 1).text()
+    assert panel.findings[0].name.startswith("#13 ")
+    last = int(panel.findings[-1].name.split()[0][1:])
+    assert window.engine_tests.done > last        # it went on after each hang
