@@ -232,7 +232,10 @@ class DivideController(QObject):
         self.tree.select(below + [odd])          # shows it on the board with its mark
         verdict = NOT_GENERATED if odd in report.missing else ILLEGAL
         where = " ".join(report.path) or "the root"
-        self.model.say(f"first mismatch after {where}: {odd} {verdict.word} — see the Finder report", error=True)
+        state = (f"; its position goes wrong after {report.state_trace.move}" if report.state_trace is not None
+                 else "")
+        self.model.say(f"first mismatch after {where}: {odd} {verdict.word}{state} — see the Finder report",
+                       error=True)
 
     # --- a tree filled without engine calls ------------------------------------------
     def open_finding(self, finding, pair):

@@ -348,3 +348,13 @@ def test_the_status_line_is_greyed_once_the_board_moves_away(qtbot, window):
     assert w.message.text().startswith("(about another position) ⚠ first mismatch")
     w.board_commands.set_fen(START_FEN)
     assert w.message.text().startswith("⚠ first mismatch")
+
+
+def test_a_state_bug_is_traced_in_the_window_too(qtbot, window, engine_path):
+    w = window("4k3/8/8/8/8/8/1b6/RR2K3 b Q - 0 1", f"perftree:{engine_path('rook_capture_keeps_right')}", "core")
+    report = find(qtbot, w, 4)
+    assert report.extra == ["e1c1"] and report.state_trace.move == "b2a1"
+    assert "e1c1 illegal; its position goes wrong after b2a1" in w.message.text()
+    text = " ".join(w.finder_panel.text().split())
+    assert ("state after a move: after b2a1 (move 1 of the path) rook_capture_keeps_right.py's position counts "
+            "like `4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling rights Q; the true position has none)") in text
