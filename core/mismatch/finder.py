@@ -225,9 +225,9 @@ def _traced(report: Report, engine: Oracle, fen: str, depth: int, answer, cancel
         pass              # it failed on a FEN of its own position: the finding above stands alone
     report.trace_calls = getattr(engine, "calls", 0) - before
     if report.state_trace is None and inconsistent and not report.cancelled:
-        report.note += (f"; asked as the root FEN + the moves and as this position's own FEN it "
-                        f"answers alike, so what it depends on is the moves searched before this one "
-                        f"(state an unmake does not restore, or a hash table collision)")
+        report.note += ("; asked as the root FEN + the moves and as this position's own FEN it "
+                        "answers alike, so what it depends on is the moves searched before this one "
+                        "(state an unmake does not restore, or a hash table collision)")
     return report
 
 
