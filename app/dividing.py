@@ -213,7 +213,7 @@ class DivideController(QObject):
             self.tree_model.stop_loading(report.error)
             if not failed_at_root:              # the root's own failure is said above the tree already
                 self.tree.add_note(report.error)
-            self.model.say(f"{report.engine} {report.failure or 'failed'} during the search: the levels found "
+            self.model.say(f"{report.engine} {report.failure.word if report.failure else 'failed'} during the search: the levels found "
                            f"before are kept; its error is above the tree and in the Finder report", error=True)
             return
         if report.cancelled:

@@ -155,7 +155,12 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.engine_log, "Engine log")
         self.tabs.addTab(self.run_tab, "Perft run")
         self.tabs.addTab(self.test_engine, "Test engine")      # suite and fuzz sessions against the engine
-        self.tabs.addTab(self.race_panel, "Race")              # engines raced beside the core and Stockfish
+        race_scroll = QScrollArea()                  # the race's graphs and table scroll in a small window
+        race_scroll.setWidget(self.race_panel)
+        race_scroll.setWidgetResizable(True)
+        race_scroll.setFrameShape(QScrollArea.NoFrame)
+        self.race_tab = race_scroll
+        self.tabs.addTab(self.race_tab, "Race")                # engines raced beside the core and Stockfish
         for i in range(1, self.tabs.count()):
             self.tabs.setTabToolTip(i, self.tabs.tabText(i))
 

@@ -32,6 +32,9 @@ and minimal position; a click opens one in the divide tree. A crash or a hang is
 <li><b>Look at the overlays</b>: checkers, pins, discovered-check candidates, attacked squares, king
 zones and en-passant verdicts, read from the generator's own masks.</li>
 <li><b>Perft run</b>: a counting run on every core with live graphs, to see how fast the core is.</li>
+<li><b>Race</b>: your engines on the standard positions beside the core and Stockfish, nodes per
+second as each depth finishes, every count checked against the core (a wrong one is shown as
+<i>illegal</i> or <i>not generated</i>); export the table as Markdown for your README.</li>
 </ol>
 <p>Right-click a divide row to copy its FEN, the FEN before its move, the move path with its root
 FEN or the move itself, or to make it the new root; <i>Divide → Copy divide</i> gives Stockfish's

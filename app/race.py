@@ -89,7 +89,8 @@ class RaceController(QObject):
         self.panel.show_heat(row, heat)
         position = self.race.positions.index(heat.position)
         if kind == "lap":
-            self.panel.graphs.add_lap(heat.racer, position, lap.depth, lap.nps)
+            if not heat.out:               # a wrong count has no speed to show
+                self.panel.graphs.add_lap(heat.racer, position, lap.depth, lap.nps)
             self._running = (heat.engine, heat.position.name, lap.depth + 1, time.monotonic())
         elif heat.status == "running":
             self._running = (heat.engine, heat.position.name, 1, time.monotonic())
@@ -107,6 +108,7 @@ class RaceController(QObject):
         text = (("Race stopped" if stopped else "Race done") +
                 f": {len(race.racers)} engines on {len(race.positions)} positions")
         if out:
+            self.panel.reveal(race.heats.index(out[0]))
             self.panel.show_error(text + "; out: " + "; ".join(f"{h.engine} on {h.position.name} ({h.status})"
                                                                  for h in out))
         else:

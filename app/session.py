@@ -5,11 +5,9 @@ the finder's report, in one JSON file a bug report can carry (File > Save sessio
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.mismatch.finder import Level, Report, Row
-from perftscope.core.mismatch.state_trace import StateTrace
+from perftscope.core.mismatch.finder import Report, Row
 from perftscope.core.mismatch.verdicts import classify
 
 FORMAT = "perftscope-session"
@@ -56,17 +54,6 @@ def report_json(report) -> dict:
     data["verdicts"] = {m: classify(None, 1).key for m in report.missing}
     data["verdicts"].update({m: classify(1, None).key for m in report.extra})
     return data
-
-
-def report_from_json(data: dict) -> Report:
-    known = {f.name for f in fields(Report)}
-    values = {k: v for k, v in data.items() if k in known}
-    values["levels"] = [Level(lv["fen"], lv["depth"], [Row(r["move"], r["engine"], r["reference"])
-                                                        for r in lv["rows"]], lv.get("chosen"))
-                        for lv in data.get("levels", [])]
-    if data.get("state_trace"):
-        values["state_trace"] = StateTrace(**data["state_trace"])
-    return Report(**values)
 
 
 def save(path: str, data: dict):
@@ -124,7 +111,7 @@ class SessionController:
         try:
             data = load(path)
             Position.from_fen(data["fen"]).play(list(data.get("moves", [])))     # FenError, MoveError
-            report = report_from_json(data["finder"]) if data.get("finder") else None
+            report = Report.from_json(data["finder"]) if data.get("finder") else None
         except (PerftscopeError, KeyError, TypeError, ValueError) as e:
             self.model.say(str(e) if isinstance(e, PerftscopeError) else f"{path}: bad session ({e!r})", error=True)
             return False

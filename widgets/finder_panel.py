@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED, classify
 
 from . import palette
-from .divide_export import beside_uci
+from .notation import beside_uci
 
 
 def _count(value) -> str:
@@ -35,7 +35,7 @@ def report_html(report, name=None) -> str:
         parts.append(f"<p style='color:{palette.YELLOW}'>⚠ this position cannot arise in a real game "
                      f"({e(reason)}): engines legitimately disagree here</p>")
     if report.error:
-        what = (report.failure or "crashed, hung or flooded") if report.crash else "failed"
+        what = report.failure.word if report.failure is not None else "failed"
         parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(report.error)}<br>"
                      + (f"command: <tt>{e(report.command)}</tt><br>" if report.command else "")
                      + "the levels below were found before it stopped</p>")

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from . import palette
@@ -46,11 +46,30 @@ class RaceGraphs(QWidget):
         self.caption = QLabel("No race yet: choose engines and positions, then Start.")
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.addWidget(self.caption, 0, 0, 1, 2)
-        grid.addWidget(self.depth_plot, 1, 0)
-        grid.addWidget(self.bar_plot, 1, 1)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.columns = 0
+        self._arrange(2)
+        self._dirty = True
+        self.refresh()                     # the log axes before the first race
+
+    def _arrange(self, columns: int):
+        """The plots side by side, or one above the other when side by side would squeeze them."""
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for w in (self.caption, self.depth_plot, self.bar_plot):
+            self.grid.removeWidget(w)
+        self.grid.addWidget(self.caption, 0, 0, 1, columns)
+        self.grid.addWidget(self.depth_plot, 1, 0)
+        self.grid.addWidget(self.bar_plot, 1 if columns == 2 else 2, 1 if columns == 2 else 0)
+
+    def resizeEvent(self, event):
+        self._arrange(2 if event.size().width() >= 2 * self.depth_plot.minimumWidth() + 30 else 1)
+        super().resizeEvent(event)
+
+    def minimumSizeHint(self):
+        return QSize(self.depth_plot.minimumWidth(), super().minimumSizeHint().height())
 
     @staticmethod
     def _plot(title: str, xlabel: str) -> Plot:
@@ -98,6 +117,12 @@ class RaceGraphs(QWidget):
         self.current = position
         self._dirty = True
 
+    def show_position(self, position: int):
+        """The depth plot shows `position` (by default the one being raced)."""
+        if 0 <= position < len(self.positions) and position != self.current:
+            self.current = position
+            self._dirty = True
+
     def set_result(self, engine: int, position: int, nps: float | None):
         """An engine's speed on a position once its heat ended; None: it was out there."""
         self.results[(engine, position)] = nps
@@ -119,6 +144,8 @@ class RaceGraphs(QWidget):
             if nps:
                 top, bottom = max(top, math.log10(nps)), min(bottom, math.log10(nps))
         low, high = math.floor(min(bottom, top)), math.ceil(top + 0.05)
+        if not self.laps and not any(self.results.values()):
+            low, high = 3, 9                # nothing yet: 1k to 1G nodes/s
         width = BAR_GROUP / max(1, len(self.engines))
         for item in self.marks:
             self.bar_plot.removeItem(item)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFileDialog, QFormLayout,
-                               QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem,
-                               QPushButton, QRadioButton, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QPushButton, QRadioButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
 from perftscope.core.engines.stockfish import find_stockfish
@@ -35,12 +35,13 @@ class RacePanel(StartStop, QWidget):
     def __init__(self, selection, positions=(), parent=None):
         super().__init__(parent)
         self.positions = list(positions)
+        self._row_positions: list[int] = []     # the position (its index in the graphs) of each row
         self.selector = SpecSelector(selection.kinds(allow_none=False))
         self.selector.set_spec(selection.engine or "python-chess")
         self.add_button = QPushButton("Add")
-        self.add_button.setToolTip("Race the engine chosen on the left")
+        self.add_button.setToolTip("Race the engine chosen above")
         self.engines = QListWidget()
-        self.engines.setMaximumHeight(80)
+        self.engines.setMaximumHeight(110)
         self.remove_button = QPushButton("Remove")
         self.core = QCheckBox("core")
         self.core.setChecked(True)
@@ -52,15 +53,15 @@ class RacePanel(StartStop, QWidget):
                                   else "Stockfish is not installed")
         self.position_list = QListWidget()
         self.position_list.setMaximumHeight(110)
-        self.position_list.setMinimumWidth(130)
-        for position in self.positions:
-            item = QListWidgetItem(position.name)
-            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
-            item.setCheckState(Qt.Checked)
-            item.setToolTip(position.fen)
-            self.position_list.addItem(item)
-        self.by_seconds = QRadioButton("seconds per position")
+        self.position_list.setMinimumWidth(110)
+        for position in list(self.positions):
+            self._list_position(position)
+        self.fen = QLineEdit()
+        self.fen.setPlaceholderText("a FEN of your own, then Enter")
+        self.fen.setToolTip("Race on this position too (it is added to the list, ticked)")
+        self.by_seconds = QRadioButton("per position")
         self.by_seconds.setChecked(True)
+        self.by_seconds.setToolTip("Deepen each engine on each position within this many seconds")
         self.by_depth = QRadioButton("to depth")
         self.seconds = QDoubleSpinBox()
         self.seconds.setRange(0.5, 24 * 3600)
@@ -80,8 +81,10 @@ class RacePanel(StartStop, QWidget):
         self.start_button = QPushButton("Start race")
         self.stop_button = QPushButton("Stop")
         self.stop_button.setEnabled(False)
-        self.markdown_button = QPushButton("Export Markdown…")
-        self.json_button = QPushButton("Export JSON…")
+        self.markdown_button = QPushButton("Markdown…")
+        self.markdown_button.setToolTip("Export the race's tables as Markdown, for an engine's README")
+        self.json_button = QPushButton("JSON…")
+        self.json_button.setToolTip("Export everything the race measured as JSON")
         for button in (self.markdown_button, self.json_button):
             button.setEnabled(False)
         self.status = QLabel("Add engines, then Start race: each is raced on each position beside the "
@@ -100,44 +103,45 @@ class RacePanel(StartStop, QWidget):
         self._layout()
         self.add_button.clicked.connect(self._add)
         self.remove_button.clicked.connect(self._remove)
+        self.fen.returnPressed.connect(lambda: self.add_fen(self.fen.text()))
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_row(row))
         self.markdown_button.clicked.connect(lambda: self._export("markdown", "Markdown (*.md)", ".md"))
         self.json_button.clicked.connect(lambda: self._export("json", "JSON (*.json)", ".json"))
 
     def _layout(self):
-        pick = QHBoxLayout()
-        pick.addWidget(self.selector, 1)
-        pick.addWidget(self.add_button)
         listed = QHBoxLayout()
         listed.addWidget(self.engines, 1)
         side = QVBoxLayout()
+        side.addWidget(self.add_button)
         side.addWidget(self.remove_button)
         side.addWidget(self.core)
         side.addWidget(self.stockfish)
         side.addStretch(1)
         listed.addLayout(side)
-        budget = QGridLayout()
-        budget.addWidget(self.by_seconds, 0, 0)
-        budget.addWidget(self.seconds, 0, 1)
-        budget.addWidget(self.by_depth, 1, 0)
-        budget.addWidget(self.depth, 1, 1)
-        settings = QFormLayout()
-        settings.addRow("Threads", self.threads)
-        settings.addRow("Hash", self.hash)
-        settings.addRow("Timeout per call", self.timeout)
+        budget = QGridLayout()             # one column of settings: the tab stays narrow
+        for row, (label, box) in enumerate(((self.by_seconds, self.seconds), (self.by_depth, self.depth),
+                                            ("Threads", self.threads), ("Hash", self.hash),
+                                            ("Timeout", self.timeout))):
+            budget.addWidget(QLabel(label) if isinstance(label, str) else label, row, 0)
+            budget.addWidget(box, row, 1)
+        budget.setRowStretch(5, 1)
+        chosen = QVBoxLayout()
+        chosen.addWidget(self.position_list)
+        chosen.addWidget(self.fen)
         options = QHBoxLayout()
-        options.addWidget(self.position_list, 1)
+        options.addLayout(chosen, 1)
         options.addLayout(budget)
-        options.addLayout(settings)
         buttons = QHBoxLayout()
         for button in (self.start_button, self.stop_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
+        buttons.addWidget(QLabel("Export"))
         for button in (self.markdown_button, self.json_button):
             buttons.addWidget(button)
         form = QFormLayout()
-        form.addRow("Engine", pick)
+        form.addRow("Engine", self.selector)
         form.addRow("Racing", listed)
         form.addRow("Positions", options)
         layout = QVBoxLayout(self)
@@ -154,6 +158,29 @@ class RacePanel(StartStop, QWidget):
             item.setData(Qt.UserRole, spec)
             item.setToolTip(spec)
             self.engines.addItem(item)
+
+    def _list_position(self, position):
+        if position not in self.positions:
+            self.positions.append(position)
+        item = QListWidgetItem(position.name)
+        item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+        item.setCheckState(Qt.Checked)
+        item.setToolTip(position.fen)
+        self.position_list.addItem(item)
+
+    def add_fen(self, fen: str):
+        """A position of the user's own, checked by the core: a bad FEN is a message."""
+        from perftscope.core.board.position import Position
+        from perftscope.core.errors import PerftscopeError
+        from perftscope.core.race.runner import RacePosition
+        try:
+            fen = Position.from_fen(fen.strip()).fen()
+        except PerftscopeError as e:
+            self.show_error(str(e))
+            return
+        if all(p.fen != fen for p in self.positions):
+            self._list_position(RacePosition(f"fen {len(self.positions) + 1}", fen))
+        self.fen.clear()
 
     def specs(self) -> list[str]:
         return [self.engines.item(i).data(Qt.UserRole) for i in range(self.engines.count())]
@@ -210,21 +237,33 @@ class RacePanel(StartStop, QWidget):
     def show_race(self, heats, labels: list[str], caption: str):
         """A row per heat (engine on position), waiting; the graphs cleared for these engines."""
         self.table.setRowCount(0)
+        positions = _unique(h.position for h in heats)
+        self._row_positions = [positions.index(h.position) for h in heats]
         for heat in heats:
             self._row(self.table.rowCount(), heat)
-        self.graphs.set_race(labels, [p.name for p in _unique(h.position for h in heats)], caption)
+        self.graphs.set_race(labels, [p.name for p in positions], caption)
 
     def show_heat(self, index: int, heat):
         self._row(index, heat)
+
+    def reveal(self, index: int):
+        """Select a row (a disqualification when the race ends): its position in the depth plot."""
+        self.table.setCurrentCell(index, RESULT)
+        self.table.scrollToItem(self.table.item(index, RESULT))
+
+    def _show_row(self, row: int):
+        if 0 <= row < len(self._row_positions):
+            self.graphs.show_position(self._row_positions[row])
+            self.graphs.refresh()
 
     def _row(self, row: int, heat):
         from perftscope.core.race.report import short_verdict
         if row >= self.table.rowCount():
             self.table.insertRow(row)
-        lap = heat.best if heat.best is not None else (heat.laps[-1] if heat.laps else None)
+        lap = heat.laps[-1] if heat.laps else None          # the deepest depth finished
         result = short_verdict(heat) if heat.out else (heat.note or heat.status or "waiting")
         cells = (heat.position.name, heat.engine, str(lap.depth) if lap else "", f"{lap.nodes:,}" if lap else "",
-                 format_rate(lap.nps) if lap and lap.nps else "", _num(lap.cpu if lap else None, ".3f"),
+                 format_rate(lap.nps) if lap and lap.nps and not heat.out else "", _num(lap.cpu if lap else None, ".3f"),
                  _num(lap.peak / 2 ** 20 if lap and lap.peak else None, ".1f"), result)
         tip = f"{heat.engine} on {heat.position.name}: {heat.position.fen}" + \
               (f"\n{heat.status}: {heat.verdict}" if heat.verdict else "")

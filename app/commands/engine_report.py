@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.suite_run import Case, SuiteRun, junit_xml
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.findings import CLASSES, Finding, depth_histogram, shortest_examples
@@ -18,11 +19,11 @@ _print_lock = threading.Lock()      # cases end on several worker threads
 def finding_lines(f: Finding, indent: str = "      ") -> list[str]:
     """The finding in a few lines: class and moves with reasons, where, the minimal position."""
     lines = [indent + f.summary()]
-    if f.kind not in ("crash", "timeout") and f.report is not None:
+    if not f.engine_failed and f.report is not None:
         if f.path:
             lines.append(f"{indent}path {' '.join(f.path)}")
         lines.append(f"{indent}differs at {f.report.fen}")
-    elif f.kind in ("crash", "timeout") and f.report is not None and f.report.levels:
+    elif f.engine_failed and f.report is not None and f.report.levels:
         lines.append(f"{indent}levels found before it: {len(f.report.levels)} "
                      f"(deepest {f.report.levels[-1].fen})")
     if f.shrunk is not None and f.shrunk.steps:
@@ -71,7 +72,7 @@ def _print_case(args, case: Case):
 
 
 def run_engine_suite(args, entries) -> int:
-    run = SuiteRun(entries, args.engine, args.reference, jobs=args.jobs, timeout=args.timeout,
+    run = SuiteRun(entries, EnginePair.parse(args.engine, args.reference, args.timeout), jobs=args.jobs,
                    max_depth=args.max_depth, max_nodes=args.max_nodes, shrink_calls=args.shrink_calls,
                    on_case=lambda case: _print_case(args, case))
     if not args.json:

@@ -9,8 +9,6 @@ import sys
 
 from perftscope.core.counting.pool import STAT_NAMES, Result, default_workers, start_perft
 from perftscope.core.limits import TABLE_MAX_EXP, WORKERS_LIMIT
-from perftscope.core.counting.pool import perft as pool_perft
-from perftscope.core.board.position import Position
 
 from . import add_parser
 from .cluster_args import add_cluster_args, run_cluster, wants_cluster
@@ -62,13 +60,6 @@ def register(sub):
     d.set_defaults(run=run_divide, stats=False)
 
 
-def _warm_up(pos: Position, stats: bool):
-    # compile (or load from the cache) before the clock starts
-    pool_perft(pos, 2, workers=1, hash_exp=2, divide=True)
-    if stats:
-        pool_perft(pos, 1, workers=1, stats=True)
-
-
 def _progress_line(snap, last) -> str:
     nodes, elapsed = snap.nodes, snap.elapsed
     if last is not None and elapsed > last.elapsed:
@@ -112,7 +103,6 @@ def _wait(run) -> Result:
 
 def _run(args, divide: bool) -> Result:
     pos = position_from_args(args)
-    _warm_up(pos, args.stats)
     run = start_perft(pos, args.depth, workers=args.workers, hash_exp=args.hash, divide=divide,
                       stats=args.stats)
     return _wait(run)

@@ -25,8 +25,7 @@ from .. import kernels
 from ..errors import FenError, MoveError
 from ..kernels.board import (FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, full_key, layout_bits, make, move_flag,
                             move_from, move_promotion, move_to)
-from ..kernels.movegen import king_safety
-from ..kernels.perft import legal_moves as _legal_moves
+from ..kernels.movegen import king_safety, legal_moves as _legal_moves
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FILES = "abcdefgh"

@@ -9,10 +9,12 @@ live counters, cancellation.
 The tree is split a few plies below the root into work items (enough of them
 that one dominant root move still spreads over every worker); workers take items
 from a shared counter as they finish the last, so nobody idles while another
-still has a long queue. A run's setup (split, table, compile on a cold cache)
-happens on the run's own thread: `start_perft` returns at once, which is what a
-GUI thread needs. A cancelled run's Result has cancelled=True and no counts: a
-partial sum is never presented as an answer."""
+still has a long queue. A run's setup (kernels loaded or compiled by `prepare`, the
+table, the worker threads) happens on the run's own thread before its clock starts,
+so its `seconds` hold the split and the count alone; the run's thread is the first
+worker. `start_perft` returns at once, which is what a GUI thread needs. A cancelled
+run's Result has cancelled=True and no counts: a partial sum is never presented as
+an answer."""
 from __future__ import annotations
 
 import os
@@ -28,7 +30,7 @@ from ..limits import TABLE_DEPTH_LIMIT, TABLE_MAX_EXP, WORKERS_LIMIT, table_byte
 from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
-from ..board.position import Position
+from ..board.position import START_FEN, Position
 from .split import split_positions
 
 ITEMS_PER_WORKER = 512         # enough that the last items to finish are short
@@ -150,7 +152,7 @@ class PerftRun:
     """One perft or divide on the pool. Build it with start_perft."""
 
     def __init__(self, pos: Position, depth: int, workers: int, hash_exp: int, divide: bool,
-                 stats: bool, min_depth: int):
+                 stats: bool, min_depth: int, prepared: bool = False):
         self.pos = pos
         self.depth = int(depth)
         self.workers = int(workers)
@@ -162,7 +164,8 @@ class PerftRun:
         self._stop = np.zeros(1, np.int64)
         self._items_total = 0
         self._table = None
-        self._started = time.perf_counter()
+        self._prepared = prepared
+        self._started = time.perf_counter()    # set again when the count starts
         self._finished = None
         self._done = threading.Event()
         self._result: Result | None = None
@@ -232,21 +235,32 @@ class PerftRun:
             self._done.set()
 
     def _run(self) -> Result:
+        if not self._prepared:
+            prepare(self.want_stats)
         T = kernels.table()
         s = self.pos.state()
         buf = _k.new_move_stack()
         depth = self.depth
         if self.want_divide and depth == 0:
             # the root itself is the one leaf, and no move leads anywhere
+            self._started = time.perf_counter()
             return self._finish({}, 1, dict.fromkeys(STAT_NAMES, 0) if self.want_stats else None)
-        plies = _split_plies(T, s, depth, self.workers, self.want_divide, buf)
-        # with a table, transpositions at the cut are counted once (per root move for
-        # divide); the statistics are summed per worker, not per item, so they need every path
-        sp = split_positions(self.pos, plies, divide=self.want_divide, merge=self.hash_exp >= 0,
-                             max_rows=MAX_ITEMS)
-        self._items_total = sp.unique
+        if self.hash_exp >= 0:
+            self._table = _h.new_table(self.hash_exp)
         stats = _h.aligned_zeros(self.workers * _s.SLOT).view(np.int64).reshape(self.workers, _s.SLOT)
-        out = self._count(T, sp.rows, depth - plies, stats)
+        crew = _Crew(self, T, stats)           # threads started before the clock
+        try:
+            self._started = time.perf_counter()   # the clock holds the count alone
+            plies = _split_plies(T, s, depth, self.workers, self.want_divide, buf)
+            # with a table, transpositions at the cut are counted once (per root move for
+            # divide); the statistics are summed per worker, not per item, so they need every path
+            sp = split_positions(self.pos, plies, divide=self.want_divide, merge=self.hash_exp >= 0,
+                                 max_rows=MAX_ITEMS)
+            self._items_total = sp.unique
+            out = crew.count(sp.rows, depth - plies)
+        finally:
+            crew.dismiss()
+        self._worker_cpu = crew.cpu
         if self._stop[0]:
             return self._finish(None, 0, None, cancelled=True)
         total = sp.total_nodes(out)
@@ -259,49 +273,6 @@ class PerftRun:
             st = dict(zip(STAT_NAMES, (int(x) for x in stats[:, :len(STAT_NAMES)].sum(axis=0))))
         return self._finish(rows, total, st, items=sp.unique)
 
-    def _count(self, T, items, rem, stats) -> np.ndarray:
-        """perft `rem` of every item on the worker threads, sharing the run's table when it
-        has one; one count per item."""
-        if self.hash_exp >= 0:
-            self._table = _h.new_table(self.hash_exp)
-            H = self._table
-        else:
-            H = np.zeros(_h.BUCKET_WORDS, np.uint64)     # never read: min_depth is out of reach
-        mask = _h.bucket_mask(H)
-        out = np.zeros(items.shape[0], np.uint64)
-        next_item = _h.aligned_zeros(8).view(np.int64)
-        errors: list[BaseException] = []
-        self._worker_cpu = [0.0] * self.workers
-        if self.want_stats:
-            from ..kernels import stats as _st   # compiled here on first use, not in a worker thread
-
-        def work(w):
-            cpu = time.thread_time()
-            try:
-                wbuf = _k.new_move_stack()
-                if self.want_stats:
-                    _st.run_stats_worker(T, items, rem, out, next_item, wbuf, stats[w], self._ctr,
-                                        w * _s.SLOT, self._stop)
-                else:
-                    _s.run_worker(T, items, rem, out, next_item, wbuf, H, mask, self.min_depth,
-                                  self._ctr, w * _s.SLOT, self._stop)
-            except BaseException as e:
-                errors.append(e)
-                self._stop[0] = 1          # the others need not finish a doomed run
-            finally:
-                # on a shared machine the wall clock measures the neighbours; this, the work
-                self._worker_cpu[w] = time.thread_time() - cpu
-
-        threads = [threading.Thread(target=work, args=(w,), name=f"perft-worker-{w}", daemon=True)
-                   for w in range(self.workers)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if errors:
-            raise errors[0]
-        return out
-
     def _finish(self, rows, total, st, items=0, cancelled=False) -> Result:
         seconds = time.perf_counter() - self._started
         c = self._ctr.reshape(self.workers, _s.SLOT)
@@ -310,6 +281,88 @@ class PerftRun:
                       divide=None if cancelled else rows, stats=None if cancelled else st,
                       hash=self._hash_stats(c, exact=True), items=items,
                       worker_cpu=tuple(getattr(self, "_worker_cpu", ())))
+
+
+class _Crew:
+    """A run's workers: worker 0 is the run's own thread, the others are threads started
+    before the clock that wait for their items. Each runs one nogil kernel call that takes
+    items from a shared counter until none are left."""
+
+    def __init__(self, run: PerftRun, T, stats):
+        self.run, self.T, self.stats = run, T, stats
+        H = run._table if run._table is not None else np.zeros(_h.BUCKET_WORDS, np.uint64)  # never read without one
+        self.H, self.mask = H, _h.bucket_mask(H)
+        self.cpu = [0.0] * run.workers
+        self.errors: list[BaseException] = []
+        self.job = None
+        self.go = threading.Event()
+        self.threads = [threading.Thread(target=self._wait_and_work, args=(w,), name=f"perft-worker-{w}",
+                                         daemon=True) for w in range(1, run.workers)]
+        for t in self.threads:
+            t.start()
+
+    def count(self, items, rem) -> np.ndarray:
+        """perft `rem` of every item, one count per item."""
+        out = np.zeros(items.shape[0], np.uint64)
+        self.job = (items, rem, out, _h.aligned_zeros(8).view(np.int64))
+        self.go.set()
+        self._work(0)
+        for t in self.threads:
+            t.join()
+        if self.errors:
+            raise self.errors[0]
+        return out
+
+    def dismiss(self):
+        """Let waiting threads go (with no job they end at once)."""
+        self.go.set()
+
+    def _wait_and_work(self, w):
+        self.go.wait()
+        if self.job is not None:
+            self._work(w)
+
+    def _work(self, w):
+        run = self.run
+        items, rem, out, next_item = self.job
+        cpu = time.thread_time()
+        try:
+            wbuf = _k.new_move_stack()
+            if run.want_stats:
+                from ..kernels import stats as _st      # imported (compiled or loaded) by prepare()
+                _st.run_stats_worker(self.T, items, rem, out, next_item, wbuf, self.stats[w], run._ctr,
+                                     w * _s.SLOT, run._stop)
+            else:
+                _s.run_worker(self.T, items, rem, out, next_item, wbuf, self.H, self.mask, run.min_depth,
+                              run._ctr, w * _s.SLOT, run._stop)
+        except BaseException as e:
+            self.errors.append(e)
+            run._stop[0] = 1          # the others need not finish a doomed run
+        finally:
+            # on a shared machine the wall clock measures the neighbours; this, the work
+            self.cpu[w] = time.thread_time() - cpu
+
+
+_prepared: set[bool] = set()
+_preparing = threading.Lock()
+
+
+def prepare(stats: bool = False) -> None:
+    """Load every kernel a run calls (compiling them on an empty cache) and resolve their
+    dispatch, by one tiny run, once per process. Every run calls it before its clock starts,
+    so that a run's seconds hold the count alone; the GUI calls it behind its window."""
+    with _preparing:
+        if stats in _prepared:
+            return
+        pos = Position.from_fen(START_FEN)
+        if stats:
+            from ..kernels import stats as _st  # noqa: F401  (its explicit signatures compile at import)
+            PerftRun(pos, 2, 1, -1, False, True, _s.NO_TABLE, prepared=True).result()
+        else:
+            # two workers and a table: the split's perft, expand and merge, the divide's
+            # legal moves and the hashed worker kernel, with the types every run passes
+            PerftRun(pos, 4, 2, _h.MIN_EXP, True, False, _s.DEFAULT_MIN_DEPTH, prepared=True).result()
+        _prepared.add(stats)
 
 
 def start_perft(pos: Position, depth: int, workers: int | None = None, hash_exp: int = -1,

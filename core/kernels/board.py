@@ -70,7 +70,9 @@ def move_promotion(m):
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def layout_file(cr, colour, which):
-    """File of `colour`'s (0 white) king (which 0), K-side rook (1) or Q-side rook (2)."""
+    """File of `colour`'s (0 white) king (which 0), K-side rook (1) or Q-side rook (2).
+    Callers pass int64 values, not literal ints: numba compiles a function once for each
+    distinct literal argument, while LLVM folds the constant after inlining anyway."""
     return np.int64(cr >> np.uint64(LAYOUT_SHIFT + LAYOUT_BITS * colour + 3 * which)) & 7
 
 
@@ -79,16 +81,17 @@ def rights_after_960(cr, stm, frm, to):
     """Chess960 rights after a move frm -> to by the side to move (relative squares):
     ours go with a king or rook move, theirs with the capture of their rook."""
     us = np.int64(stm)
+    king, k_rook, q_rook = np.int64(0), np.int64(1), np.int64(2)     # not literals: see layout_file
     # independent tests: a missing right's files may equal a present one's, harmlessly
-    if frm == layout_file(cr, us, 0):
+    if frm == layout_file(cr, us, king):
         cr &= ~np.uint64(3)
-    if frm == layout_file(cr, us, 1):
+    if frm == layout_file(cr, us, k_rook):
         cr &= ~np.uint64(1)
-    if frm == layout_file(cr, us, 2):
+    if frm == layout_file(cr, us, q_rook):
         cr &= ~np.uint64(2)
-    if to == 56 + layout_file(cr, 1 - us, 1):
+    if to == 56 + layout_file(cr, 1 - us, k_rook):
         cr &= ~np.uint64(4)
-    if to == 56 + layout_file(cr, 1 - us, 2):
+    if to == 56 + layout_file(cr, 1 - us, q_rook):
         cr &= ~np.uint64(8)
     if (cr & CR_RIGHTS) == 0:
         return ZERO                  # no rights left: back on the standard path
@@ -223,7 +226,7 @@ def make(T, s, m):
     else:
         # Chess960 castling: king and rook may start on each other's destination, or the
         # king may not move at all, so the four squares are set from scratch
-        rf = layout_file(cr, st, 1 if to == 6 else 2)
+        rf = layout_file(cr, st, np.int64(1 if to == 6 else 2))
         rt = 5 if to == 6 else 3
         rfb = ONE << np.uint64(rf)
         rtb = ONE << np.uint64(rt)

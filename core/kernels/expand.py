@@ -14,7 +14,7 @@ from numba import njit
 
 from .board import ep_is_hashed, make
 from .movegen import count_moves, generate_moves
-from .perft import MAX_MOVES, perft
+from .perft import MAX_MOVES, _perft
 
 EP_COL, KEY_COL = 7, 9
 WIDTH = 11
@@ -43,7 +43,7 @@ def expand(T, rows, offsets, out, parent, move_index):
     buf = np.zeros(MAX_MOVES, np.uint16)
     for i in range(rows.shape[0]):
         s = row_state(rows, i)
-        n = generate_moves(T, s, buf, 0)
+        n = generate_moves(T, s, buf, np.int64(0))     # int64, not a literal: one compile for every caller
         j = offsets[i]
         for k in range(n):
             c = make(T, s, buf[k])
@@ -104,10 +104,13 @@ def merge(rows, mult, owner, order, keep, kept_mult):
 def estimate(T, rows, depth):
     """A cost estimate per row: perft of min(depth, 2), at least 1."""
     buf = np.zeros(4 * MAX_MOVES, np.uint16)
-    d = min(depth, 2)
-    out = np.zeros(rows.shape[0], np.int64)
+    out = np.ones(rows.shape[0], np.int64)
     for i in range(rows.shape[0]):
-        out[i] = max(np.int64(1), np.int64(perft(T, row_state(rows, i), d, buf)))
+        s = row_state(rows, i)
+        if depth == 1:
+            out[i] = max(np.int64(1), np.int64(count_moves(T, s)))
+        elif depth >= 2:
+            out[i] = max(np.int64(1), np.int64(_perft(T, s, 2, buf, 0)))
     return out
 
 

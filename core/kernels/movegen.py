@@ -21,6 +21,8 @@ from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, l
 from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
+MAX_MOVES = 256            # more than the 218 legal moves any position has
+
 # castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
 _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
@@ -158,7 +160,7 @@ def castles_960(T, s, ksq):
     for side in range(2):
         if not cr & (ONE << np.uint64(side)):
             continue
-        rsq = layout_file(cr, np.int64(stm), 1 + side)
+        rsq = layout_file(cr, np.int64(stm), np.int64(1 + side))
         kto, rto = (6, 5) if side == 0 else (2, 3)
         lifted = occ ^ kbit ^ (ONE << np.uint64(rsq))
         king_path = T[BETWEEN + ksq * 64 + kto] | (ONE << np.uint64(kto))
@@ -346,10 +348,11 @@ def generate_moves(T, s, buf, n):
     pinned = pin_o | pin_d
 
     push1, push2, left, right = pawn_targets(P, us, occ, evasion, pin_o, pin_d)
-    n = _emit_pawns(buf, n, push1, 8)
-    n = _emit_pawns(buf, n, push2, 16)
-    n = _emit_pawns(buf, n, left, 7)
-    n = _emit_pawns(buf, n, right, 9)
+    # int64 deltas, not literal ints: one compile of _emit_pawns instead of four
+    n = _emit_pawns(buf, n, push1, np.int64(8))
+    n = _emit_pawns(buf, n, push2, np.int64(16))
+    n = _emit_pawns(buf, n, left, np.int64(7))
+    n = _emit_pawns(buf, n, right, np.int64(9))
 
     b = N & us & ~pinned
     while b:
@@ -382,3 +385,11 @@ def generate_moves(T, s, buf, n):
                 n += 1
             b &= b - ONE
     return n
+
+
+@njit(cache=True)
+def legal_moves(T, s):
+    """The legal moves of s as an array of 16-bit moves."""
+    buf = np.zeros(MAX_MOVES, np.uint16)
+    n = generate_moves(T, s, buf, np.int64(0))     # int64, not a literal: one compile for every caller
+    return buf[:n].copy()

@@ -1,14 +1,17 @@
-"""perft with bulk counting and divide (the statistics kernels live in .stats)."""
+"""perft with bulk counting and divide (the statistics kernels live in .stats).
+
+Every jitted function is compiled to machine code of its own with all it calls linked
+in: a thin jitted wrapper around `_perft` would compile the whole generator once more,
+so `perft`, which only picks the kernel for the depth, is plain Python."""
 import numpy as np
 from numba import njit, types
 
 from .bits import at
 from .board import CR_RIGHTS, make
-from .movegen import count_moves, generate_moves
+from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
 from .two_ply import perft2
 
 MAX_PLY = 64
-MAX_MOVES = 256            # more than the 218 legal moves any position has
 
 STATE = types.UniTuple(types.uint64, 11)
 TABLE = types.Array(types.uint64, 1, "C", readonly=True)
@@ -52,7 +55,6 @@ def _perft(T, s, depth, buf, ply):
     return total
 
 
-@njit(cache=True)
 def perft(T, s, depth, buf):
     """Number of leaf nodes `depth` plies below s."""
     if depth <= 0:
@@ -63,17 +65,14 @@ def perft(T, s, depth, buf):
 
 
 @njit(cache=True)
-def legal_moves(T, s):
-    buf = np.zeros(MAX_MOVES, np.uint16)
-    n = generate_moves(T, s, buf, 0)
-    return buf[:n].copy()
-
-
-@njit(cache=True)
 def divide(T, s, depth, buf):
     """(moves, counts): each legal move with the perft of depth - 1 below it."""
     moves = legal_moves(T, s)
-    counts = np.zeros(moves.shape[0], np.uint64)
+    counts = np.ones(moves.shape[0], np.uint64)
     for i in range(moves.shape[0]):
-        counts[i] = perft(T, make(T, s, moves[i]), depth - 1, buf)
+        child = make(T, s, moves[i])
+        if depth == 2:
+            counts[i] = count_moves(T, child)
+        elif depth > 2:
+            counts[i] = _perft(T, child, depth - 1, buf, 0)
     return moves, counts

@@ -106,25 +106,24 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
     return total
 
 
-@njit(cache=True, _nrt=False)
-def count(T, s, depth, buf, H, mask, min_depth, ctr, slot, stop):
-    """perft of s, hashed and interruptible; 0 when stopped (check the flag)."""
-    if depth <= 0:
-        ctr[slot + NODES] += 1
-        return np.uint64(1)
-    if depth == 1:
-        n = count_moves(T, s)
-        ctr[slot + NODES] += np.int64(n)
-        return n
-    return _search(T, s, depth, buf, 0, H, mask, min_depth, ctr, slot, stop)
-
-
 @njit(nogil=True, cache=True, _nrt=False)
 def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, slot, stop):
-    """Count items (rows of 11 uint64) until none are left or stop[0] is set.
-    next_item[0] is the shared queue head; out[i] receives item i's count."""
+    """Count items (rows of 11 uint64) until none are left or stop[0] is set, hashed and
+    interruptible (a stopped item counts 0: check the flag). next_item[0] is the shared
+    queue head; out[i] receives item i's count. (One function: each jitted function is
+    compiled with all it calls linked in, so a helper between this and _search would
+    compile the generator once more.)"""
     i = take_item(next_item, items.shape[0], stop)
     while i >= 0:
-        out[i] = count(T, row_state(items, i), depth, buf, H, mask, min_depth, ctr, slot, stop)
+        s = row_state(items, i)
+        if depth <= 0:
+            n = np.uint64(1)
+        elif depth == 1:
+            n = count_moves(T, s)
+        else:
+            n = _search(T, s, depth, buf, 0, H, mask, min_depth, ctr, slot, stop)
+        if depth <= 1:
+            ctr[slot + NODES] += np.int64(n)
+        out[i] = n
         ctr[slot + ITEMS] += 1
         i = take_item(next_item, items.shape[0], stop)

@@ -24,6 +24,9 @@ STATE = types.UniTuple(types.uint64, 11)
 TABLE = types.Array(types.uint64, 1, "C", readonly=True)
 
 _NOT_8 = ~RANK_8
+# _count's arguments are int64, never literal ints: numba compiles a function once for each
+# distinct literal argument (five times here), while LLVM folds the constants after inlining
+_FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -53,7 +56,7 @@ def perft2(T, s):
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     king_to, castles = king_destinations(T, s, ksq, checkers)
-    total = _count(T, s, ksq, 0, king_to, 5)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5))
     if castles:
         total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
     if evasion == 0:
@@ -69,11 +72,11 @@ def perft2(T, s):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, 0, delta, t, what)
+        total += _count(T, s, np.int64(0), delta, t, what)
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, 0, T[KNIGHT + sq] & target, 1)
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1))
         b &= b - ONE
     b = D & us & ~pin_o
     while b:
@@ -82,7 +85,7 @@ def perft2(T, s):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, 0, t, 4 if O & bit else 2)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2))
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -91,7 +94,7 @@ def perft2(T, s):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, 0, t, 4 if D & bit else 3)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3))
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):

@@ -22,7 +22,7 @@ from .stats import Verdict, compare
 
 @dataclass
 class Match:
-    """One position of the duel: the depth timed, each build's net and CPU seconds per run, the
+    """One position of the duel: the depth timed, each build's wall and CPU seconds per run, the
     verdicts, or why the position is out (a build disqualified there)."""
     position: RacePosition
     depth: int | None = None
@@ -103,9 +103,7 @@ class Duel:
                     match.out = f"{heat.engine} {heat.status}: {heat.verdict}"
                     return
                 cpu = timing.usage.cpu if timing.usage is not None else None
-                if cpu is not None and heat.startup_cpu is not None:
-                    cpu -= heat.startup_cpu
-                (match.a if side == 0 else match.b).append(timing.seconds - heat.startup)
+                (match.a if side == 0 else match.b).append(timing.seconds)
                 (match.a_cpu if side == 0 else match.b_cpu).append(cpu)
                 if self.on_run is not None:
                     self.on_run(match, "AB"[side], round_)

@@ -52,9 +52,8 @@ def speed_cell(heat: Heat) -> str:
     return f"{format_rate(best.nps)} (depth {best.depth})" if best else (heat.status or "not run")
 
 
-def to_json(race: Race, duel=None, command: str | None = None) -> dict:
+def to_json(race: Race, duel=None) -> dict:
     data = {
-        "command": command,
         "settings": {"seconds": race.seconds, "depth": race.depth, **race.mode.asked(),
                      "timeout": race.timeout, "repeat": duel.repeat if duel else None},
         "machine": {"cpus": race.load["cpus"], "load_start": race.load["start"], "load_end": race.load["end"]},
@@ -78,10 +77,8 @@ def _taken(racer) -> dict:
     return dict(oracle.taken) if oracle is not None else dict(getattr(racer, "taken", {}))
 
 
-def to_markdown(race: Race, duel=None, command: str | None = None) -> str:
+def to_markdown(race: Race, duel=None) -> str:
     lines = [f"**perft race**: {settings_text(race, duel.repeat if duel else None)}; {load_text(race)}.", ""]
-    if command:
-        lines += [f"`{command}`", ""]
     names = [p.name for p in race.positions]
     lines += ["| engine | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
     for i, racer in enumerate(race.racers):
@@ -110,7 +107,7 @@ def to_markdown(race: Race, duel=None, command: str | None = None) -> str:
 
 def _duel_markdown(race: Race, duel) -> list[str]:
     a, b = race.racers
-    lines = [f"**A/B**: A = {a.label} (`{a.spec}`), B = {b.label} (`{b.spec}`); wall time less start-up, "
+    lines = [f"**A/B**: A = {a.label} (`{a.spec}`), B = {b.label} (`{b.spec}`); the wall time of each call, "
              f"{duel.repeat} runs each in alternation (AB BA ...).", "",
              "| position | depth | A median s (range) | B median s (range) | wall time | CPU time |",
              "|---|---:|---:|---:|---|---|"]

@@ -106,8 +106,8 @@ def compare(a_times, b_times, level: float = LEVEL) -> Verdict:
     low, high = math.exp(walsh[k]), math.exp(walsh[-k - 1])
     interval = f"{level * 100:g} % interval"
     if low <= 1 <= high:
-        text = (f"no difference beyond the noise ({interval} B {_signed(low)} to {_signed(high)} "
-                f"against A, {runs})")
+        text = (f"no difference beyond the noise ({interval}: B's speed {_signed(low)} to {_signed(high)} "
+                f"against A's, {runs})")
     elif low > 1:
         text = f"B is {_pct(estimate)} % faster ({interval} {_pct(low)} to {_pct(high)} %, {runs})"
     else:      # A is faster: the same interval seen from A

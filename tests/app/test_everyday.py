@@ -11,7 +11,8 @@ from perftscope.app import help
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN, Position
 from perftscope.core.mismatch.verdicts import ILLEGAL
-from perftscope.widgets.divide_export import csv_text, json_text, level, row_fen, san_or_uci, stockfish_text
+from perftscope.widgets.divide_export import csv_text, json_text, level, row_fen, stockfish_text
+from perftscope.widgets.notation import san_or_uci
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"

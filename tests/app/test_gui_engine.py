@@ -211,7 +211,7 @@ def test_a_crash_on_the_first_call_is_said_once_and_as_a_crash(qtbot, window, sc
     crash = script("crash.py", 'raise RuntimeError("board index out of range")\n')
     w = window(START_FEN, f"perftree:{crash}", "core")
     report = find(qtbot, w, 2)
-    assert report.crash and report.failure == "crashed" and report.engine_calls == 1
+    assert report.crash and report.failure.word == "crashed" and report.engine_calls == 1
     above = w.tree.summary.text()
     assert above.count("RuntimeError: board index out of range") == 1
     assert "crash.py crashed during the search" in w.message.text()

@@ -18,7 +18,7 @@ def window(qtbot):
     w = MainWindow(START_FEN)
     qtbot.addWidget(w)
     w.show()
-    w.tabs.setCurrentWidget(w.race_panel)
+    w.tabs.setCurrentWidget(w.race_tab)
     return w
 
 
@@ -53,6 +53,9 @@ def test_points_arrive_live_and_a_wrong_count_is_worded(qtbot, window, engine_pa
     assert panel.table.item(rows[("initial", "core")], 2).text() == "3"
     assert graphs.results[(1, 1)] is None and graphs.results[(0, 0)] > 0      # a mark, and a bar
     assert "out: ep_rank_pin.py on pos3 (wrong count)" in panel.status.text()
+    assert panel.table.currentRow() == wrong and graphs.current == 1     # shown, with pos3's depths
+    panel.table.setCurrentCell(rows[("initial", "core")], 0)
+    assert graphs.current == 0 and len(graphs.curves[0].xData) == 2      # python-chess at depths 2 and 3
 
     assert panel.markdown_button.isEnabled()
     target = tmp_path / "race.md"
@@ -78,3 +81,12 @@ def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
     qtbot.waitUntil(lambda: not window.races.running, timeout=3000)
     assert gone(pid)
     assert panel.table.item(0, 7).text() == "stopped" and panel.status.text().startswith("Race stopped")
+
+
+def test_a_position_of_ones_own(window):
+    panel = window.race_panel
+    panel.add_fen("8/8/8/8/8/8/8/8 w - - 0 1")
+    assert "king" in panel.status.text().lower() and len(panel.positions) == 5
+    panel.add_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+    assert panel.positions[-1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    assert panel.settings()["positions"][-1] == panel.positions[-1]

@@ -86,7 +86,11 @@ def test_small_tables_keep_counts_exact_on_random_positions(exp):
         table, mask = _table(exp)
         for pos in random_positions(10, seed):
             depth = affordable_depth(pos)
-            got = search.count(T, pos.state(), depth, buf, table, mask, 2, ctr, 0, stop)
+            # one work item through the pool's worker kernel: the hashed, interruptible count
+            out, next_item = np.zeros(1, np.uint64), np.zeros(1, np.int64)
+            search.run_worker(T, np.array([pos.state()], np.uint64), depth, out, next_item, buf, table,
+                              mask, 2, ctr, 0, stop)
+            got = out[0]
             assert int(got) == perft(pos, depth), (pos.fen(), depth)
     if exp == 4:
         assert ctr[search.REPLACEMENTS] > 0.9 * ctr[search.STORES]
