@@ -213,8 +213,9 @@ class DivideController(QObject):
             self.tree_model.stop_loading(report.error)
             if not failed_at_root:              # the root's own failure is said above the tree already
                 self.tree.add_note(report.error)
-            self.model.say(f"{report.engine} {report.failure.word if report.failure else 'failed'} during the search: the levels found "
-                           f"before are kept; its error is above the tree and in the Finder report", error=True)
+            failed = report.failure.word if report.failure is not None else "failed"
+            self.model.say(f"{report.engine} {failed} during the search: the levels found before are kept; "
+                           f"its error is above the tree and in the Finder report", error=True)
             return
         if report.cancelled:
             self.tree_model.stop_loading("stopped")

@@ -66,6 +66,7 @@ class Finding:
         or timeout, the position it failed on)."""
         return self.kind, self.example_fen, tuple(sorted(self.example_moves))
 
+    @property
     def engine_failed(self) -> bool:
         """The engine crashed or hung here instead of answering (an error, where the other
         kinds are wrong answers)."""

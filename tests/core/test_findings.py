@@ -3,6 +3,7 @@ from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.mismatch.findings import classify, investigate, merge
 from perftscope.core.mismatch.fuzz import Fuzzer
 from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.engines.pair import EnginePair
 
 
 def test_a_chess960_castling_with_a_pinned_rook_is_a_castling_failure(engine_path):
@@ -29,8 +30,8 @@ def test_findings_alike_are_merged_with_a_count(engine_path):
 
 def test_a_hanging_engine_is_a_timeout_finding_and_the_session_goes_on(engine_path):
     # hang_on_ep.py never answers where en passant is legal; 1 s per call, then it is killed
-    engine = make_oracle(f"perftree:{engine_path('hang_on_ep')}", timeout=1.0)
-    fuzzer = Fuzzer(engine, make_oracle("core"), seed=1, positions=16)
+    fuzzer = Fuzzer(EnginePair.parse(f"perftree:{engine_path('hang_on_ep')}", "core", 1.0), seed=1, positions=16)
+    engine = fuzzer.engine
     result = fuzzer.run()
     assert result.tested == 16 and len(result.findings) == 1
     hung = result.findings[0]
