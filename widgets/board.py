@@ -435,6 +435,10 @@ class BoardPanel(QWidget):
             self.index = index
             self._show()
 
+    def set_layers(self, layers):
+        """Draw these overlay layers (widgets.overlays.Layer) over the pieces."""
+        self.view.set_layers(layers)
+
     def set_caption(self, text: str):
         """Say what the board shows ("showing the divide row e2e4 f4e3"); "" hides it."""
         self.caption.setText(text)

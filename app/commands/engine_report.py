@@ -2,6 +2,7 @@
 then the summary by class with the shortest example of each and the depth histogram."""
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
@@ -53,7 +54,9 @@ def summary_lines(findings: list[Finding]) -> list[str]:
 
 
 def _print_case(args, case: Case):
-    if args.json:
+    if case.entry.error:                 # a line that cannot be read: on stderr, JSON or not
+        print(f"perftscope: {case.error}", file=sys.stderr, flush=True)
+    if args.json or case.entry.error:
         return
     with _print_lock:
         if case.skipped:
@@ -97,7 +100,8 @@ def run_engine_suite(args, entries) -> int:
               + (f", {counts['skipped']} skipped" if counts['skipped'] else "") + f" in {run.seconds:.1f} s")
         for line in summary_lines(run.findings):
             print(line)
-    return 1 if counts["failed"] else 0
+    unreadable = sum(bool(c.entry.error) for c in run.cases)       # named on stderr as they came
+    return 2 if unreadable else 1 if counts["failed"] else 0
 
 
 def shrunk_lines(s: Shrunk) -> list[str]:

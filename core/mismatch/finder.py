@@ -80,8 +80,9 @@ class Level:
 @dataclass(frozen=True)
 class Failure:
     """An oracle call that failed on the way down. `side`: 'engine' (the engine under test) or
-    'reference'; `kind`: 'crash', 'timeout', 'flood', or 'error' (an answer that cannot be read,
-    an engine that cannot start); `message`: one line naming the engine and where it failed;
+    'reference'; `kind`: how a call that broke off failed ('crash', 'timeout', 'flood', or the
+    error's own `kind`), or 'error' for any other EngineError (an answer that cannot be used, an
+    engine that cannot start); `message`: one line naming the engine and where it failed;
     `own_error`: the engine's own error line (else the message); `command`: the command line it
     failed on; `path`: the moves from the root FEN to the position it was asked about."""
     side: str
@@ -369,8 +370,11 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path)
     fen = Position.from_fen(report.root_fen).play(path).fen()
     where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
-    kind = ("timeout" if isinstance(error, EngineTimeout) else "flood" if isinstance(error, EngineFlood)
-            else "crash" if isinstance(error, EngineFailed) else "error")
+    if not isinstance(error, EngineFailed):
+        kind = "error"                 # not a call that broke off: an answer it could not use, a start that failed
+    else:
+        kind = getattr(error, "kind", "") or ("timeout" if isinstance(error, EngineTimeout) else
+                                               "flood" if isinstance(error, EngineFlood) else "crash")
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):
@@ -379,7 +383,7 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path)
         text = str(error)
         if text.startswith(f"{oracle.name}: "):
             text = text[len(oracle.name) + 2:]
-        message = f"{oracle.name} {_FAILED[kind]} {where}: {text}"
+        message = f"{oracle.name} {_FAILED.get(kind, 'failed')} {where}: {text}"
     report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
                              tuple(path), error)
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there

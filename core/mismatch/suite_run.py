@@ -13,12 +13,13 @@ the suite; a position without any is counted by the reference up to `max_depth` 
 """
 from __future__ import annotations
 
+import collections
 import threading
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..errors import EngineError, EngineTimeout, FenError
 from .findings import (Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples,
@@ -31,6 +32,7 @@ from .session import EngineSession
 
 DEFAULT_DEPTH_WITHOUT_COUNTS = 3
 DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position
+IN_FLIGHT = 4                   # positions queued per job ahead of the one running
 
 
 @dataclass
@@ -41,7 +43,8 @@ class Case:
     checked: list[tuple[int, int, int | None]] = field(default_factory=list)
     finding: Finding | None = None
     skipped: str = ""             # why the position was not run (Chess960 castling, no depth left)
-    error: str = ""               # an unreadable FEN in the suite
+    error: str = ""               # an unreadable line or FEN in the suite
+    index: int = 0                # its place in the suite
     seconds: float = 0.0
 
     @property
@@ -63,7 +66,7 @@ class SuiteRun(EngineSession):
     """Runs the suite on worker threads; `on_case(case)` is called (from a worker) as each ends,
     besides the session's on_finding and on_position."""
 
-    def __init__(self, entries: list[SuiteEntry], pair: EnginePair, jobs: int = 1,
+    def __init__(self, entries: Iterable[SuiteEntry], pair: EnginePair, jobs: int = 1,
                  max_depth: int | None = None, max_nodes: int | None = None,
                  shrink_calls: int = DEFAULT_SHRINK_CALLS, on_case: Callable[[Case], None] | None = None,
                  on_finding: Callable[[Finding], None] | None = None, on_position: Callable[[], None] | None = None):
@@ -86,20 +89,24 @@ class SuiteRun(EngineSession):
         start = time.perf_counter()
         try:
             with ThreadPoolExecutor(self.jobs, thread_name_prefix="suite-job") as pool:
-                futures = [pool.submit(self._run_case, entry) for entry in self.entries]
-                for future in futures:
-                    future.result()          # a failing reference raises here
+                # the entries may be a stream (core.counting.suites.read): a bounded number in flight
+                waiting: collections.deque = collections.deque()
+                for index, entry in enumerate(self.entries):
+                    waiting.append(pool.submit(self._run_case, index, entry))
+                    while len(waiting) > IN_FLIGHT * self.jobs:
+                        waiting.popleft().result()          # a failing reference raises here
+                for future in waiting:
+                    future.result()
         finally:
             self.close()
             self.seconds = time.perf_counter() - start
-        order = {id(e): i for i, e in enumerate(self.entries)}
-        self.cases.sort(key=lambda c: order[id(c.entry)])
+        self.cases.sort(key=lambda c: c.index)
         return self.cases
 
-    def _run_case(self, entry: SuiteEntry):
+    def _run_case(self, index: int, entry: SuiteEntry):
         if self.stopped.is_set():
             return
-        case = Case(entry, entry.name or entry.source)
+        case = Case(entry, entry.name or entry.source, index=index)
         started = time.perf_counter()
         try:
             self._check(case)
@@ -122,6 +129,9 @@ class SuiteRun(EngineSession):
             self.on_case(case)
 
     def _check(self, case: Case):
+        if case.entry.error:
+            case.error = case.entry.error
+            return
         engine, reference = self._pair_for_thread()
         try:
             fen = Position.from_fen(case.entry.full_fen).fen()
