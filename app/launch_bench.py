@@ -3,8 +3,11 @@ the start-up table, each in processes of its own, cold meaning an empty PERFTSCO
 temporary folder: the user's own cache is left alone). Wall time and the process's CPU time
 (children included) side by side: on a shared machine the wall clock also measures the others.
 
-    python -m perftscope.app.launch_bench [--rounds N] [--no-gui] [--json]
+    python -m perftscope.app.launch_bench [--rounds N] [--no-gui] [--json] [--python PYTHON]
     perftscope bench --startup                   # the same rows after the speed bench
+
+--python times another installed build (another checkout's venv) with the same method, for a
+before/after table in one sitting.
 
 The GUI rows need an X server (Xvfb will do) and xdotool: the launch is polled every 50 ms for
 its first window (the splash) and its main window, and its terminal lines say when every
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -40,10 +44,13 @@ def _env(cache: str, config: str | None = None) -> dict:
     return env
 
 
+PYTHON = sys.executable     # the build measured (--python)
+
+
 def timed(argv: list[str], cache: str) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of `python -m perftscope ARGV`, helper processes included."""
     cpu, start = _children_cpu(), time.perf_counter()
-    subprocess.run([sys.executable, "-m", "perftscope", *argv], env=_env(cache), check=True,
+    subprocess.run([PYTHON, "-m", "perftscope", *argv], env=_env(cache), check=True,
                    stdout=subprocess.DEVNULL)
     return time.perf_counter() - start, _children_cpu() - cpu
 
@@ -62,7 +69,7 @@ def compile_all() -> tuple[float, float]:
     cache = tempfile.mkdtemp(prefix="perftscope-cache-")
     try:
         cpu, start = _children_cpu(), time.perf_counter()
-        subprocess.run([sys.executable, "-c", "from perftscope.app.warmup import warm; warm()"],
+        subprocess.run([PYTHON, "-c", "from perftscope.app.warmup import warm; warm()"],
                        env=_env(cache), check=True)
         return time.perf_counter() - start, _children_cpu() - cpu
     finally:
@@ -97,7 +104,7 @@ def gui(cache: str | None = None, command: list[str] | None = None, limit: float
     own = cache is None
     cache = cache or tempfile.mkdtemp(prefix="perftscope-cache-")
     config = tempfile.mkdtemp(prefix="perftscope-config-")
-    command = command or [sys.executable, "-m", "perftscope", "gui"]
+    command = command or [PYTHON, "-m", "perftscope", "gui"]
     cpu = _children_cpu()
     start = time.monotonic()
     proc = subprocess.Popen(command, env=_env(cache, config), stderr=subprocess.PIPE, text=True)
@@ -105,7 +112,7 @@ def gui(cache: str | None = None, command: list[str] | None = None, limit: float
 
     def read_terminal():
         for line in proc.stderr:
-            if "first run only" in line and " ready " in line:
+            if "first run only" in line and re.search(r"\d+/\d+ ready\b", line):
                 out["ready"] = time.monotonic() - start
     reader = threading.Thread(target=read_terminal, daemon=True)
     reader.start()
@@ -183,7 +190,10 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-gui", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--python", default=sys.executable, help="the Python of the build to time")
     args = parser.parse_args(argv)
+    global PYTHON
+    PYTHON = args.python
     rows = measure(max(1, args.rounds), with_gui=not args.no_gui)
     print(json.dumps(rows, indent=1) if args.json else format_rows(rows))
     return 0
