@@ -28,6 +28,7 @@ class EngineTestController(QObject):
         self.names = ("", "")          # engine and reference, as the findings name them
         self.done = 0
         self.settings: dict = {}
+        self._stop_asked = False
         self._lock = threading.Lock()
         panel.startRequested.connect(self.start)
         panel.stopRequested.connect(self.stop)
@@ -48,61 +49,49 @@ class EngineTestController(QObject):
             self.panel.show_error(str(e))
             return
         self.settings, self.pair, self.done, self.session = settings, pair, 0, None
+        self._stop_asked = False
         self.panel.clear()
         self.panel.set_running(True)
         self.panel.set_status(f"Starting {pair.engine.text}…")
         self.job = job = Job()
-        work = self._suite if settings["mode"] == "suite" else self._fuzz
-        self.bridge.submit(work, self._finished, self._failed, settings, pair, job, job=job)
+        self.bridge.submit(self._run, self._finished, self._failed, settings, pair, job, job=job)
 
     def stop(self):
         """End the session now: running engine calls are killed, nothing more is tested."""
+        self._stop_asked = True                 # a session still being made stops once it is
         session = self.session
         if session is not None:
             session.stop()
         self.panel.set_status("Stopping…")
 
     # --- worker side -------------------------------------------------------------------------
-    def _post_finding(self, job, finding):
-        self.bridge.post(job, self._found, finding)
-
-    def _count(self, *_):
+    def _count(self):
         with self._lock:
             self.done += 1
 
-    def _suite(self, settings, pair, job):
-        from perftscope.core.mismatch.suite_run import SuiteRun
+    def _run(self, settings, pair, job):
+        """Make the session (its oracles start here, off the GUI thread), run it, say how it went."""
         from perftscope.core.counting.suites import load
-        entries = load(resources.path(settings["suite"]))
-
-        def on_case(case):
-            self._count()
-            if case.finding is not None:
-                self._post_finding(job, case.finding)
-
-        run = SuiteRun(entries, pair.engine.text, pair.reference.text, jobs=settings["jobs"],
-                       timeout=pair.timeout, max_depth=settings["max_depth"], on_case=on_case)
-        self.names = (run.engine_name, run.reference_name)
-        self.session = run
-        run.run()
-        return f"{settings['suite']}: " + ", ".join(f"{n} {k}" for k, n in run.counts().items()) + \
-            (" (stopped)" if run.stopped.is_set() else "")
-
-    def _fuzz(self, settings, pair, job):
         from perftscope.core.mismatch.fuzz import Fuzzer
-        engine, reference = pair.make_both()
+        from perftscope.core.mismatch.suite_run import SuiteRun
+        hooks = dict(on_finding=lambda finding: self.bridge.post(job, self._found, finding), on_position=self._count)
+        if settings["mode"] == "suite":
+            session = SuiteRun(load(resources.path(settings["suite"])), pair, jobs=settings["jobs"],
+                               max_depth=settings["max_depth"], **hooks)
+            said = f"{settings['suite']}: "
+        else:
+            session = Fuzzer(pair, seed=settings["seed"], depth=settings["depth"], seconds=settings["seconds"],
+                             **hooks)
+            said = ""
+        self.names = (session.engine_name, session.reference_name)
+        self.session = session
+        if self._stop_asked:
+            session.stop()
         try:
-            self.names = (engine.name, reference.name)
-            fuzzer = Fuzzer(engine, reference, seed=settings["seed"], depth=settings["depth"],
-                            seconds=settings["seconds"])
-            self.session = fuzzer
-            result = fuzzer.run(on_finding=lambda f, _source: self._post_finding(job, f), on_position=self._count)
+            session.run()
         finally:
-            engine.close()
-            reference.close()
-        return (f"fuzz seed {settings['seed']}: {result.tested} positions in {result.seconds:.1f} s "
-                f"({result.per_second:.1f}/s), {len(result.findings)} findings"
-                + (" (stopped)" if result.stopped else ""))
+            session.close()
+        return said + session.summary()
 
     # --- GUI side (through the bridge's timer) ---------------------------------------------
     def _found(self, finding):
@@ -127,9 +116,7 @@ class EngineTestController(QObject):
         what = "positions" if self.settings.get("mode") == "fuzz" else "suite positions"
         text = f"Testing {engine} against {reference}: {self.done} {what} done, " \
                f"{len(self.panel.findings)} findings"
-        oracle = getattr(self.session, "engine", None)
-        activity = getattr(oracle, "activity", None) if oracle is not None else None
-        current = activity() if callable(activity) else None
+        current = self.session.activity()
         if current is not None:
             text += f"; waiting for {engine}: call {current.call}, {current.seconds:.1f} s"
         self.panel.set_status(text)

@@ -85,7 +85,7 @@ class Notation(QObject):
         self.san = True
 
     def set_san(self, on: bool, remember: bool = True):
-        from perftscope.widgets.divide_export import SanNames, san_or_uci
+        from perftscope.widgets.notation import SanNames, san_or_uci
         self.san = on
         self.board.set_san(on)
         self.finder_panel.set_move_name(san_or_uci if on else None)

@@ -39,7 +39,7 @@ class FinderController(QObject):
             engine, reference = divides.oracles(pair)
             return find_mismatch(engine, reference, fen, list(moves), depth,
                                  progress=lambda lv: self.bridge.post(job, self._level, lv),
-                                 cancelled=lambda: job.cancelled)
+                                 cancelled=lambda: job.cancelled).raise_unless_finding()
 
         self.bridge.submit(work, self._found, self._failed, job=job)
 

@@ -229,7 +229,7 @@ class MainWindow(QMainWindow):
         shown = [layers[k] for k in self.legend.enabled() if k in layers]
         if model.mark is not None:
             shown.append(model.mark)
-        self.board.view.set_layers(shown)
+        self.board.set_layers(shown)
 
     def _show_message(self):
         message = self.main_model.message

@@ -22,6 +22,7 @@ from perftscope.core.errors import FenError
 from perftscope.core.board.position import START_FEN, Position, parse_square
 
 from . import palette
+from .notation import san_line
 from .overlays import Arrow, Badge, Glow, Outline, Ring, Tint, paint_layers
 
 LIGHT, DARK = QColor(palette.LIGHT_SQUARE), QColor(palette.DARK_SQUARE)      # python-chess SVG board
@@ -32,16 +33,6 @@ DRAG_THRESHOLD = 4
 FEN_FONT_PX = (13, 8)            # the FEN field's font shrinks from 13 to 8 px before it scrolls
 UNDO_LIMIT = 200
 
-
-def san_line(pos: Position, moves) -> list[str]:
-    """The moves played from pos in standard algebraic notation (python-chess writes it)."""
-    board = chess.Board(pos.fen())
-    out = []
-    for uci in moves:
-        move = chess.Move.from_uci(uci)
-        out.append(board.san(move))
-        board.push(move)
-    return out
 
 _renderers: dict[str, QSvgRenderer] = {}
 
@@ -428,6 +419,10 @@ class BoardPanel(QWidget):
         if index != self.index:
             self.index = index
             self._show()
+
+    def set_layers(self, layers):
+        """Draw these overlay layers (widgets.overlays.Layer) over the pieces."""
+        self.view.set_layers(layers)
 
     def set_caption(self, text: str):
         """Say what the board shows ("showing the divide row e2e4 f4e3"); "" hides it."""

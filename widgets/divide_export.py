@@ -48,43 +48,6 @@ def row_fen(model, node) -> str:
     return Position.from_fen(model.fen).play(" ".join(node.moves)).fen()
 
 
-def san_or_uci(fen: str, moves, uci: str) -> str:
-    """`uci` played after `moves` from `fen`, in SAN (python-chess writes it); a move the
-    position does not allow (an engine's illegal one) stays in UCI."""
-    import chess
-    try:
-        board = chess.Board(fen)
-        for m in moves:
-            board.push_uci(m)
-        return board.san(chess.Move.from_uci(uci))
-    except ValueError:
-        return uci
-
-
-def beside_uci(name):
-    """name(fen, moves, uci) made to write "d2d4 (d4)": the UCI the engines print first, the name
-    beside it where it differs (an illegal move has no SAN); None: UCI alone."""
-    def write(fen, moves, uci):
-        text = uci if name is None else name(fen, moves, uci)
-        return uci if text == uci else f"{uci} ({text})"
-    return write
-
-
-class SanNames:
-    """A tree row's move in SAN (python-chess writes it), remembered per row: the view asks on
-    every paint. A move the position does not allow (an engine's illegal one) stays in UCI."""
-
-    def __init__(self, model):
-        self.model = model
-        self._cache: dict = {}
-
-    def __call__(self, node) -> str:
-        key = (self.model.fen, node.moves)
-        if key not in self._cache:
-            self._cache[key] = san_or_uci(self.model.fen, node.moves[:-1], node.move)
-        return self._cache[key]
-
-
 def level(model, node):
     """(moves to the position, its depth, its rows) of the divide `node`'s children make."""
     return node.moves, node.depth, [c.row for c in node.children]

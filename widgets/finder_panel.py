@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED, classify
 
 from . import palette
-from .divide_export import beside_uci
+from .notation import beside_uci
 
 
 def _count(value) -> str:

@@ -146,7 +146,7 @@ def layers_from_analysis(analysis) -> dict[str, Layer]:
             color = GREEN if cap.legal else RED
             lay.shapes.append(Arrow(tail, head, color))
             lay.shapes.append(Badge(head, "ok" if cap.legal else "✗", color, "bottom-left"))
-            checks = _ep_checks(analysis.fen, cap.move) if cap.legal else ([], [])
+            checks = _ep_checks(cap)
             lay.notes.append(f"{cap.move} {'legal' if cap.legal else 'illegal'}: {cap.reason}"
                              + _check_words(*checks))
             _add_discovered(layers["discovered"], cap.move, checks[1], analysis.fen)
@@ -166,15 +166,11 @@ EMPTY_NOTES = {"checkers": "no check", "pins": "no pinned piece",
                "attacked": "no square attacked", "ep": "no en-passant square in this position"}
 
 
-def _ep_checks(fen: str, move: str) -> tuple[list[int], list[int]]:
+def _ep_checks(capture) -> tuple[list[int], list[int]]:
     """(direct, discovered) checkers after an en-passant capture: the capturing pawn itself, or
-    the sliders the two vanished pawns uncover (one move lifts two blockers at once)."""
-    from perftscope.core.board.analysis import analyze
-    from perftscope.core.board.position import Position
-    after = analyze(Position.from_fen(fen).push(move))
-    landing = parse_square(move[2:4])
-    checkers = list(after.checkers)
-    return [s for s in checkers if s == landing], [s for s in checkers if s != landing]
+    the sliders the two vanished pawns uncover."""
+    landing = parse_square(capture.move[2:4])
+    return [s for s in capture.checks if s == landing], [s for s in capture.checks if s != landing]
 
 
 def _check_words(direct, discovered) -> str:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
 from perftscope import resources
 
 from . import palette
-from .divide_export import beside_uci
+from .notation import beside_uci
 from .reference import EngineChoice, EngineSelection
 from .spin import spin_box as _spin
 from .start_stop import StartStop
@@ -168,7 +168,7 @@ class TestEnginePanel(StartStop, QWidget):
             self.table.setItem(row, col, item)
 
     def _moves(self, finding) -> str:
-        if finding.kind in ("crash", "timeout"):
+        if finding.engine_failed:
             return finding.error
         return ", ".join(finding.verdict_lines(beside_uci(self.move_name))) or "(counts)"
 

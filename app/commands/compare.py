@@ -48,7 +48,7 @@ def run(args) -> int:
 
         try:
             report = find_mismatch(engine, reference, args.fen, args.moves, args.depth,
-                                   progress=None if args.json else progress)
+                                   progress=None if args.json else progress).raise_unless_finding()
             if report.crash and not args.json:
                 _print_reading(engine, args.verbose, said)
         finally:

@@ -2,9 +2,11 @@
 then the summary by class with the shortest example of each and the depth histogram."""
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
+from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.suite_run import Case, SuiteRun, junit_xml
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.findings import CLASSES, Finding, depth_histogram, shortest_examples
@@ -18,11 +20,11 @@ _print_lock = threading.Lock()      # cases end on several worker threads
 def finding_lines(f: Finding, indent: str = "      ") -> list[str]:
     """The finding in a few lines: class and moves with reasons, where, the minimal position."""
     lines = [indent + f.summary()]
-    if f.kind not in ("crash", "timeout") and f.report is not None:
+    if not f.engine_failed and f.report is not None:
         if f.path:
             lines.append(f"{indent}path {' '.join(f.path)}")
         lines.append(f"{indent}differs at {f.report.fen}")
-    elif f.kind in ("crash", "timeout") and f.report is not None and f.report.levels:
+    elif f.engine_failed and f.report is not None and f.report.levels:
         lines.append(f"{indent}levels found before it: {len(f.report.levels)} "
                      f"(deepest {f.report.levels[-1].fen})")
     if f.shrunk is not None and f.shrunk.steps:
@@ -52,7 +54,9 @@ def summary_lines(findings: list[Finding]) -> list[str]:
 
 
 def _print_case(args, case: Case):
-    if args.json:
+    if case.entry.error:                 # a line that cannot be read: on stderr, JSON or not
+        print(f"perftscope: {case.error}", file=sys.stderr, flush=True)
+    if args.json or case.entry.error:
         return
     with _print_lock:
         if case.skipped:
@@ -71,7 +75,7 @@ def _print_case(args, case: Case):
 
 
 def run_engine_suite(args, entries) -> int:
-    run = SuiteRun(entries, args.engine, args.reference, jobs=args.jobs, timeout=args.timeout,
+    run = SuiteRun(entries, EnginePair.parse(args.engine, args.reference, args.timeout), jobs=args.jobs,
                    max_depth=args.max_depth, max_nodes=args.max_nodes, shrink_calls=args.shrink_calls,
                    on_case=lambda case: _print_case(args, case))
     if not args.json:
@@ -96,7 +100,8 @@ def run_engine_suite(args, entries) -> int:
               + (f", {counts['skipped']} skipped" if counts['skipped'] else "") + f" in {run.seconds:.1f} s")
         for line in summary_lines(run.findings):
             print(line)
-    return 1 if counts["failed"] else 0
+    unreadable = sum(bool(c.entry.error) for c in run.cases)       # named on stderr as they came
+    return 2 if unreadable else 1 if counts["failed"] else 0
 
 
 def shrunk_lines(s: Shrunk) -> list[str]:

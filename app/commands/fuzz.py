@@ -4,7 +4,8 @@ from __future__ import annotations
 import sys
 
 from perftscope.core.mismatch.fuzz import DEFAULT_DEPTH, DEFAULT_SHRINK_CALLS, Fuzzer
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
+from perftscope.core.engines.pair import EnginePair
 
 from . import add_parser
 from .common import int_arg, print_json, seconds_arg
@@ -41,28 +42,23 @@ def register(sub):
 
 def run(args) -> int:
     seconds = args.seconds if args.seconds is not None or args.positions is not None else 30.0
-    engine = make_oracle(args.engine, timeout=args.timeout)
+    fuzzer = Fuzzer(EnginePair.parse(args.engine, args.reference, args.timeout), seed=args.seed,
+                    depth=args.depth, seconds=seconds, positions=args.positions, first=args.first,
+                    shrink_calls=args.shrink_calls, on_finding=None if args.json else _print_finding)
+    if not args.json:
+        limit = f"{seconds:g} s" if args.positions is None else f"{args.positions} positions"
+        print(f"engine     {fuzzer.engine_name}")
+        print(f"reference  {fuzzer.reference_name}")
+        print(f"seed {args.seed}, depth {args.depth}, {limit}", flush=True)
     try:
-        reference = make_oracle(args.reference, timeout=args.timeout)
-        try:
-            fuzzer = Fuzzer(engine, reference, seed=args.seed, depth=args.depth, seconds=seconds,
-                            positions=args.positions, first=args.first, shrink_calls=args.shrink_calls)
-            if not args.json:
-                limit = f"{seconds:g} s" if args.positions is None else f"{args.positions} positions"
-                print(f"engine     {engine.name}")
-                print(f"reference  {reference.name}")
-                print(f"seed {args.seed}, depth {args.depth}, {limit}", flush=True)
-            try:
-                result = fuzzer.run(on_finding=None if args.json else _print_finding)
-            except KeyboardInterrupt:
-                fuzzer.stop()
-                raise
-        finally:
-            reference.close()
+        result = fuzzer.run()
+    except KeyboardInterrupt:
+        fuzzer.stop()
+        raise
     finally:
-        engine.close()
+        fuzzer.close()
     if args.json:
-        print_json({"engine": engine.name, "reference": reference.name, "seed": args.seed,
+        print_json({"engine": fuzzer.engine_name, "reference": fuzzer.reference_name, "seed": args.seed,
                     "depth": args.depth, **result.to_json()})
     else:
         print(f"{result.tested} positions in {result.seconds:.1f} s ({result.per_second:.1f} positions/s), "
@@ -72,7 +68,7 @@ def run(args) -> int:
     return 1 if result.findings else 0
 
 
-def _print_finding(finding, source):
+def _print_finding(finding):
     print(f"FAIL  {finding.name}  {finding.fen}")
     print("\n".join(finding_lines(finding)), flush=True)
     sys.stdout.flush()

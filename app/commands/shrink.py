@@ -46,7 +46,7 @@ def run(args) -> int:
                             progress=progress)
             report = None
             if result is not None and result.failure == "mismatch":
-                report = find_mismatch(engine, reference, result.fen, [], result.depth)
+                report = find_mismatch(engine, reference, result.fen, [], result.depth).raise_unless_finding()
         finally:
             reference.close()
     finally:

@@ -2,6 +2,7 @@
 (`--engine`) with the user's engine, each failure drilled down, classified and shrunk."""
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from perftscope.core.errors import FenError, PerftscopeError, SuiteError
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
 from perftscope.core.counting.perft import perft
 from perftscope.core.board.position import Position
-from perftscope.core.counting.suites import load
+from perftscope.core.counting.suites import read
 
 from . import engine_report
 from . import add_parser
@@ -56,19 +57,23 @@ def resolve(name: str) -> Path:
 
 
 def run_suite(args) -> int:
-    entries = load(resolve(args.file))
+    entries = read(resolve(args.file))        # streamed: a suite of any length in bounded memory
     if args.engine:
         return engine_report.run_engine_suite(args, entries)
     for option in ("junit",):
         if getattr(args, option):
             raise PerftscopeError(f"--{option} needs --engine (the core's own run has no findings)")
-    passed = failed = skipped = 0
+    passed = failed = skipped = unreadable = 0
     warmed = False
     for entry in entries:
         depths = [d for d, n in sorted(entry.expected.items())
                   if (args.max_depth is None or d <= args.max_depth)
                   and (args.max_nodes is None or n <= args.max_nodes)]
         label = entry.name or entry.source
+        if entry.error:                  # a line that cannot be read: named, and the rest still run
+            unreadable += 1
+            print(f"perftscope: {entry.error}", file=sys.stderr, flush=True)
+            continue
         try:
             pos = Position.from_fen(entry.full_fen)
         except FenError as e:
@@ -102,8 +107,9 @@ def run_suite(args) -> int:
                 span = f"D{depths[0]}" + (f"-D{depths[-1]}" if len(depths) > 1 else "")
                 print(f"ok    {label}  {span}  {total_seconds:.3f}s  {entry.fen}", flush=True)
     if not args.json:
-        print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
-    return 1 if failed else 0
+        print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else "")
+              + (f", {unreadable} unreadable line{'s' if unreadable != 1 else ''}" if unreadable else ""))
+    return 2 if unreadable else 1 if failed else 0
 
 
 def _report(args, label, text, **extra):

@@ -61,6 +61,8 @@ class EpCapture:
     move: str
     legal: bool
     reason: str
+    checks: tuple = ()       # real squares giving check once a legal capture is made: the pawn, or
+                             # sliders the two vanished pawns uncover (one move lifts two blockers)
 
 
 @dataclass(frozen=True)
@@ -218,8 +220,14 @@ def _ep(v: _View, unreachable: list) -> EpVerdict | None:
         reason = _ep_reason(v, uci, frm, code, who)
         if unreachable:
             reason += f" (this position cannot arise in a real game: {unreachable[0]}; engines disagree here)"
-        captures.append(EpCapture(uci, code <= _k.EP_BLOCKS_CHECK, reason))
+        legal = code <= _k.EP_BLOCKS_CHECK
+        captures.append(EpCapture(uci, legal, reason, _checkers_after(v.pos, uci) if legal else ()))
     return EpVerdict(v.pos.ep_square, tuple(captures))
+
+
+def _checkers_after(pos: Position, uci: str) -> tuple:
+    after = _View(pos.push(uci))
+    return tuple(after.squares(after.safety()[1]))
 
 
 def _ep_reason(v: _View, uci: str, frm: int, code: int, who: int) -> str:

@@ -36,6 +36,7 @@ import socket
 import sqlite3
 import time
 import uuid
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from typing import Callable
 
@@ -56,6 +57,7 @@ RETRIES = 2                # a task that raised is tried again this often
 WORKER_WAIT = 60.0         # seconds a run waits while the scheduler has no worker
 WAIT_NOTICE = 0.0          # seconds without a worker before saying so: at the first look
 WATCH_EVERY = 0.5          # seconds between looks at the scheduler's workers
+LOST_SETTLE = 1.0          # seconds for the client to notice a lost scheduler after a failed call
 CRASH_LIMIT = 3            # workers dying this run, with no task finished: a crash loop
 YOUNG = 60.0               # a worker gone within this many seconds of joining died young
 JOURNAL_FORMAT = 2          # 2: rows in generation order (core.counting.split)
@@ -468,6 +470,8 @@ def _open_client(address, local):
 
     if address is not None:
         _refused(address)
+        # a lost scheduler is reported once, in the run's own error: not as a traceback per retry
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         try:
             c = Client(address, timeout=10)
         except (OSError, TimeoutError, ValueError) as e:
@@ -528,11 +532,15 @@ def _run_on_cluster(run: ClusterRun, prepared: _Prepared, client, watch, progres
         task_seconds = 0.0
         ran = 0
         ac = as_completed(futures)
-        while not ac.is_empty():
+        while not _scheduler_lost(client, counts, all_tasks, jr) and not ac.is_empty():
             ready = ac.next_batch(block=False)
             if not ready:
+                _scheduler_lost(client, counts, all_tasks, jr)     # before a call that would wait for it
                 try:
                     watch.workers(tasks_finished=ran)
+                except (OSError, TimeoutError):            # the scheduler did not answer
+                    _scheduler_lost(client, counts, all_tasks, jr, settle=LOST_SETTLE)
+                    raise
                 except ClusterError as e:
                     raise ClusterError(f"{e.template}; {len(counts)} of {len(all_tasks)} tasks done, no total; "
                                        f"{_keep_hint(jr)}") from None
@@ -543,7 +551,12 @@ def _run_on_cluster(run: ClusterRun, prepared: _Prepared, client, watch, progres
                 if f.status != "finished":
                     failed[t.id] = _why(f)
                     continue
-                c, secs, who = f.result()
+                try:
+                    c, secs, who = f.result()
+                except (OSError, TimeoutError, CancelledError):    # the scheduler went away with it
+                    futures[f] = t
+                    _scheduler_lost(client, counts, all_tasks, jr, settle=LOST_SETTLE)
+                    raise
                 n = _nodes(t, c)
                 jr.record(t, c, n, secs, who)
                 counts[t.id] = c
@@ -567,7 +580,7 @@ def _run_on_cluster(run: ClusterRun, prepared: _Prepared, client, watch, progres
                              task_seconds=task_seconds, compute_seconds=time.perf_counter() - run_start,
                              nodes_run=nodes_run, **base)
     finally:
-        if futures and own is None:
+        if futures and own is None and client.status == "running":
             # a scheduler that outlives this client must not go on with a dead run's tasks
             try:
                 client.cancel(list(futures))
@@ -577,6 +590,21 @@ def _run_on_cluster(run: ClusterRun, prepared: _Prepared, client, watch, progres
             own.close()
         if cluster is not None:
             cluster.close()
+
+
+def _scheduler_lost(client, counts: dict, all_tasks: list, jr: Journal, settle: float = 0.0) -> bool:
+    """False while the client holds its scheduler; ClusterError (what was done, how to go on from
+    the journal) once it has lost it: Dask says so at once ('connecting'), and the tasks the
+    scheduler held are gone even if it comes back. `settle`: seconds to let the client notice,
+    after a call to the scheduler failed."""
+    deadline = time.monotonic() + settle
+    while client.status == "running":
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    raise ClusterError(f"lost the Dask scheduler at {client.scheduler.address} (it stopped, or the "
+                       f"network to it failed); {len(counts)} of {len(all_tasks)} tasks done, no total; "
+                       f"{_keep_hint(jr)}")
 
 
 def _keep_hint(jr: Journal) -> str:

@@ -1,14 +1,17 @@
 """Position suites: EPD (`FEN ;D1 20 ;D2 400 ; note`) and python-chess `.perft` files
-(`id NAME` / `epd FEN` / `perft DEPTH NODES` blocks)."""
+(`id NAME` / `epd FEN` / `perft DEPTH NODES` blocks), read as a stream (`read`) or whole (`load`)."""
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from ..errors import SuiteError
 
 _DEPTH = re.compile(r"^D(\d+)\s+(\d+)$")
+MAX_LINE = 10_000         # characters: a FEN with counts and a note is under 200
 
 
 @dataclass
@@ -19,6 +22,7 @@ class SuiteEntry:
     name: str = ""
     note: str = ""
     source: str = ""          # "file:line", for error messages
+    error: str = ""           # a line that could not be read: what is wrong, naming the line
 
     @property
     def full_fen(self) -> str:
@@ -27,24 +31,84 @@ class SuiteEntry:
         return self.fen if len(parts) >= 6 else " ".join(parts + ["0", "1"][len(parts) - 4:])
 
 
-def load(path) -> list[SuiteEntry]:
-    """Read an EPD or .perft suite; SuiteError names the file and line that cannot be read."""
+def read(path) -> Iterator[SuiteEntry]:
+    """The positions of an EPD or .perft suite one at a time, as the file is read: a suite of any
+    length in bounded memory. A line that cannot be read comes as an entry whose `error` names
+    the file and line, and reading goes on: the good lines still run. SuiteError at once when
+    the file cannot be opened or is not text, and at the end when it held no position."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SuiteError(f"cannot read suite {path}: {e.strerror if isinstance(e, OSError) else e}") from None
-    lines = text.splitlines()
-    is_perft = any(line.startswith(("epd ", "id ")) for line in lines)
-    entries = _parse_perft(lines, path.name) if is_perft else _parse_epd(lines, path.name)
-    if not entries:
+        f = path.open("rb")
+        binary = b"\0" in f.peek(8192)[:8192]      # a folder opens, and fails here
+    except OSError as e:
+        raise SuiteError(f"cannot read suite {path}: {e.strerror or e}") from None
+    if binary:
+        f.close()
+        raise SuiteError(f"{path} is not a text file (a NUL byte in its first 8 KiB); "
+                         f"expected EPD lines 'FEN ;D1 20' or .perft blocks")
+    return _stream(f, path)
+
+
+def _stream(f, path: Path) -> Iterator[SuiteEntry]:
+    with f:
+        found = False
+        for entry in _entries(_lines(f, path.name), path.name):
+            found = found or not entry.error
+            yield entry
+    if not found:
         raise SuiteError(f"{path}: no positions found (expected EPD lines 'FEN ;D1 20' or .perft blocks)")
+
+
+def load(path) -> list[SuiteEntry]:
+    """A whole suite at once (the bundled ones, the library); SuiteError names the first line
+    that cannot be read."""
+    entries = []
+    for entry in read(path):
+        if entry.error:
+            raise SuiteError(entry.error)
+        entries.append(entry)
     return entries
 
 
-def _parse_epd(lines, name) -> list[SuiteEntry]:
-    entries = []
-    for number, raw in enumerate(lines, 1):
+def _lines(f, name) -> Iterator[tuple[int, str | None, str]]:
+    """(line number, text, '') for each line, or (number, None, why) for one that is not UTF-8
+    or longer than MAX_LINE (whose rest is skipped)."""
+    number = 0
+    while raw := f.readline(MAX_LINE + 1):
+        number += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while (rest := f.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                pass
+            yield number, None, f"{name} line {number}: longer than {MAX_LINE} characters"
+            continue
+        try:
+            yield number, raw.decode("utf-8"), ""
+        except UnicodeDecodeError as e:
+            yield number, None, f"{name} line {number}: not UTF-8 text ({e.reason} at byte {e.start + 1})"
+
+
+def _entries(lines, name) -> Iterator[SuiteEntry]:
+    """EPD or .perft, told by the first line that is not blank or a comment."""
+    before = []
+    for item in lines:
+        before.append(item)
+        text = item[1]
+        if text is not None and text.strip() and not text.lstrip().startswith("#"):
+            break
+    first = before[-1][1] if before and before[-1][1] is not None else ""
+    parse = _parse_perft if first.lstrip().startswith(("epd ", "id ")) else _parse_epd
+    yield from parse(itertools.chain(before, lines), name)
+
+
+def _unreadable(number: int, why: str, name: str) -> SuiteEntry:
+    return SuiteEntry("", name=f"{name}:{number}", source=f"{name}:{number}", error=why)
+
+
+def _parse_epd(lines, name) -> Iterator[SuiteEntry]:
+    for number, raw, why in lines:
+        if raw is None:
+            yield _unreadable(number, why, name)
+            continue
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -57,13 +121,13 @@ def _parse_epd(lines, name) -> list[SuiteEntry]:
             if m:
                 entry.expected[int(m.group(1))] = int(m.group(2))
             elif re.match(r"^D\w*\s+\S+$", f) and not re.search(r"[a-z]{3}", f):
-                raise SuiteError(f"{name} line {number}: cannot read depth field {f!r} (expected 'D<depth> <nodes>')")
+                entry.error = f"{name} line {number}: cannot read depth field {f!r} (expected 'D<depth> <nodes>')"
+                break
             elif f:
                 notes.append(f)
         entry.note = "; ".join(notes)
         entry.name = _bracketed_name(entry.note) or f"{name}:{number}"
-        entries.append(entry)
-    return entries
+        yield entry
 
 
 def _bracketed_name(note: str) -> str:
@@ -71,9 +135,18 @@ def _bracketed_name(note: str) -> str:
     return m.group(1) if m else ""
 
 
-def _parse_perft(lines, name) -> list[SuiteEntry]:
-    entries, current, comment = [], None, []
-    for number, raw in enumerate(lines, 1):
+def _parse_perft(lines, name) -> Iterator[SuiteEntry]:
+    current, comment = None, []
+
+    def finished(entry):
+        if not entry.fen:
+            entry.error = f"{entry.source}: entry {entry.name!r} has no 'epd' line"
+        return entry
+
+    for number, raw, why in lines:
+        if raw is None:
+            yield _unreadable(number, why, name)
+            continue
         line = raw.strip()
         if not line:
             continue
@@ -84,25 +157,25 @@ def _parse_perft(lines, name) -> list[SuiteEntry]:
             continue
         keyword, _, rest = line.partition(" ")
         rest = rest.strip()
-        if keyword == "id":
-            current = SuiteEntry("", name=rest, source=f"{name}:{number}")
-            current.note = " ".join(c for c in comment if c)
-            comment = []
-            entries.append(current)
-        elif keyword == "epd":
-            if current is None or current.fen:
-                current = SuiteEntry("", name=f"{name}:{number}", source=f"{name}:{number}")
-                entries.append(current)
+        if keyword == "id" or (keyword == "epd" and (current is None or current.fen)):
+            if current is not None:
+                yield finished(current)
+            current = SuiteEntry("", name=rest if keyword == "id" else f"{name}:{number}",
+                                 source=f"{name}:{number}")
+            if keyword == "id":
+                current.note = " ".join(c for c in comment if c)
+                comment = []
+        if keyword == "epd":
             current.fen = rest
         elif keyword == "perft":
             parts = rest.split()
             if current is None or len(parts) != 2 or not all(p.isdigit() for p in parts):
-                raise SuiteError(f"{name} line {number}: cannot read {line!r} (expected 'perft <depth> <nodes>' "
-                                 f"after an 'epd' line)")
+                yield _unreadable(number, f"{name} line {number}: cannot read {line!r} (expected "
+                                          f"'perft <depth> <nodes>' after an 'epd' line)", name)
+                continue
             current.expected[int(parts[0])] = int(parts[1])
-        else:
-            raise SuiteError(f"{name} line {number}: unknown keyword {keyword!r} (expected id, epd or perft)")
-    for e in entries:
-        if not e.fen:
-            raise SuiteError(f"{e.source}: entry {e.name!r} has no 'epd' line")
-    return entries
+        elif keyword != "id":
+            yield _unreadable(number, f"{name} line {number}: unknown keyword {keyword!r} "
+                                      f"(expected id, epd or perft)", name)
+    if current is not None:
+        yield finished(current)

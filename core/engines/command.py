@@ -43,8 +43,10 @@ class CommandOracle(Oracle):
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
         self.last_usage = None
         try:
+            # silence is an answer only where there is no move to list
             lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
-                                max_lines=self.max_lines, max_bytes=self.max_bytes)
+                                max_lines=self.max_lines, max_bytes=self.max_bytes,
+                                silence_ok=not position.legal_moves())
             self.last_usage = self._process.usage
         finally:
             self._process = None

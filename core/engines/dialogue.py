@@ -148,7 +148,7 @@ class InteractiveOracle(Oracle):
             try:
                 lines = self._read_until(end, self.timeout, repr(sent))
             except EngineTimeout as e:
-                if not engine.lines_read:
+                if not engine.lines_read or engine.binary:
                     raise
                 how = "its sentinel's reply" if d.sentinel else ("a line matching `end`" if self._end
                                                                  else "a total line")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import chess
 
 from ..errors import EngineError
+from .process import UNREADABLE, quoted, unreadable
 
 _UCI = r"[a-hA-H][1-8][-x]?[a-hA-H][1-8](?:=?[nbrqNBRQ])?"
 _SAN = r"(?:O-O-O|O-O|0-0-0|0-0|[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[NBRQ])?)[+#]?"
@@ -77,6 +78,7 @@ def parse_divide(lines, fen: str, name: str = "engine", what: str = "the request
             if number and total is None:
                 total, total_line = int(number.group("n")), line
                 continue
+            _refuse_corrupt(line, name, what)
             ignored.append(line)
     notes: list[str] = []
     if not rows:
@@ -84,7 +86,7 @@ def parse_divide(lines, fen: str, name: str = "engine", what: str = "the request
             return ParsedDivide(None, total, ignored, notes)
         if ignored:
             raise EngineError(f"{name}: nothing understood in the answer to {what}: {len(ignored)} "
-                              f"line{'s' if len(ignored) != 1 else ''}, the first {ignored[0]!r} "
+                              f"line{'s' if len(ignored) != 1 else ''}, the first {quoted(ignored[0])} "
                               f"(expected 'move count' lines or a total)")
         return ParsedDivide({}, None, ignored, ["no output: taken as no moves"])
     moves: dict[str, int] = {}
@@ -106,6 +108,17 @@ def parse_divide(lines, fen: str, name: str = "engine", what: str = "the request
     if total is None:
         notes.append("no total line: the sum of the moves is used")
     return ParsedDivide(moves, total, ignored, notes)
+
+
+def _refuse_corrupt(line: str, name: str, what: str):
+    """A move or total line with bytes in it that are not text (a NUL, bytes that are not UTF-8)
+    cannot be ignored like other noise: leaving its move out would report it as not generated."""
+    bad = unreadable(line)
+    if bad:
+        clean = UNREADABLE.sub("", line).strip()
+        if _MOVE_LINE.match(clean) or TOTAL_LINE.match(clean) or re.search(r"[:=]\s*\d+$", clean):
+            raise EngineError(f"{name}: a line of the answer to {what} holds {bad}: {quoted(line)}; "
+                              f"its count cannot be trusted")
 
 
 def _json_rows(text: str, name: str, what: str):

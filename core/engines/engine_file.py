@@ -21,6 +21,7 @@ take `perftscope race --threads/--hash` (core.engines.mode); a UCI engine gets `
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import shlex
@@ -52,7 +53,9 @@ def read_engine_file(path: str) -> dict:
         raise EngineError(f"file:{path}: not valid TOML: {e}") from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise EngineError(f"file:{path}: unknown key {unknown[0]!r} (expected some of "
+        close = difflib.get_close_matches(unknown[0], _KEYS, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise EngineError(f"file:{path}: unknown key {unknown[0]!r} ({hint}expected some of "
                           f"{', '.join(sorted(_KEYS))})")
     return data
 
@@ -91,7 +94,7 @@ def load_engine_file(target: str) -> EngineFile:
     command = data.get("command")
     if isinstance(command, str):
         command = shlex.split(command)
-    if not command or not all(isinstance(x, str) for x in command):
+    if not command or not isinstance(command, list) or not all(isinstance(x, str) for x in command):
         raise EngineError(f"file:{target}: 'command' must name the program to run "
                           f"(a string or a list of strings)")
     cwd = os.path.normpath(os.path.join(here, _string(data, "cwd", path, ".")))
@@ -100,10 +103,10 @@ def load_engine_file(target: str) -> EngineFile:
     program = command[0]
     if os.sep in program and not os.path.isabs(program):
         program = os.path.join(cwd, program)
-    name = str(data.get("name") or os.path.splitext(os.path.basename(path))[0])
+    name = _string(data, "name", path) or os.path.splitext(os.path.basename(path))[0]
     command = [executable(program, name)] + list(command[1:])
     env = data.get("env", {})
-    if not isinstance(env, dict):
+    if not isinstance(env, dict) or not all(isinstance(v, (str, int, float)) for v in env.values()):
         raise EngineError(f"file:{target}: 'env' must be a table of NAME = \"value\"")
     ready = data.get("ready")
     if ready is not None and (not isinstance(ready, list) or len(ready) != 2

@@ -9,26 +9,33 @@ ever waits with a deadline.
 """
 from __future__ import annotations
 
+import atexit
 import collections
 import os
 import queue
 import re
+import select
 import shlex
 import shutil
 import signal
 import subprocess
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 
-from ..errors import EngineCrashed, EngineError, EngineFlood, EngineTimeout, OracleCancelled
+from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout, OracleCancelled
+from . import warden
 from .usage import Usage, peak_memory
 
 MAX_LINES = 20_000            # a divide is at most ~220 moves; 20k lines means a loop
 MAX_BYTES = 4 * 1024 * 1024   # per call, stdout
 MAX_LINE = 64 * 1024          # one line longer than this is a flood too (`yes | tr -d '\n'`)
 STDERR_KEEP = 40              # lines of stderr kept per call for the crash report
-QUEUE_LINES = 2_000           # lines read ahead of the caller; the engine blocks beyond that
+QUEUE_LINES = 2_000           # lines read ahead of the caller; the engine blocks beyond that ...
+QUEUE_BYTES = 256 * 1024      # ... or beyond these bytes
+POLL_SECONDS = 0.1            # a reader looks at its stop flag this often
+QUIT_SECONDS = 1.0            # an engine asked to quit gets this long before it is killed
 PEAK_EVERY = 0.01             # seconds between two readings of a per-call program's peak memory
 
 
@@ -114,74 +121,197 @@ def executable(path: str, name: str) -> str:
     return os.path.abspath(found)
 
 
+def quoted(text: str, limit: int = 60) -> str:
+    """`text` as a message may show it: on one line, control characters and bytes that were
+    not UTF-8 (decoded as U+FFFD) written as escapes, about `limit` characters at most."""
+    shown, size = [], 0
+    for c in text:
+        c = "\\ufffd" if c == "\ufffd" else repr(c)[1:-1] if c != "'" else c
+        if size + len(c) > limit:
+            return "'" + "".join(shown) + "'…"
+        shown.append(c)
+        size += len(c)
+    return "'" + "".join(shown) + "'"
+
+
+UNREADABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffd]")
+
+
+def unreadable(line: str) -> str:
+    """What in `line` is not text ('' for a line that is): NUL bytes, bytes that are not UTF-8,
+    control characters."""
+    found = set(UNREADABLE.findall(line))
+    kinds = [what for what, hit in (("a NUL byte", "\x00" in found), ("bytes that are not UTF-8", "\ufffd" in found),
+                                    ("control characters", bool(found - {"\x00", "\ufffd"}))) if hit]
+    return " and ".join(kinds)
+
+
+def readable(line: str) -> bool:
+    """Whether a line holds anything to read: a printable character that is not a space and not
+    a stand-in for bytes that were not UTF-8."""
+    return any(c.isprintable() and not c.isspace() and c != "\ufffd" for c in line)
+
+
 def spawn(args, cwd=None, env=None, stdin=subprocess.DEVNULL) -> subprocess.Popen:
-    """Start an engine in its own process group (stopping it also stops whatever a wrapper
-    script started), bytes on every pipe: the readers decode with a cap per line."""
+    """Start an engine in a session of its own (stopping it also stops whatever a wrapper
+    script started; a terminal's Ctrl-C does not reach it), unbuffered bytes on every pipe (the
+    readers split and decode lines themselves), watched by the warden in case perftscope dies."""
     full_env = None
     if env:
         full_env = dict(os.environ)
         full_env.update({str(k): str(v) for k, v in env.items()})
-    return subprocess.Popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=cwd, env=full_env, start_new_session=True)
+    proc = subprocess.Popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=cwd, env=full_env, start_new_session=True, bufsize=0)
+    warden.watch(proc.pid, pipe_inodes(proc))
+    return proc
 
 
-def kill(proc: subprocess.Popen):
-    """Kill a process started by spawn() together with its children, and reap it."""
+def pipe_inodes(proc: subprocess.Popen) -> set[int]:
+    """The inode numbers of the pipes between us and the process: whoever else holds one was
+    started by it."""
+    return {os.fstat(p.fileno()).st_ino for p in (proc.stdin, proc.stdout, proc.stderr) if p is not None}
+
+
+def exited(proc: subprocess.Popen) -> bool:
+    """Whether the process has exited, without reaping it: until it is reaped its pid (and so
+    its process group and session) cannot be given to another process."""
+    if proc.returncode is not None:
+        return True
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        try:
-            proc.kill()
-        except OSError:
-            pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
+        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
 
 
 class _TooLong:
-    """Put in the line queue in place of a line longer than MAX_LINE."""
+    """In the output in place of a line longer than MAX_LINE."""
 
 
-def _pump_lines(stream, sink: queue.Queue, stop: threading.Event):
-    """stdout -> sink, one decoded line at a time, None at the end. The queue is bounded, so
-    an engine printing faster than we read blocks on its pipe instead of filling our memory."""
+class _Output:
+    """Lines read ahead of the caller, bounded in lines and bytes: a reader that gets that far
+    ahead waits, so an engine printing faster than we read blocks on its pipe instead of filling
+    our memory. `partial` is what follows the last line end (a line still being printed)."""
+
+    def __init__(self):
+        self._items: collections.deque = collections.deque()
+        self._bytes = 0
+        self._ended = False
+        self._cond = threading.Condition()
+        self.partial = b""
+
+    def put(self, item, size: int, stop: threading.Event) -> bool:
+        with self._cond:
+            while (len(self._items) >= QUEUE_LINES or self._bytes >= QUEUE_BYTES) and not (
+                    self._ended or stop.is_set()):
+                self._cond.wait(0.1)
+            if self._ended or stop.is_set():
+                return False
+            self._items.append((item, size))
+            self._bytes += size
+            self._cond.notify_all()
+            return True
+
+    def get(self, timeout: float):
+        """The next line, _TooLong, or None once the output has ended; queue.Empty on timeout."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._items or self._ended, timeout=timeout):
+                raise queue.Empty
+            if not self._items:
+                return None
+            item, size = self._items.popleft()
+            self._bytes -= size
+            self._cond.notify_all()
+            return item
+
+    def next_is_final(self) -> bool:
+        """True (and nothing taken) when the next item is the end or a too-long line."""
+        with self._cond:
+            return (not self._items and self._ended) or (bool(self._items) and self._items[0][0] is _TooLong)
+
+    def end(self):
+        with self._cond:
+            self._ended = True
+            self._cond.notify_all()
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+class _Lines:
+    """Bytes in, lines out: `\n`, `\r\n` and a lone `\r` each end a line (an engine written
+    for another system, or one redrawing a progress line), a `\r\n` split across two reads
+    included. A line longer than `limit` comes out as _TooLong."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.pending = b""
+        self._after_cr = False
+
+    def feed(self, chunk: bytes) -> list:
+        if self._after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        if chunk:
+            self._after_cr = chunk.endswith(b"\r")
+        data = self.pending + chunk
+        lines, start = [], 0
+        for end in _LINE_END.finditer(data):
+            lines.append(data[start:end.start()] if end.start() - start <= self.limit else _TooLong)
+            start = end.end()
+        self.pending = data[start:]
+        if len(self.pending) > self.limit:
+            lines.append(_TooLong)
+            self.pending = b""
+        return lines
+
+
+def _read_chunks(fd: int, stop: threading.Event):
+    """The pipe's bytes until its end or until `stop`; never blocks longer than POLL_SECONDS,
+    so stopping an engine never waits on a reader (a process that escaped the kill may keep
+    the pipe open for ever). Closes the pipe when done: only this thread uses it."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
     try:
         while not stop.is_set():
-            raw = stream.readline(MAX_LINE + 1)
-            if not raw:
-                break
-            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-                _put(sink, _TooLong, stop)
-                break
-            _put(sink, raw.decode("utf-8", "replace").rstrip("\r\n"), stop)
-    except (OSError, ValueError):
-        pass
-    _put(sink, None, stop)
+            if not poller.poll(POLL_SECONDS * 1000):
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return
+            yield chunk
+    except OSError:
+        return
+    finally:
+        os.close(fd)
 
 
-def _put(sink: queue.Queue, item, stop: threading.Event):
-    while not stop.is_set():
-        try:
-            sink.put(item, timeout=0.1)
-            return
-        except queue.Full:
-            pass
-
-
-def _pump_stderr(stream, tail: collections.deque, log: EngineLog | None):
+def _pump_stdout(fd: int, sink: _Output, stop: threading.Event):
+    lines = _Lines(MAX_LINE)
     try:
-        while True:
-            raw = stream.readline(4096)
-            if not raw:
-                break
-            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        for chunk in _read_chunks(fd, stop):
+            for line in lines.feed(chunk):
+                if line is _TooLong:
+                    sink.put(_TooLong, 0, stop)
+                    return
+                if not sink.put(line.decode("utf-8", "replace"), len(line) + 1, stop):
+                    return
+            sink.partial = lines.pending
+        if lines.pending and not stop.is_set():        # the last line had no line end
+            sink.put(lines.pending.decode("utf-8", "replace"), len(lines.pending), stop)
+            sink.partial = b""
+    finally:
+        sink.end()
+
+
+def _pump_stderr(fd: int, tail: collections.deque, log: EngineLog | None, stop: threading.Event):
+    lines = _Lines(4096)
+    for chunk in _read_chunks(fd, stop):
+        for raw in lines.feed(chunk):
+            line = "(a line longer than 4096 bytes)" if raw is _TooLong else raw.decode("utf-8", "replace")
             tail.append(line[:500])
             if log is not None and line.strip():
                 log.add("!", line)
-    except (OSError, ValueError):
-        pass
+    if lines.pending.strip():
+        tail.append(lines.pending[:500].decode("utf-8", "replace"))
 
 
 class EngineProcess:
@@ -198,21 +328,30 @@ class EngineProcess:
         self.max_lines, self.max_bytes = max_lines, max_bytes
         self.stderr: collections.deque = collections.deque(maxlen=STDERR_KEEP)
         self._stop = threading.Event()
-        self._lines: queue.Queue = queue.Queue(maxsize=QUEUE_LINES)
+        self._output = _Output()
         self.cancelled = threading.Event()
+        self.input_closed = False
         try:
             self.proc = spawn(self.args, cwd=cwd, env=env,
                               stdin=subprocess.PIPE if interactive else subprocess.DEVNULL)
         except OSError as e:
             raise EngineError(f"{name}: cannot run {self.command}: {e.strerror or e}") from None
-        self._readers = [threading.Thread(target=_pump_lines, args=(self.proc.stdout, self._lines, self._stop),
-                                          daemon=True),
-                         threading.Thread(target=_pump_stderr, args=(self.proc.stderr, self.stderr, log),
-                                          daemon=True)]
+        self._pipes = pipe_inodes(self.proc)
+        # the readers own their descriptors from here on: they close them when they end
+        out, err = os.dup(self.proc.stdout.fileno()), os.dup(self.proc.stderr.fileno())
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        self._readers = [threading.Thread(target=_pump_stdout, args=(out, self._output, self._stop),
+                                          daemon=True, name=f"{name} stdout"),
+                         threading.Thread(target=_pump_stderr, args=(err, self.stderr, log, self._stop),
+                                          daemon=True, name=f"{name} stderr")]
+        self._watcher = None
         if not interactive:
-            self._readers.append(threading.Thread(target=self._watch_peak, daemon=True))
+            self._watcher = threading.Thread(target=self._watch_peak, daemon=True, name=f"{name} peak")
+            self._watcher.start()
         for reader in self._readers:
             reader.start()
+        _running.add(self)
         self.begin_call()
 
     def _watch_peak(self):
@@ -231,47 +370,55 @@ class EngineProcess:
 
     @property
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return not exited(self.proc)
 
     def begin_call(self):
         self.lines_read = 0
         self.bytes_read = 0
+        self.unreadable_read = 0
+        self.first_line = ""
         self.call_started = time.monotonic()
+
+    @property
+    def binary(self) -> bool:
+        """More than a quarter of what this call printed is not text."""
+        return self.unreadable_read * 4 > self.bytes_read
 
     def drain(self):
         """Drop lines left over from an earlier answer (the log keeps them), so they cannot mix
         into the next one."""
-        while True:
+        while not self._output.next_is_final():
             try:
-                line = self._lines.get_nowait()
+                line = self._output.get(0)
             except queue.Empty:
                 return
-            if line is None or line is _TooLong:      # the end stays for the next reader
-                self._lines.put_nowait(line)
+            if line is None:
                 return
             if self.log is not None:
                 self.log.add("<", f"{line}    (left over from the previous answer, dropped)")
 
     def send(self, line: str, what: str):
-        """Write one line to the engine; EngineCrashed when it is gone."""
+        """Write one line to the engine; EngineCrashed when it is gone or closed its input."""
         if self.log is not None:
             self.log.add(">", line)
         try:
             self.proc.stdin.write((line + "\n").encode())
-            self.proc.stdin.flush()
         except (OSError, ValueError):
+            self.input_closed = not exited(self.proc)
             raise self.crashed(what) from None
 
     def read_line(self, deadline: float, seconds: float, what: str) -> str | None:
         try:
-            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            line = self._output.get(max(0.0, deadline - time.monotonic()))
         except queue.Empty:
+            waited = time.monotonic() - self.call_started
+            printed = self._printed()
             self.kill()
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}") from None
-            waited = time.monotonic() - self.call_started
             raise EngineTimeout(f"{self.name}: no answer within {seconds:g} s to {what} (waited "
-                                f"{waited:.1f} s); the engine was stopped", seconds=seconds) from None
+                                f"{waited:.1f} s){printed}; the engine was stopped",
+                                seconds=seconds) from None
         if line is None:
             if self.cancelled.is_set():
                 raise OracleCancelled(f"{self.name}: cancelled while answering {what}")
@@ -282,6 +429,8 @@ class EngineProcess:
                               f"(answering {what}; the engine was stopped)")
         self.lines_read += 1
         self.bytes_read += len(line) + 1
+        self.unreadable_read += len(UNREADABLE.findall(line))
+        self.first_line = self.first_line if self.lines_read > 1 else line
         if self.log is not None:
             self.log.add("<", line)
         if self.lines_read > self.max_lines or self.bytes_read > self.max_bytes:
@@ -292,86 +441,165 @@ class EngineProcess:
                               f"(answering {what}; the engine was stopped)")
         return line
 
+    def _printed(self) -> str:
+        """What a timeout message should add: binary data, a line never ended; with nothing on
+        stdout, the end of its stderr; what it left holding its output when it exited."""
+        note = ""
+        partial = self._output.partial.decode("utf-8", "replace")
+        if self.lines_read and self.binary:
+            note = (f"; it printed binary data, not text (about {self.bytes_read} bytes, starting "
+                    f"{quoted(self.first_line, 40)})")
+        elif partial.strip():
+            note = f"; it printed {quoted(partial)} with no line end"
+        elif not self.lines_read:
+            said = [x for x in self.stderr if x.strip()]
+            if said:
+                note = f"; nothing on stdout, its stderr ends with {quoted(said[-1])}"
+        if self._input_closed():
+            note += "; it closed its input (stdin), so it could not read what was sent"
+        if exited(self.proc):
+            left = warden.holders(self._pipes)
+            if left:
+                note += (f"; it exited, but {warden.names(left)} it started kept its output open "
+                         f"(start background programs with their output redirected, or wait for them)")
+        return note
+
+    def _input_closed(self) -> bool:
+        """Whether a running engine closed its end of our pipe to it: writing would fail."""
+        stdin = self.proc.stdin
+        if stdin is None or stdin.closed or exited(self.proc):
+            return False
+        poller = select.poll()
+        poller.register(stdin.fileno(), 0)        # a pipe's writer sees POLLERR once no reader is left
+        return any(event & select.POLLERR for _, event in poller.poll(0))
+
+    def stderr_said(self) -> str:
+        """The engine's stderr for a message: its own error line and how many lines there were."""
+        self._readers[1].join(timeout=1)
+        said = [x for x in self.stderr if x.strip()]
+        if not said:
+            return "nothing on stderr"
+        return f"its stderr ends with {quoted(own_error(said) or said[-1])} ({len(said)} line{'s' if len(said) != 1 else ''})"
+
     def reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` seconds for the process to exit and return its exit code (None if
-        it is still running). It is reaped with wait4, so `usage` keeps the CPU time the kernel
+        it is still running). What it left in its process group is killed first, while its pid
+        is still its own; then it is reaped with wait4, so `usage` keeps the CPU time the kernel
         counted for it and the children it waited for: the one moment that figure exists."""
         deadline = time.monotonic() + timeout
         pause = 0.0002
-        while self.proc.returncode is None:
-            try:
-                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
-            except ChildProcessError:          # reaped elsewhere: the exit code is all there is
-                return self.proc.wait()
-            if pid:
-                self.usage = Usage(usage.ru_utime + usage.ru_stime, self.peak, "wait4")
-                self.proc.returncode = os.waitstatus_to_exitcode(status)
-                break
+        while not exited(self.proc):
             if time.monotonic() >= deadline:
                 return None
             time.sleep(pause)
             pause = min(pause * 2, 0.01)       # quick for programs that exit at once, cheap for others
+        if self.proc.returncode is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self._reap()
         return self.proc.returncode
 
+    def _reap(self):
+        """Collect the exited (or killed) process with wait4 and tell the warden it is gone."""
+        deadline = time.monotonic() + 5
+        while self.proc.returncode is None:
+            try:
+                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            except ChildProcessError:          # reaped elsewhere: the exit code is all there is
+                self.proc.wait()
+                break
+            if pid:
+                self.usage = Usage(usage.ru_utime + usage.ru_stime, self.peak, "wait4")
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() >= deadline:   # unkillable (stuck in the kernel): the warden keeps it
+                return
+            time.sleep(0.001)
+        warden.forget(self.proc.pid)
+
     def crashed(self, what: str) -> EngineError:
-        """The error for an engine whose output ended: wait briefly for its exit code and let the
-        stderr reader finish, then quote the engine's own error."""
-        try:
-            self.proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:      # closed its output but lingers: finish it
+        """The error for an engine whose output ended or which closed its input: wait briefly
+        for its exit code and let the stderr reader finish, then quote the engine's own error."""
+        if self.input_closed or self.reap(2) is None:
+            lingered = True        # closed its output (or input) but lingers: finish it
             self.kill()
+        else:
+            lingered = False
         self._readers[1].join(timeout=1)
         if self.cancelled.is_set():
             return OracleCancelled(f"{self.name}: cancelled while answering {what}")
         own = own_error(list(self.stderr))
         detail = f": {own}" if own else " (nothing on stderr)"
-        error = EngineCrashed(f"{self.name} {describe_exit(self.proc.returncode)} while answering "
-                              f"{what}{detail}", own_error=own, command=self.command)
+        if lingered:
+            how = "closed its input (stdin)" if self.input_closed else "closed its output (stdout)"
+            message = f"{self.name} {how} while answering {what} but kept running; it was stopped{detail}"
+        else:
+            message = f"{self.name} {describe_exit(self.proc.returncode)} while answering {what}{detail}"
+        error = EngineCrashed(message, own_error=own, command=self.command)
         if self.log is not None:
             self.log.add("!", str(error))
         return error
 
     def kill(self):
+        """End the engine and everything it started now (core.engines.warden.end); wake a reader
+        waiting for its output."""
+        self._output.end()
+        if self.proc.returncode is None:        # not reaped: its pid is still its own to signal
+            warden.end({self.proc.pid})
+        # the readers see the end of their pipes at once, unless a process that escaped (it
+        # left the session and its parent is gone) still holds one: find it by the pipe
+        for reader in self._readers:
+            reader.join(timeout=0.05)
         self._stop.set()
-        if self.proc.poll() is None:
-            kill(self.proc)
-        self.close_pipes()
-        while True:        # wake a reader waiting in another thread: the output has ended
-            try:
-                self._lines.put_nowait(None)
-                return
-            except queue.Full:
-                try:
-                    self._lines.get_nowait()
-                except queue.Empty:
-                    pass
+        if any(r.is_alive() for r in self._readers):
+            warden.end(set(), self._pipes)
+        self._reap()
+        self._close_input()
+        _running.discard(self)
 
     def close(self, quit_line: str | None = None):
-        """Ask the engine to quit (with `quit_line`), then make sure it is gone."""
-        if self.proc.poll() is None and quit_line is not None:
-            try:
-                self.proc.stdin.write((quit_line + "\n").encode())
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=1)
-            except (OSError, ValueError, subprocess.TimeoutExpired):
-                pass
-        self.kill()
+        """Ask the engine to quit (with `quit_line`) and end it if it has not within a second;
+        returns at once, the waiting is done on a thread of its own."""
+        if quit_line is None or exited(self.proc):
+            self.kill()
+            return
+        try:
+            self.proc.stdin.write((quit_line + "\n").encode())
+        except (OSError, ValueError):
+            pass
 
-    def close_pipes(self):
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        def finish():
+            self.reap(QUIT_SECONDS)
+            self.kill()
+        threading.Thread(target=finish, daemon=True, name=f"{self.name} quit").start()
+
+    def _close_input(self):
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except OSError:
+            pass
+
+
+_running: weakref.WeakSet = weakref.WeakSet()
+
+
+@atexit.register
+def _end_all():
+    """On a normal exit, engines still running (a window closed mid-session) are ended."""
+    for process in list(_running):
+        process.kill()
 
 
 def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None, env=None,
                 log: EngineLog | None = None, on_start=None,
-                max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES) -> list[str]:
+                max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES, silence_ok: bool = True) -> list[str]:
     """Run a program once and return its stdout lines; EngineCrashed when it exits non-zero,
-    EngineTimeout, EngineFlood, OracleCancelled. `on_start(process)` lets the caller keep a
-    handle to cancel it from another thread."""
+    EngineTimeout, EngineFlood, OracleCancelled; EngineFailed when it printed nothing readable
+    and `silence_ok` is false. `on_start(process)` lets the caller keep a handle to cancel it
+    from another thread."""
     if log is not None:
         log.add(">", shlex.join(args))
     process = EngineProcess(name, args, cwd=cwd, env=env, log=log, interactive=False,
@@ -386,13 +614,21 @@ def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None,
             if line is None:
                 break
             lines.append(line)
-        code = process.reap(max(0.1, deadline - time.monotonic()))
-        if code is None:
+        if process.reap(max(0.1, deadline - time.monotonic())) is None:
             process.kill()
             raise EngineTimeout(f"{name}: closed its output but did not exit within {timeout:g} s "
-                                f"on {what}; the engine was stopped", seconds=timeout) from None
-        if code != 0 or process.cancelled.is_set():
+                                f"on {what}; the engine was stopped", seconds=timeout)
+        if process.proc.returncode != 0 or process.cancelled.is_set():
             raise process.crashed(what)
+        if lines and process.binary:
+            raise EngineFailed(f"{name} printed binary data, not text, while answering {what}: about "
+                               f"{process.bytes_read} bytes in {len(lines)} line{'s' if len(lines) != 1 else ''}, "
+                               f"starting {quoted(lines[0], 40)}")
+        if not silence_ok and not any(map(readable, lines)):
+            got = (f"{len(lines)} unreadable line{'s' if len(lines) != 1 else ''}, the first {quoted(lines[0])}"
+                   if any(lines) else "nothing")
+            raise EngineFailed(f"{name} exited with code 0 but printed {got} on stdout while "
+                               f"answering {what}; {process.stderr_said()}")
         return lines
     finally:
         process.kill()

@@ -12,17 +12,21 @@ can differ. The CLI prints the Report; the GUI renders its levels as they arrive
 
 An engine that prints only totals is bisected by totals: its total here, then its total below
 each legal move, then down the differing one; where its total differs while every move's
-subtree agrees, its move list differs (which moves cannot be told from totals). An engine that
-crashes, hangs or floods on the way down is a finding too: the Report keeps the levels found so
-far, with `crash` set and `error` quoting the engine's own error.
+subtree agrees, its move list differs (which moves cannot be told from totals).
+
+An oracle call that fails on the way down ends the descent with `report.failure`, a Failure
+saying which side failed (the engine under test or the reference) and how (crash, timeout,
+flood, or an error such as an answer that cannot be read), with the levels found so far. The
+engine under test crashing, hanging or flooding is a finding (`report.crash`); anything else
+is an error of the comparison, which `raise_unless_finding` raises.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Callable
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineFailed
+from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout
 from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
 from ..board.position import Position
 
@@ -41,6 +45,10 @@ class Row:
     def to_json(self) -> dict:
         return {"move": self.move, "engine": self.engine, "reference": self.reference}
 
+    @classmethod
+    def from_json(cls, data: dict) -> Row:
+        return cls(data["move"], data["engine"], data["reference"])
+
 
 @dataclass
 class Level:
@@ -57,6 +65,42 @@ class Level:
     def to_json(self) -> dict:
         return {"fen": self.fen, "depth": self.depth, "rows": [r.to_json() for r in self.rows],
                 "chosen": self.chosen}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Level:
+        return cls(data["fen"], data["depth"], [Row.from_json(r) for r in data["rows"]], data.get("chosen"))
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An oracle call that failed on the way down. `side`: 'engine' (the engine under test) or
+    'reference'; `kind`: how a call that broke off failed ('crash', 'timeout', 'flood', or the
+    error's own `kind`), or 'error' for any other EngineError (an answer that cannot be used, an
+    engine that cannot start); `message`: one line naming the engine and where it failed;
+    `own_error`: the engine's own error line (else the message); `command`: the command line it
+    failed on; `path`: the moves from the root FEN to the position it was asked about."""
+    side: str
+    kind: str
+    message: str
+    own_error: str = ""
+    command: str = ""
+    path: tuple[str, ...] = ()
+    error: EngineError | None = field(default=None, compare=False, repr=False)   # as it was raised
+
+    @property
+    def is_finding(self) -> bool:
+        """The engine under test crashed, hung or flooded: something found out about it, not a
+        failure of the comparison."""
+        return self.side == "engine" and self.kind != "error"
+
+    def to_json(self) -> dict:
+        return {"side": self.side, "kind": self.kind, "message": self.message, "own_error": self.own_error,
+                "command": self.command, "path": list(self.path)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Failure:
+        return cls(data["side"], data["kind"], data["message"], data.get("own_error", ""),
+                   data.get("command", ""), tuple(data.get("path", ())))
 
 
 @dataclass
@@ -79,11 +123,31 @@ class Report:
     unreachable: list[str] = field(default_factory=list)  # why start or `fen` cannot arise in a game
     note: str = ""
     cancelled: bool = False
-    error: str = ""          # one line: why the descent stopped early (the engine failed)
-    crash: bool = False      # the engine under test crashed, hung or flooded: a finding
+    failure: Failure | None = None   # why the descent stopped early
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
     fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
-    command: str = ""        # the command line the engine failed on, when it crashed
+
+    @property
+    def crash(self) -> bool:
+        """The engine under test crashed, hung or flooded: a finding, with the levels found before."""
+        return self.failure is not None and self.failure.is_finding
+
+    @property
+    def error(self) -> str:
+        """One line: why the descent stopped early ("" when it did not)."""
+        return self.failure.message if self.failure is not None else ""
+
+    @property
+    def command(self) -> str:
+        """The command line the engine failed on, when it is known."""
+        return self.failure.command if self.failure is not None else ""
+
+    def raise_unless_finding(self) -> Report:
+        """This report, unless the descent stopped on a failure that is not a finding (the
+        reference failed, or the engine's answer could not be used): then that EngineError."""
+        if self.failure is not None and not self.failure.is_finding:
+            raise self.failure.error or EngineError(self.failure.message)
+        return self
 
     def to_json(self) -> dict:
         return {"agree": self.agree, "path": list(self.path), "fen": self.fen,
@@ -94,7 +158,22 @@ class Report:
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
                 "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
-                "fen_warnings": list(self.fen_warnings), "command": self.command}
+                "fen_warnings": list(self.fen_warnings), "command": self.command,
+                "failure": self.failure.to_json() if self.failure is not None else None}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Report:
+        """The report to_json wrote (also one written before `failure` existed: its `crash`,
+        `error` and `command`)."""
+        plain = {f.name for f in fields(cls)} - {"levels", "failure"}
+        report = cls(**{k: v for k, v in data.items() if k in plain})
+        report.levels = [Level.from_json(lv) for lv in data.get("levels", [])]
+        if data.get("failure"):
+            report.failure = Failure.from_json(data["failure"])
+        elif data.get("crash"):
+            report.failure = Failure("engine", "crash", data.get("error", ""), command=data.get("command", ""),
+                                     path=tuple(report.path))
+        return report
 
 
 def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
@@ -117,7 +196,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
     `progress(level)` is called after each level; when `cancelled()` turns true the finder stops
     before the next engine call and returns what it has with `report.cancelled` set. To stop
     inside a long divide, also call cancel() on the oracles: that ends the same way.
-    FenError/MoveError for a bad request, EngineError when either oracle fails."""
+    FenError/MoveError for a bad request; an oracle that fails ends the report with its
+    `failure` (`raise_unless_finding()` raises the ones that are not findings)."""
     root_fen, path = validate(fen, moves)
     start = Position.from_fen(root_fen).play(path)
     report = Report(engine=engine.name, reference=reference.name, root_fen=root_fen, depth=depth,
@@ -129,12 +209,11 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
         if cancelled is not None and cancelled():
             report.cancelled = True
             return report
+        side, asked = "engine", report.path
         try:
-            try:
-                answer = engine.answer(root_fen, report.path, remaining)
-                report.engine_calls += 1
-            except EngineFailed as e:
-                return _crashed(report, engine, e)
+            answer = engine.answer(root_fen, report.path, remaining)
+            report.engine_calls += 1
+            side = "reference"
             theirs = reference.divide(root_fen, report.path, remaining)
             report.reference_calls += 1
             ours = answer.moves
@@ -142,16 +221,16 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
                 report.totals_only = True
                 if remaining == 1 or answer.total == sum(theirs.values()):
                     return _compare_totals(report, pos, remaining, answer.total, theirs, progress)
-                ours = {}
+                ours, side = {}, "engine"
                 for move in theirs:
-                    try:
-                        ours[move] = engine.perft(root_fen, report.path + [move], remaining - 1)
-                        report.engine_calls += 1
-                    except EngineFailed as e:
-                        return _crashed(report, engine, e, report.path + [move])
+                    asked = report.path + [move]
+                    ours[move] = engine.perft(root_fen, asked, remaining - 1)
+                    report.engine_calls += 1
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
             report.cancelled = True
             return report
+        except EngineError as e:
+            return _failed(report, engine if side == "engine" else reference, side, e, asked)
         level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
         report.levels.append(level)
         report.fen = level.fen
@@ -224,21 +303,25 @@ def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]
     return text
 
 
-def _crashed(report: Report, engine: Oracle, error: EngineFailed, path=None) -> Report:
-    """The engine under test failed mid-descent: a finding, with the levels found so far."""
-    path = report.path if path is None else path
+def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path) -> Report:
+    """An oracle failed mid-descent: the report ends there, with the levels found so far."""
     fen = Position.from_fen(report.root_fen).play(path).fen()
     where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
+    own = getattr(error, "own_error", "") or ""
     if isinstance(error, EngineCrashed):
-        own = error.own_error or str(error)
-        report.error = f"{engine.name} crashed {where}: {own}"
-        report.command = error.command
+        message = f"{oracle.name} crashed {where}: {own or error}"
     else:
-        message = str(error)
-        if message.startswith(f"{engine.name}: "):
-            message = message[len(engine.name) + 2:]
-        report.error = f"{engine.name} failed {where}: {message}"
-    report.crash = True
+        text = str(error)
+        if text.startswith(f"{oracle.name}: "):
+            text = text[len(oracle.name) + 2:]
+        message = f"{oracle.name} failed {where}: {text}"
+    if not isinstance(error, EngineFailed):
+        kind = "error"                 # not a call that broke off: an answer it could not use, a start that failed
+    else:
+        kind = getattr(error, "kind", "") or ("timeout" if isinstance(error, EngineTimeout) else
+                                               "flood" if isinstance(error, EngineFlood) else "crash")
+    report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
+                             tuple(path), error)
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
     return report
 

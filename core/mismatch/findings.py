@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import EngineError, EngineTimeout
-from .finder import Level, Report, find_mismatch
+from .finder import Report, find_mismatch
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, parse_square
 from .shrink import Shrunk, piece_count, shrink
@@ -60,6 +60,12 @@ class Finding:
         return CLASSES[self.kind]
 
     @property
+    def engine_failed(self) -> bool:
+        """The engine crashed or hung here instead of answering (an error, where the other
+        kinds are wrong answers)."""
+        return self.kind in ("crash", "timeout")
+
+    @property
     def moves(self) -> list[str]:
         """The differing moves at the mismatch position."""
         return [] if self.report is None else self.report.extra + self.report.missing
@@ -71,14 +77,10 @@ class Finding:
             return self.minimal.extra + self.minimal.missing
         return self.moves
 
-    @property
-    def example_verdicts(self) -> list[str]:
-        """The example position's differing moves with their verdicts: 'illegal d1b1'."""
-        return self.verdict_lines()
-
     def verdict_lines(self, write=None) -> list[str]:
-        """example_verdicts with each move written by write(fen, moves, uci) (the GUI's SAN
-        toggle), given the position the moves are played in; default: the UCI itself."""
+        """The example position's differing moves with their verdicts ('illegal d1b1'), each move
+        written by write(fen, moves, uci) (the GUI's SAN toggle), given the position the moves
+        are played in; default: the UCI itself."""
         shown = self.minimal if self.minimal is not None else self.report
         if shown is None:
             return []
@@ -105,7 +107,7 @@ class Finding:
 
     def summary(self) -> str:
         """One line: the class, the moves or error, where."""
-        if self.kind in ("crash", "timeout"):
+        if self.engine_failed:
             verb = "crashed" if self.kind == "crash" else "timed out"
             return (f"{self.label}: the engine {verb} at path {' '.join(self.path) or '(none)'} "
                     f"(FEN {self._failed_fen()}): {self.error}")
@@ -197,23 +199,14 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
     None when the engine agrees with the reference there. An engine error is a Finding
     (crash or timeout) with the levels found before it; OracleCancelled passes through, and a
     failing reference raises its EngineError."""
-    levels: list[Level] = []
-    side = _EngineSide(engine)
-    try:
-        report = find_mismatch(side, reference, fen, [], depth, progress=levels.append,
-                               cancelled=cancelled)
-    except OracleCancelled:
-        raise
-    except EngineError as e:
-        if side.failed is not e:
-            raise                                  # the reference failed: not a finding
-        finding = _crash_finding(engine, fen, depth, name, e, levels)
-    else:
-        finding = None
-        if getattr(report, "crash", False):        # the finder keeps the levels itself
-            finding = _crash_finding(engine, fen, depth, name, side.failed or EngineError(report.error),
-                                     report.levels, report)
-    if finding is not None:
+    report = find_mismatch(engine, reference, fen, [], depth, cancelled=cancelled)
+    failure = report.failure
+    if failure is not None:
+        if failure.side == "reference":
+            raise failure.error or EngineError(failure.message)      # not a finding: the run is in doubt
+        kind = "timeout" if failure.kind == "timeout" else "crash"  # a flood or unreadable answer: a crash
+        finding = Finding(fen, depth, kind, report=report, error=failure.own_error, path=list(failure.path),
+                          name=name)
         if shrink_calls > 0 and finding.kind == "crash":   # a timeout would cost its timeout per step
             # shrink the call that failed: the position at the end of the path, the depth left there
             failed_depth = max(1, depth - len(finding.path))
@@ -227,7 +220,8 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
         finding.shrunk = shrink_finding(engine, reference, finding, shrink_calls, move_pieces, cancelled)
         if finding.shrunk is not None and finding.shrunk.steps and finding.shrunk.failure == "mismatch":
             try:
-                finding.minimal = find_mismatch(engine, reference, finding.shrunk.fen, [], finding.shrunk.depth)
+                finding.minimal = find_mismatch(engine, reference, finding.shrunk.fen, [],
+                                                finding.shrunk.depth).raise_unless_finding()
             except OracleCancelled:
                 pass
     return finding
@@ -244,40 +238,6 @@ def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pie
         start, depth = finding.fen, finding.depth
     return shrink(engine, reference, start, depth, max_calls=max_calls, move_pieces=move_pieces,
                   cancelled=cancelled)
-
-
-class _EngineSide:
-    """The engine as the finder sees it, remembering the error it raised (so a crash is told
-    apart from the reference failing)."""
-
-    def __init__(self, oracle: Oracle):
-        self.oracle, self.failed = oracle, None
-
-    def __getattr__(self, name):
-        attr = getattr(self.oracle, name)
-        if name not in ("answer", "divide", "perft"):
-            return attr
-
-        def call(*args, **kwargs):
-            try:
-                return attr(*args, **kwargs)
-            except OracleCancelled:
-                raise
-            except EngineError as e:
-                self.failed = e
-                raise
-        return call
-
-
-def _crash_finding(engine, fen, depth, name, error, levels, report=None) -> Finding:
-    path = list(report.path) if report is not None else [lv.chosen for lv in levels if lv.chosen]
-    kind = error_kind(error)
-    if report is None:
-        report = Report(engine=engine.name, reference="", root_fen=fen, depth=depth, levels=list(levels),
-                        path=list(path))
-        start = Position.from_fen(fen).play(path)
-        report.fen = start.fen()
-    return Finding(fen, depth, kind, report=report, error=own_error(error), path=path, name=name)
 
 
 def shortest_examples(findings: list[Finding]) -> dict[str, Finding]:

@@ -1,7 +1,7 @@
 """Fuzzing an engine against a reference: random play and constructed edge positions.
 
-    >>> fuzzer = Fuzzer(make_oracle("perftree:tests/engines/no_underpromotion.py"),
-    ...                 make_oracle("core"), seed=1, seconds=30, first=True)
+    >>> fuzzer = Fuzzer(EnginePair.parse("perftree:tests/engines/no_underpromotion.py", "core"),
+    ...                 seed=1, seconds=30, first=True)
     >>> result = fuzzer.run()
     >>> result.findings[0].kind
     'promotion'
@@ -11,12 +11,12 @@ the seed) and random play from the start position and the bundled suites' positi
 towards captures, checks, promotions, castling and double pushes, where generators go wrong.
 Each position is compared at `depth`; a difference at a shallower depth shows there too, and
 the finder then walks down to where the move lists differ. Every mismatch (and every crash) is
-drilled down, classified and shrunk. The same seed gives the same sequence of positions.
+drilled down, classified and shrunk. The same seed gives the same sequence of positions. A
+session (core.mismatch.session): one engine process and one reference, made from an EnginePair.
 """
 from __future__ import annotations
 
 import random
-import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,10 +28,12 @@ from perftscope import resources
 from .edge_positions import edge_positions
 from ..errors import EngineError, PerftscopeError
 from .findings import Finding, investigate
-from ..engines.oracles import Oracle, OracleCancelled
+from ..engines.oracles import OracleCancelled
+from ..engines.pair import EnginePair
 from ..board.position import START_FEN, Position
 from .shrink import can_arise
 from ..counting.suites import load
+from .session import EngineSession
 
 DEFAULT_DEPTH = 2
 DEFAULT_SHRINK_CALLS = 60
@@ -119,29 +121,33 @@ def fuzz_positions(seed: int) -> Iterator[tuple[str, str]]:
     yield from play
 
 
-class Fuzzer:
+class Fuzzer(EngineSession):
     """A fuzz session; `run` until `seconds` or `positions` (or `first` finding), `stop` from any thread."""
 
-    def __init__(self, engine: Oracle, reference: Oracle, seed: int = 1, depth: int = DEFAULT_DEPTH,
+    def __init__(self, pair: EnginePair, seed: int = 1, depth: int = DEFAULT_DEPTH,
                  seconds: float | None = None, positions: int | None = None, first: bool = False,
-                 shrink_calls: int = DEFAULT_SHRINK_CALLS):
-        self.engine, self.reference = engine, reference
+                 shrink_calls: int = DEFAULT_SHRINK_CALLS, on_finding: Callable[[Finding], None] | None = None,
+                 on_position: Callable[[], None] | None = None):
         self.seed, self.depth, self.seconds, self.positions = seed, depth, seconds, positions
         self.first, self.shrink_calls = first, shrink_calls
-        self._stop = threading.Event()
         self.result = FuzzResult()
+        super().__init__(pair, on_finding, on_position)
+        self.engine, self.reference = self.take_oracles()
 
-    def stop(self):
-        self._stop.set()
-        self.engine.cancel()
-        self.reference.cancel()
+    @property
+    def findings(self) -> list[Finding]:
+        return self.result.findings
 
-    def run(self, on_finding: Callable[[Finding, str], None] | None = None,
-            on_position: Callable[[int, str], None] | None = None) -> FuzzResult:
-        """Test positions until a limit; `on_finding(finding, source)` as each is found."""
+    def summary(self) -> str:
+        result = self.result
+        return (f"fuzz seed {self.seed}: {result.tested} positions in {result.seconds:.1f} s "
+                f"({result.per_second:.1f}/s), {len(result.findings)} findings" + (" (stopped)" if result.stopped else ""))
+
+    def run(self) -> FuzzResult:
+        """Test positions until a limit, then close the oracles."""
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
-        over = lambda: self._stop.is_set() or (deadline is not None and time.perf_counter() > deadline)  # noqa: E731
+        over = lambda: self.stopped.is_set() or (deadline is not None and time.perf_counter() > deadline)  # noqa: E731
         result = self.result
         try:
             for source, fen in fuzz_positions(self.seed):
@@ -149,18 +155,18 @@ class Fuzzer:
                     break
                 finding = self._test(fen)
                 result.tested += 1
-                if on_position is not None:
-                    on_position(result.tested, fen)
+                self.tested()
                 if finding is not None:
                     finding.name = f"#{result.tested} {source}"
                     result.findings.append(finding)
-                    if on_finding is not None:
-                        on_finding(finding, source)
+                    self.found(finding)
                     if self.first:
                         break
         except OracleCancelled:
             pass
-        result.stopped = self._stop.is_set()
+        finally:
+            self.close()
+        result.stopped = self.stopped.is_set()
         result.seconds = time.perf_counter() - start
         return result
 
@@ -177,4 +183,4 @@ class Fuzzer:
                 return None
         # the shrink of a finding runs to its end (bounded by shrink_calls), even past --seconds
         return investigate(self.engine, self.reference, fen, self.depth,
-                           shrink_calls=self.shrink_calls, cancelled=self._stop.is_set)
+                           shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)

@@ -1,33 +1,37 @@
 """An engine against a whole suite: every position and depth, each failure drilled down,
 classified and shrunk; the summary by class; JUnit XML for an engine's own CI.
 
-    >>> run = SuiteRun(load("resources/ep_edge_cases.epd"), "perftree:tests/engines/ep_rank_pin.py",
-    ...                "core", jobs=2, max_nodes=10_000)
+    >>> run = SuiteRun(load("resources/ep_edge_cases.epd"),
+    ...                EnginePair.parse("perftree:tests/engines/ep_rank_pin.py", "core"), jobs=2, max_nodes=10_000)
     >>> run.run()
     >>> [c.finding.kind for c in run.cases if c.finding]
     ['ep-rank-pin', 'ep-rank-pin', ...]
 
-Each of the `jobs` worker threads owns its own engine and reference (one process each), so N
-jobs run N engine processes at once. Expected counts come from the suite; a position without
-any is counted by the reference up to `max_depth` (default 3).
+A session (core.mismatch.session): each of the `jobs` worker threads owns its own engine and
+reference (one process each), so N jobs run N engine processes at once. Expected counts come from
+the suite; a position without any is counted by the reference up to `max_depth` (default 3).
 """
 from __future__ import annotations
 
+import collections
 import threading
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..errors import EngineError, FenError
 from .findings import Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples
-from ..engines.oracles import DEFAULT_TIMEOUT, Oracle, OracleCancelled, make_oracle
+from ..engines.oracles import Oracle, OracleCancelled
+from ..engines.pair import EnginePair
 from ..board.position import Position
 from ..counting.suites import SuiteEntry
+from .session import EngineSession
 
 DEFAULT_DEPTH_WITHOUT_COUNTS = 3
 DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position
+IN_FLIGHT = 4                   # positions queued per job ahead of the one running
 
 
 @dataclass
@@ -38,7 +42,8 @@ class Case:
     checked: list[tuple[int, int, int | None]] = field(default_factory=list)
     finding: Finding | None = None
     skipped: str = ""             # why the position was not run (Chess960 castling, no depth left)
-    error: str = ""               # an unreadable FEN in the suite
+    error: str = ""               # an unreadable line or FEN in the suite
+    index: int = 0                # its place in the suite
     seconds: float = 0.0
 
     @property
@@ -56,77 +61,51 @@ class Case:
                 "finding": None if self.finding is None else self.finding.to_json()}
 
 
-class SuiteRun:
-    """Runs the suite on worker threads; `on_case(case)` is called (from a worker) as each ends."""
+class SuiteRun(EngineSession):
+    """Runs the suite on worker threads; `on_case(case)` is called (from a worker) as each ends,
+    besides the session's on_finding and on_position."""
 
-    def __init__(self, entries: list[SuiteEntry], engine_spec: str, reference_spec: str = "core",
-                 jobs: int = 1, timeout: float = DEFAULT_TIMEOUT, max_depth: int | None = None,
-                 max_nodes: int | None = None, shrink_calls: int = DEFAULT_SHRINK_CALLS,
-                 on_case: Callable[[Case], None] | None = None):
-        self.entries, self.engine_spec, self.reference_spec = entries, engine_spec, reference_spec
-        self.jobs, self.timeout = max(1, jobs), timeout
+    def __init__(self, entries: Iterable[SuiteEntry], pair: EnginePair, jobs: int = 1,
+                 max_depth: int | None = None, max_nodes: int | None = None,
+                 shrink_calls: int = DEFAULT_SHRINK_CALLS, on_case: Callable[[Case], None] | None = None,
+                 on_finding: Callable[[Finding], None] | None = None, on_position: Callable[[], None] | None = None):
+        self.entries, self.jobs = entries, max(1, jobs)
         self.max_depth, self.max_nodes, self.shrink_calls = max_depth, max_nodes, shrink_calls
         self.on_case = on_case
         self.cases: list[Case] = []
-        self.engine_name = self.reference_name = ""
         self.seconds = 0.0
-        self.stopped = threading.Event()
         self._local = threading.local()
-        self._oracles: list[Oracle] = []
-        self._lock = threading.Lock()
-        # one pair now: a bad spec fails here, before any thread, with its own message
-        self._spare = [self._new_pair()]
-        self.engine_name, self.reference_name = self._spare[0][0].name, self._spare[0][1].name
-
-    # --- oracles, one pair per worker thread ---------------------------------------------
-    def _new_pair(self) -> tuple[Oracle, Oracle]:
-        engine = make_oracle(self.engine_spec, timeout=self.timeout)
-        try:
-            reference = make_oracle(self.reference_spec, timeout=self.timeout)
-        except EngineError:
-            engine.close()
-            raise
-        with self._lock:
-            self._oracles += [engine, reference]
-        return engine, reference
+        super().__init__(pair, on_finding, on_position)
 
     def _pair_for_thread(self) -> tuple[Oracle, Oracle]:
         pair = getattr(self._local, "pair", None)
         if pair is None:
-            with self._lock:
-                pair = self._spare.pop() if self._spare else None
-            self._local.pair = pair = pair or self._new_pair()
+            self._local.pair = pair = self.take_oracles()
         return pair
-
-    def stop(self):
-        """End the run at once: queued positions are skipped, running engine calls killed."""
-        self.stopped.set()
-        for oracle in list(self._oracles):
-            oracle.cancel()
-
-    def close(self):
-        for oracle in self._oracles:
-            oracle.close()
 
     # --- the run ---------------------------------------------------------------------------
     def run(self) -> list[Case]:
         start = time.perf_counter()
         try:
             with ThreadPoolExecutor(self.jobs, thread_name_prefix="suite-job") as pool:
-                futures = [pool.submit(self._run_case, entry) for entry in self.entries]
-                for future in futures:
-                    future.result()          # a failing reference raises here
+                # the entries may be a stream (core.counting.suites.read): a bounded number in flight
+                waiting: collections.deque = collections.deque()
+                for index, entry in enumerate(self.entries):
+                    waiting.append(pool.submit(self._run_case, index, entry))
+                    while len(waiting) > IN_FLIGHT * self.jobs:
+                        waiting.popleft().result()          # a failing reference raises here
+                for future in waiting:
+                    future.result()
         finally:
             self.close()
             self.seconds = time.perf_counter() - start
-        order = {id(e): i for i, e in enumerate(self.entries)}
-        self.cases.sort(key=lambda c: order[id(c.entry)])
+        self.cases.sort(key=lambda c: c.index)
         return self.cases
 
-    def _run_case(self, entry: SuiteEntry):
+    def _run_case(self, index: int, entry: SuiteEntry):
         if self.stopped.is_set():
             return
-        case = Case(entry, entry.name or entry.source)
+        case = Case(entry, entry.name or entry.source, index=index)
         started = time.perf_counter()
         try:
             self._check(case)
@@ -142,10 +121,16 @@ class SuiteRun:
         case.seconds = time.perf_counter() - started
         with self._lock:
             self.cases.append(case)
+        self.tested()
+        if case.finding is not None:
+            self.found(case.finding)
         if self.on_case is not None:
             self.on_case(case)
 
     def _check(self, case: Case):
+        if case.entry.error:
+            case.error = case.entry.error
+            return
         engine, reference = self._pair_for_thread()
         try:
             fen = Position.from_fen(case.entry.full_fen).fen()
@@ -214,6 +199,9 @@ class SuiteRun:
         return {"passed": sum(c.passed for c in self.cases), "failed": sum(c.failed for c in self.cases),
                 "skipped": sum(bool(c.skipped) for c in self.cases)}
 
+    def summary(self) -> str:
+        return ", ".join(f"{n} {k}" for k, n in self.counts().items()) + (" (stopped)" if self.stopped.is_set() else "")
+
     def by_class(self) -> dict[str, tuple[int, Finding]]:
         """kind -> (how many, the shortest example)."""
         examples = shortest_examples(self.findings)
@@ -234,10 +222,10 @@ def junit_xml(run: SuiteRun, suite_name: str) -> str:
     root = ET.Element("testsuites")
     suite = ET.SubElement(root, "testsuite", name=f"perft {suite_name} ({run.engine_name})",
                           tests=str(len(run.cases)), failures=str(sum(
-                              c.finding is not None and c.finding.kind not in ("crash", "timeout")
+                              c.finding is not None and not c.finding.engine_failed
                               for c in run.cases)),
                           errors=str(sum(bool(c.error) or (c.finding is not None and
-                                                           c.finding.kind in ("crash", "timeout"))
+                                                           c.finding.engine_failed)
                                          for c in run.cases)),
                           skipped=str(counts["skipped"]), time=f"{run.seconds:.3f}")
     for case in run.cases:
@@ -249,7 +237,7 @@ def junit_xml(run: SuiteRun, suite_name: str) -> str:
             ET.SubElement(tc, "error", message=case.error, type="fen").text = case.entry.fen
         elif case.finding is not None:
             f = case.finding
-            tag = "error" if f.kind in ("crash", "timeout") else "failure"
+            tag = "error" if f.engine_failed else "failure"
             el = ET.SubElement(tc, tag, message=f.summary(), type=f.kind)
             el.text = _details(case)
     ET.indent(root)
@@ -263,8 +251,7 @@ def _details(case: Case) -> str:
     if f.path:
         lines.append(f"path {' '.join(f.path)}")
     if f.report is not None and f.report.fen:
-        failed = f.kind in ("crash", "timeout")
-        lines.append(f"{'failed at' if failed else 'differs at'} {f.report.fen}")
+        lines.append(f"{'failed at' if f.engine_failed else 'differs at'} {f.report.fen}")
     lines.append(f.summary())
     if f.shrunk is not None:
         lines.append(f"minimal {f.shrunk.fen} (depth {f.shrunk.depth}, {f.shrunk.pieces} pieces)")

@@ -112,12 +112,6 @@ def test_suite_limits_and_perft_format(capsys):
     assert out.splitlines()[-1] == "19 passed, 0 failed"          # its Chess960 entries included
 
 
-def test_suite_unreadable_line(tmp_path, capsys):
-    bad = tmp_path / "bad.epd"
-    bad.write_text("8/8/8/8/8/8/8/K6k w - - ;D1 3\n8/8/8/8/8/8/8/K6k w - - ;Dx 3\n")
-    code, _, err = run(capsys, "suite", str(bad))
-    assert code == 2 and "bad.epd line 2: cannot read depth field 'Dx 3'" in err
-
 
 def test_console_script_and_help():
     proc = subprocess.run([PERFTSCOPE, "perft", "--help"], capture_output=True, text=True)

@@ -180,3 +180,60 @@ def test_workers_dying_at_start_up_are_reported_not_waited_on(empty_scheduler, t
     # which form depends on when the deaths are seen: before any task went out ("during this
     # run"), while tasks wait ("... no total"), or after --wait-workers of no worker at all
     assert any(form in last for form in ("during this run", "no total", "none is there after 3 s")), last
+
+
+SCHEDULER_PROCESS = """
+import sys, time
+from distributed import LocalCluster
+cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, scheduler_port=int(sys.argv[1]),
+                       dashboard_address=None)
+print(cluster.scheduler_address, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_killed_scheduler_ends_the_run_with_exit_2_and_the_same_command_resumes(tmp_path, capsys):
+    # > 5 s: the scheduler to kill (and its worker) is a process of its own, and starting one
+    # here takes 3 to 8 s; the one that takes its place runs in this process, on the same port
+    import socket
+    import threading
+    from distributed import LocalCluster
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    scheduler = subprocess.Popen([sys.executable, "-c", SCHEDULER_PROCESS, str(port)], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+    address = scheduler.stdout.readline().strip()
+    assert address == f"tcp://127.0.0.1:{port}"
+    journal = tmp_path / "d6.sqlite"
+    argv = ["perft", "-d", "6", "--split", "3", "--cluster", address, "--tasks", "128", "--journal", str(journal)]
+
+    def kill_after_three_tasks():
+        while True:
+            try:
+                if len(_journal_rows(journal)) >= 3:
+                    break
+            except sqlite3.OperationalError:         # not created yet
+                pass
+            time.sleep(0.01)
+        scheduler.send_signal(signal.SIGKILL)
+
+    try:
+        threading.Thread(target=kill_after_three_tasks, daemon=True).start()
+        assert main(argv) == 2
+    finally:
+        scheduler.kill()
+        scheduler.wait()
+    cap = capsys.readouterr()
+    last = cap.err.strip().splitlines()[-1]
+    assert cap.out == "" and f"lost the Dask scheduler at {address}" in last
+    assert f"tasks done, no total; run again with --journal {journal} to compute only those" in last
+    done = _journal_rows(journal, writer_gone=True)
+    assert 3 <= len(done) < 128 and f"{len(done)} of 128 tasks done" in last
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, scheduler_port=port,
+                      dashboard_address=None):
+        assert main(argv + ["--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["nodes"] == 119_060_324
+    assert (out["tasks_from_journal"], out["tasks_run"]) == (len(done), 128 - len(done))

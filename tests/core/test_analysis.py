@@ -141,6 +141,11 @@ def test_ep_verdicts_match_python_chess():
             seen.add(c.reason.split(" ")[1] if not c.legal else "legal")
             if not c.legal:
                 assert explain_move(Position.from_fen(fen_of(b)), c.move) == c.reason.split(" (this")[0]
+            # what checks the other king once the capture is made: python-chess's checkers after it
+            after = b.copy()
+            if c.legal:
+                after.push_uci(c.move)
+            assert set(c.checks) == (set(after.checkers()) if c.legal else set()), (b.fen(), c)
     # the generator met every kind of verdict: legal, rank pin, pinned capturer, unresolved check
     assert {"legal", "passant", "capturing", "not"} <= seen, seen
 

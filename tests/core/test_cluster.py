@@ -3,6 +3,7 @@ balanced, the cluster's sums are exact (also with a worker killed mid-run), and 
 journal refuses another run's file."""
 import os
 import signal
+import sqlite3
 
 import numpy as np
 import pytest
@@ -131,7 +132,7 @@ def test_an_unreachable_scheduler_is_a_clear_error():
         run_perft(START_FEN, "", 3, 1, address="tcp://127.0.0.1:9")
 
 
-def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client):
+def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client, tmp_path):
     dask_client.wait_for_workers(2, timeout=60)
     pids = dask_client.run(os.getpid)                  # {worker address: pid}
     lost = []                                          # (pid, tasks it held when killed)
@@ -145,9 +146,15 @@ def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client):
             os.kill(pids[victim], signal.SIGKILL)
             lost.append((pids[victim], held[victim]))
 
-    r = run_perft(START_FEN, "", 7, 3, client=dask_client, tasks=48, progress=kill_once)
+    journal = tmp_path / "d7.sqlite"
+    r = run_perft(START_FEN, "", 7, 3, client=dask_client, tasks=48, progress=kill_once, journal=journal)
     assert lost and lost[0][1]                         # killed holding work
     assert r.nodes == 3_195_901_860
     assert r.tasks_run == 48
+    # the journal holds each task once, as it finished: the killed worker's tries left nothing
+    with sqlite3.connect(journal) as db:
+        rows = db.execute("SELECT id, nodes FROM tasks").fetchall()
+    assert sorted(tid for tid, _ in rows) == list(range(48))
+    assert sum(int(nodes) for _, nodes in rows) == 3_195_901_860
     assert lost[0][0] not in dask_client.run(os.getpid).values()
     dask_client.wait_for_workers(2, timeout=60)       # the nanny brings it back for later tests

@@ -43,7 +43,7 @@ def expected(core):
 def _find(spec, planted, core):
     fen, moves, depth = PLANTED[planted]
     with make_oracle(spec, timeout=60) as engine:
-        return find_mismatch(engine, core, fen, moves, depth)
+        return find_mismatch(engine, core, fen, moves, depth).raise_unless_finding()
 
 
 def _summary(report):

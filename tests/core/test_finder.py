@@ -1,12 +1,13 @@
 """The mismatch finder against small engines with one planted legality bug each: it must land
 on a position whose move lists differ by exactly the planted moves, with one engine call per level."""
+import json
 import threading
 
 import pytest
 
 from perftscope.core.board.analysis import explain_move
 from perftscope.core.errors import EngineError, MoveError
-from perftscope.core.mismatch.finder import find_mismatch
+from perftscope.core.mismatch.finder import Report, find_mismatch
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN, Position
 
@@ -143,5 +144,26 @@ def test_cancelling_an_oracle_mid_divide_ends_the_descent(core):
 def test_bad_requests_and_failing_engines(core, engine_path):
     with pytest.raises(MoveError, match="e2e5"):
         find_mismatch(core, core, POSITION_3, ["e2e5"], 2)
+    # an answer that cannot be read: the engine's failure, but an error of the comparison
+    report = find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, [], 2)
+    assert (report.failure.side, report.failure.kind) == ("engine", "error") and not report.crash
     with pytest.raises(EngineError, match="uci_duplicates.py: move a2a3 listed twice"):
-        find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, [], 2)
+        report.raise_unless_finding()
+
+
+def test_a_failure_says_which_side_failed_and_how(core, engine_path):
+    # the engine under test crashing below the root: a finding, with the level found before it
+    crash = make_oracle(f"perftree:{engine_path('node_crash')}")
+    report = find_mismatch(crash, core, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    failure = report.failure
+    assert (failure.side, failure.kind) == ("engine", "crash") and failure.is_finding and report.crash
+    assert report.raise_unless_finding() is report and report.levels
+    assert failure.path == tuple(report.path) and failure.own_error in report.error
+    # the reference failing: never a finding about the engine
+    report = find_mismatch(core, crash, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    assert (report.failure.side, report.failure.kind) == ("reference", "crash") and not report.crash
+    with pytest.raises(EngineError, match="node_crash.py"):
+        report.raise_unless_finding()
+    # a report read back from JSON keeps its failure
+    again = Report.from_json(json.loads(json.dumps(report.to_json())))
+    assert again.failure == report.failure and again.to_json() == report.to_json()

@@ -1,0 +1,53 @@
+"""The window's model without a window: what the board shows, what each result belongs to, and
+when a result or the status line is about another position."""
+from perftscope.app.model import MainModel
+from perftscope.core.board.position import START_FEN, Position
+
+AFTER_E4 = Position.from_fen(START_FEN).push("e2e4")
+
+
+def moved(model, pos, root=(START_FEN, ())):
+    model.board_moved(pos, root)
+
+
+def test_a_result_is_stale_once_the_board_shows_another_position(qtbot):
+    model = MainModel()
+    changes = []
+    model.changed.connect(lambda: changes.append(1))
+    moved(model, Position.from_fen(START_FEN))
+    assert model.analysis is not None and changes
+    model.divide_started()
+    assert model.run_started() == Position.from_fen(START_FEN) and model.run_root == (START_FEN, ())
+    assert not model.divide_stale and not model.run_stale
+    moved(model, AFTER_E4, (START_FEN, ("e2e4",)))
+    assert model.divide_stale and model.run_stale
+    moved(model, Position.from_fen(START_FEN))
+    assert not model.divide_stale and not model.run_stale
+
+
+def test_a_row_shown_keeps_its_tree_and_mark_until_the_user_moves(qtbot):
+    model = MainModel()
+    shown = []
+    # the window puts the position on the board, and the board answers with board_moved
+    model.showRequested.connect(lambda pos, moves: (shown.append((pos, moves)),
+                                                    moved(model, pos.play(list(moves)), (pos.fen(), moves))))
+    moved(model, Position.from_fen(START_FEN))
+    model.divide_started()
+    model.show_row(START_FEN, ("e2e4",), ("e2e4",), "showing the divide row e2e4", mark="a mark")
+    assert shown == [(Position.from_fen(START_FEN), ("e2e4",))]
+    assert model.position == AFTER_E4 and model.row_shown == ("e2e4",) and model.mark == "a mark"
+    assert not model.divide_stale                          # the tree keeps its root
+    moved(model, Position.from_fen(START_FEN).push("d2d4"))     # the user plays elsewhere
+    assert model.mark is None and model.row_shown is None and model.caption == ""
+    assert model.divide_stale
+
+
+def test_the_status_line_is_about_the_position_it_was_said_for(qtbot):
+    model = MainModel()
+    said = []
+    model.messageChanged.connect(lambda: said.append(model.message))
+    moved(model, Position.from_fen(START_FEN))
+    model.say("first mismatch after e2e4", error=True)
+    assert said[-1].text == "first mismatch after e2e4" and said[-1].error and not model.message_stale
+    moved(model, AFTER_E4, (START_FEN, ("e2e4",)))
+    assert model.message_stale

@@ -1,0 +1,65 @@
+"""Suite and fuzz sessions are one kind of thing to whoever runs them: made from an EnginePair,
+run until stopped from another thread, saying which engine call runs, telling each position
+and finding as it goes."""
+import threading
+import time
+
+import pytest
+
+from perftscope.core.counting.suites import load
+from perftscope.core.engines.pair import EnginePair
+from perftscope.core.errors import EngineError
+from perftscope.core.mismatch.fuzz import Fuzzer
+from perftscope.core.mismatch.suite_run import SuiteRun
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+@pytest.fixture
+def suite(tmp_path):
+    path = tmp_path / "one.epd"
+    path.write_text(f"{START} ;D1 20 ;D2 400\n")
+    return load(path)
+
+
+def make(kind, pair, suite):
+    return SuiteRun(suite, pair) if kind == "suite" else Fuzzer(pair, seconds=60)
+
+
+@pytest.mark.parametrize("kind", ["suite", "fuzz"])
+def test_a_session_says_which_call_runs_and_stops_at_once(engine_path, suite, kind):
+    pair = EnginePair.parse(f"uci:{engine_path('uci_hang')}", "core", timeout=60)
+    session = make(kind, pair, suite)
+    assert (session.engine_name, session.reference_name) == ("uci_hang.py", "core")
+    runner = threading.Thread(target=session.run)
+    runner.start()
+    deadline = time.monotonic() + 20
+    while session.activity() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert session.activity().call == 1
+    stopped = time.monotonic()
+    session.stop()
+    runner.join(10)
+    assert not runner.is_alive() and time.monotonic() - stopped < 5
+    assert session.stopped.is_set() and session.findings == [] and "(stopped)" in session.summary()
+
+
+@pytest.mark.parametrize("kind", ["suite", "fuzz"])
+def test_a_session_tells_each_position_and_finding(engine_path, tmp_path, kind):
+    seen, found = [], []
+    pair = EnginePair.parse(f"perftree:{engine_path('no_underpromotion')}", "core")
+    hooks = dict(on_position=lambda: seen.append(1), on_finding=found.append)
+    promotion = tmp_path / "promotion.epd"
+    promotion.write_text("8/2P5/8/8/8/8/k7/7K w - - 0 1\n")        # counted by the reference
+    session = (SuiteRun(load(promotion), pair, max_depth=1, shrink_calls=0, **hooks) if kind == "suite" else
+               Fuzzer(pair, positions=40, first=True, shrink_calls=0, **hooks))
+    session.run()
+    assert seen and found and found == session.findings
+    assert {f.kind for f in found} == {"promotion"}
+
+
+def test_a_spec_that_cannot_start_fails_when_the_session_is_made(suite):
+    with pytest.raises(EngineError, match="/nonexistent/engine"):
+        Fuzzer(EnginePair.parse("uci:/nonexistent/engine", "core"))
+    with pytest.raises(EngineError, match="/nonexistent/engine"):
+        SuiteRun(suite, EnginePair.parse("core", "uci:/nonexistent/engine"))

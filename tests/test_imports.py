@@ -1,0 +1,116 @@
+"""The package's imports read from its source, every import counted (those inside functions too,
+since a lazy import is still a dependency): no circle; core below app and widgets and free of
+Qt; widgets free of numba (core.limits is how a widget learns a bound)."""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent          # the repository: perftscope's namespace
+PACKAGE = "perftscope"
+ROOMS = ("app", "core", "widgets", "resources")
+
+
+def modules() -> dict[str, Path]:
+    """perftscope.x.y -> its file, for every module of the rooms (packages by their __init__)."""
+    found = {}
+    for room in ROOMS:
+        for path in (ROOT / room).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join((PACKAGE, *parts))] = path
+    found[f"{PACKAGE}.__main__"] = ROOT / "__main__.py"       # `python -m perftscope`
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """Every module `name` imports: perftscope's by their module name, others by their top name."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module
+            # `from package import module` imports the module; `from module import name`, the module
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & set(known)
+            out.update(submodules)
+            if len(submodules) < len(node.names):
+                out.add(base)
+    return {m if m.startswith(PACKAGE + ".") or m == PACKAGE else m.split(".")[0] for m in out}
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module, and modules importing themselves
+    (Tarjan's algorithm)."""
+    index, low, on_stack, stack, found = {}, {}, set(), [], []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges.get(v, ()):
+            if w not in edges:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in edges.get(v, ()):
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def room(module: str) -> str:
+    return module.split(".")[1] if module.startswith(PACKAGE + ".") else ""
+
+
+def test_the_reader_sees_every_room():
+    edges = graph()
+    assert {"perftscope.core.engines.oracles", "perftscope.app.gui", "perftscope.widgets.board"} <= set(edges)
+    # relative imports resolve: the window imports its model, the oracles their spec parser
+    assert "perftscope.app.model" in edges["perftscope.app.gui"]
+    assert "perftscope.core.engines.spec" in edges["perftscope.core.engines.oracles"]
+    assert "PySide6" in edges["perftscope.widgets.board"] and "numba" in edges["perftscope.core.kernels.search"]
+
+
+def test_no_module_imports_itself_back():
+    assert circles(graph()) == []
+
+
+def test_circles_are_found():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"a"}}) == [["a"]]
+
+
+def test_core_is_below_app_and_widgets_and_knows_no_qt():
+    wrong = sorted((name, dep) for name, deps in graph().items() if room(name) == "core"
+                   for dep in deps if room(dep) in ("app", "widgets") or dep in ("PySide6", "pyqtgraph", "shiboken6"))
+    assert wrong == []
+
+
+def test_widgets_never_import_numba():
+    wrong = sorted((name, dep) for name, deps in graph().items() if room(name) == "widgets"
+                   for dep in deps if dep in ("numba", "llvmlite") or dep.startswith(f"{PACKAGE}.core.kernels"))
+    assert wrong == []
