@@ -3,27 +3,34 @@ conversion to the kernels' side-to-move-at-the-bottom bitboard tuple.
 
 Chess960: the castling field may be X-FEN (`KQkq` meaning the outermost rook on
 that side of the king, a file letter where that is ambiguous) or Shredder-FEN
-(`HAha`, the rooks' files). A position is Chess960 when its castling rights need
-it or when `chess960=True` says so; there a castling move is written king takes
+(`HAha`, the rooks' files). A FEN is standard chess unless `chess960=True` says
+otherwise, its castling field names rook files, or standard chess cannot hold it (a
+king with a castling right stands on its first rank off e1/e8); in standard chess
+`KQkq` mean the corner rooks. In Chess960 a castling move is written king takes
 rook (`e1h1`, `b1a1`), as Stockfish with UCI_Chess960 and python-chess do.
 
     >>> pos = Position.from_fen(START_FEN).play("e2e4 e7e5")
     >>> pos.fen()
     'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2'
+
+The rules (legal moves, check, the position after a move) come from the core's kernels.
+A process whose kernels are still being prepared (the GUI's first seconds on an empty
+compile cache) may have python-chess answer them meanwhile: `python_chess_until(loaded)`.
+The two agree move for move (tests/core/test_position.py plays random games with both);
+what only the kernels know (the state tuple, its key, the analysis) waits for them. The
+kernel modules are imported at their first use: importing them imports numba.
 """
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
-from .. import kernels
 from ..errors import FenError, MoveError
-from ..kernels.board import (FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, full_key, layout_bits, make, move_flag,
-                            move_from, move_promotion, move_to)
-from ..kernels.movegen import king_safety, legal_moves as _legal_moves
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FILES = "abcdefgh"
@@ -36,11 +43,60 @@ _CASTLING = {"K": (1, 4, 7, "w"), "Q": (2, 4, 0, "w"), "k": (4, 60, 63, "b"), "q
 STANDARD_ROOKS = (7, 0, 7, 0)     # rook files of K, Q, k, q
 FEN_STYLES = ("xfen", "shredder")
 
+_kernels_loaded: threading.Event | None = None     # None: the kernels answer from the start
+
+
+def python_chess_until(loaded: threading.Event | None) -> None:
+    """Let python-chess answer the rules in this process until `loaded` is set (by whoever
+    loads the kernels); None: the kernels answer at once (the default)."""
+    global _kernels_loaded
+    _kernels_loaded = loaded
+
+
+def _python_chess_answers() -> bool:
+    loaded = _kernels_loaded
+    return loaded is not None and not loaded.is_set()
+
+
+def _k():
+    """The kernel modules (core.kernels, .board, .movegen), imported at first use."""
+    from .. import kernels
+    from ..kernels import board, movegen
+    return kernels, board, movegen
+
+
+class Move(NamedTuple):
+    """A legal move as the rules gave it: squares are real (a1 = 0). `to` is where the moving
+    piece lands (a castling king's destination); `rook` a castling rook's square. `token` is
+    the answering rules' own move: the kernel's 16-bit move or python-chess's Move."""
+    uci: str
+    frm: int
+    to: int
+    castle: bool
+    en_passant: bool
+    rook: int | None
+    token: object
+
 
 def is_chess960(fen: str) -> bool:
-    """Whether a valid FEN is a Chess960 position: its castling rights need Chess960, or
-    they are written in Shredder-FEN."""
+    """Whether a valid FEN is a Chess960 position: its castling field names rook files, or
+    a king with a right stands off e1/e8 (see reads_as_chess960)."""
     return Position.from_fen(fen).chess960
+
+
+def reads_as_chess960(fen: str) -> bool:
+    """Whether a FEN's castling field is read as Chess960 without `chess960=True`: it names
+    rook files (Shredder-FEN, or X-FEN's file letters), or a king with a right stands on its
+    first rank off e1/e8, which standard chess cannot hold. Only the first three fields are
+    looked at, so this answers for FENs whose rights cannot stand as well."""
+    fields = fen.split()
+    if len(fields) < 3 or fields[2] == "-":
+        return False
+    try:
+        board = _parse_placement(fields[0])
+    except FenError:
+        return False
+    return _reads_as_chess960(fields[2], board)
 
 
 def square_name(sq: int) -> str:
@@ -80,7 +136,7 @@ class Position:
     @classmethod
     def from_fen(cls, fen: str, chess960: bool = False, fen_style: str | None = None) -> "Position":
         """Parse and validate; FenError names the field that is wrong. The position is
-        Chess960 when `chess960` or its castling rights need it; fen() writes castling in
+        Chess960 when `chess960` or reads_as_chess960(fen); fen() writes castling in
         `fen_style` ('xfen' or 'shredder'), by default the style that was read."""
         fields = fen.split()
         if len(fields) < 4 or len(fields) > 6:
@@ -90,16 +146,13 @@ class Position:
         if fields[1] not in ("w", "b"):
             raise FenError(f"FEN field 2 (side to move): expected 'w' or 'b', got {fields[1]!r}")
         white = fields[1] == "w"
-        castling, rooks, style_read = _parse_castling(fields[2], board)
+        chess960 = chess960 or (fields[2] != "-" and _reads_as_chess960(fields[2], board))
+        castling, rooks, style_read = _parse_castling(fields[2], board, chess960)
         ep = _parse_ep(fields[3], board, white)
         halfmove = _parse_counter(fields, 4, "halfmove clock", 0, 0)
         fullmove = _parse_counter(fields, 5, "fullmove number", 1, 0)
         if fen_style is not None and fen_style not in FEN_STYLES:
             raise ValueError(f"fen_style must be one of {', '.join(FEN_STYLES)}, not {fen_style!r}")
-        # Shredder-FEN exists for Chess960: it marks a position as such even when its rooks
-        # stand on the corners (that is how --960 reaches the engines through a FEN alone)
-        chess960 = chess960 or not _standard_layout(board, castling, rooks) or \
-            (style_read == "shredder" and bool(castling))
         pos = cls(tuple(board), white, castling, ep, halfmove, max(fullmove, 1), rooks, chess960,
                   fen_style or style_read)
         pos._check_not_capturable_king()
@@ -110,8 +163,9 @@ class Position:
         castling = self.castling_field()
         if not self.chess960:
             castling = self.castling_field("xfen")       # Shredder-FEN would say Chess960
-        elif _standard_layout(self.board, self.castling, self.castling_rooks):
-            # X-FEN cannot say that rooks in the corners play Chess960; Shredder-FEN does
+        elif castling and not _reads_as_chess960(castling, list(self.board)):
+            # X-FEN with the kings on e1/e8 reads as standard chess; Shredder-FEN says Chess960
+            # (that is how --960 reaches the engines through a FEN alone)
             castling = self.castling_field("shredder")
         return (f"{placement(self.board)} {'w' if self.white_to_move else 'b'} {castling or '-'} "
                 f"{ep} {self.halfmove} {self.fullmove}")
@@ -175,12 +229,13 @@ class Position:
             rights |= bit if self.white_to_move else ((bit >> 2) | (bit << 2)) & 15
         if not _standard_layout(self.board, self.castling, self.castling_rooks):
             k_white, q_white, k_black, q_black = self.castling_rooks
-            rights |= layout_bits((_king_file(self.board, True) or 0, k_white, q_white),
+            rights |= _k()[1].layout_bits((_king_file(self.board, True) or 0, k_white, q_white),
                                   (_king_file(self.board, False) or 0, k_black, q_black))
         ep = (self.ep_square ^ flip) if self.ep_square is not None else 0
         s = (_u64(bb["P"]), _u64(bb["N"]), _u64(bb["D"]), _u64(bb["O"]), _u64(bb["K"]), _u64(us),
              _u64(occ), _u64(ep), _u64(rights), _u64(0), _u64(0 if self.white_to_move else 1))
-        key = np.uint64(full_key(kernels.table(), s))
+        kernels, kboard, _ = _k()
+        key = np.uint64(kboard.full_key(kernels.table(), s))
         return s[:9] + (key,) + s[10:]
 
     @classmethod
@@ -228,16 +283,19 @@ class Position:
 
     # --- moves -------------------------------------------------------------
     def _kernel_moves(self):
-        return _legal_moves(kernels.table(), self.state())
+        kernels, _, movegen = _k()
+        return movegen.legal_moves(kernels.table(), self.state())
 
     def move_to_uci(self, m: int) -> str:
+        """UCI of the kernel's 16-bit move m."""
+        kb = _k()[1]
         flip = 0 if self.white_to_move else 56
-        frm, to, flag = move_from(m), move_to(m), move_flag(m)
-        if flag == FLAG_CASTLE and self.chess960:
+        frm, to, flag = kb.move_from(m), kb.move_to(m), kb.move_flag(m)
+        if flag == kb.FLAG_CASTLE and self.chess960:
             to = self.castling_rook(kingside=to == 6) ^ flip     # king takes rook
         uci = square_name(frm ^ flip) + square_name(to ^ flip)
-        if flag == FLAG_PROMOTION:
-            uci += _PROMOTION[move_promotion(m)]
+        if flag == kb.FLAG_PROMOTION:
+            uci += _PROMOTION[kb.move_promotion(m)]
         return uci
 
     def castling_rook(self, kingside: bool, white: bool | None = None) -> int:
@@ -246,46 +304,86 @@ class Position:
         rook_file = self.castling_rooks[(0 if white else 2) + (0 if kingside else 1)]
         return rook_file + (0 if white else 56)
 
+    def moves(self) -> list[Move]:
+        """The legal moves, from the kernels or (see python_chess_until) python-chess."""
+        return self._python_chess_moves() if _python_chess_answers() else self._moves_of_kernel()
+
+    def _moves_of_kernel(self) -> list[Move]:
+        kb = _k()[1]
+        flip = 0 if self.white_to_move else 56
+        out = []
+        for m in self._kernel_moves():
+            flag = kb.move_flag(m)
+            castle = flag == kb.FLAG_CASTLE
+            to = kb.move_to(m)
+            out.append(Move(self.move_to_uci(m), kb.move_from(m) ^ flip, to ^ flip, castle,
+                            flag == kb.FLAG_EP, self.castling_rook(kingside=to == 6) if castle else None, int(m)))
+        return out
+
+    def _python_chess_moves(self) -> list[Move]:
+        import chess
+        board = self._chess_board
+        out = []
+        for m in board.legal_moves:
+            castle = board.is_castling(m)
+            to, rook = m.to_square, None
+            if castle:
+                kingside = board.is_kingside_castling(m)
+                to = chess.square(6 if kingside else 2, chess.square_rank(m.from_square))
+                rook = self.castling_rook(kingside)
+            out.append(Move(m.uci(), m.from_square, to, castle, board.is_en_passant(m), rook, m))
+        return out
+
+    @cached_property
+    def _chess_board(self):
+        import chess
+        return chess.Board(self.fen(), chess960=self.chess960)
+
     def legal_moves(self) -> list[str]:
-        """Legal moves in UCI notation, generated by the core."""
-        return [self.move_to_uci(m) for m in self._kernel_moves()]
+        """Legal moves in UCI notation."""
+        return [m.uci for m in self.moves()]
 
     def castling_moves(self) -> dict[str, int]:
         """{uci: the king's destination square} for each legal castling (for a board that
         lets the king be dropped on its rook or on its destination)."""
-        flip = 0 if self.white_to_move else 56
-        return {self.move_to_uci(m): move_to(m) ^ flip for m in self._kernel_moves() if move_flag(m) == FLAG_CASTLE}
+        return {m.uci: m.to for m in self.moves() if m.castle}
 
-    def kernel_move(self, uci: str) -> int:
-        """The kernel's 16-bit move for a UCI string; MoveError when malformed or illegal.
-        In Chess960 a castling is king takes rook; e1g1 / e1c1 are also read when king
-        and rook stand on their standard squares (as python-chess reads them)."""
+    def find_move(self, uci: str, moves: list[Move] | None = None) -> Move:
+        """The legal move a UCI string names; MoveError when malformed or illegal. In Chess960
+        a castling is king takes rook; e1g1 / e1c1 are also read when king and rook stand on
+        their standard squares (as python-chess reads them)."""
         text = uci.strip().lower()
         if not _UCI.match(text):
             raise MoveError(f"malformed move {uci!r}: expected UCI like e2e4 or e7e8q")
-        moves = self._kernel_moves()
+        moves = self.moves() if moves is None else moves
         for m in moves:
-            if self.move_to_uci(m) == text:
-                return int(m)
+            if m.uci == text:
+                return m
         if self.chess960:
-            flip = 0 if self.white_to_move else 56
             for m in moves:
-                if move_flag(m) == FLAG_CASTLE and move_from(m) == 4 and \
-                        self.castling_rook(move_to(m) == 6) ^ flip in (0, 7) and \
-                        square_name(4 ^ flip) + square_name(move_to(m) ^ flip) == text:
-                    return int(m)
+                if m.castle and m.frm & 7 == 4 and m.rook & 7 in (0, 7) and \
+                        square_name(m.frm) + square_name(m.to) == text:
+                    return m
         raise MoveError(f"illegal move {uci!r} in position {self.fen()}")
+
+    def kernel_move(self, uci: str) -> int:
+        """The kernel's 16-bit move for a UCI string; MoveError when malformed or illegal."""
+        return self.find_move(uci, self._moves_of_kernel()).token
 
     def push(self, uci: str) -> "Position":
         """The position after one legal UCI move."""
-        m = self.kernel_move(uci)
-        flip = 0 if self.white_to_move else 56
-        mover = self.board[move_from(m) ^ flip]
-        capture = move_flag(m) == FLAG_EP or (move_flag(m) != FLAG_CASTLE and bool(self.board[move_to(m) ^ flip]))
+        m = self.find_move(uci)
+        mover = self.board[m.frm]
+        capture = m.en_passant or (not m.castle and bool(self.board[m.to]))
         halfmove = 0 if mover in "Pp" or capture else self.halfmove + 1
         fullmove = self.fullmove + (0 if self.white_to_move else 1)
-        child = make(kernels.table(), self.state(), np.uint16(m))
-        return Position.from_state(child, halfmove, fullmove, self.chess960, self.fen_style)
+        if isinstance(m.token, int):
+            kernels, kb, _ = _k()
+            child = kb.make(kernels.table(), self.state(), np.uint16(m.token))
+            return Position.from_state(child, halfmove, fullmove, self.chess960, self.fen_style)
+        board = self._chess_board.copy(stack=False)
+        board.push(m.token)
+        return _from_chess_board(board, halfmove, fullmove, self.chess960, self.fen_style)
 
     def play(self, moves) -> "Position":
         """Play a sequence of UCI moves (a list or a space-separated string)."""
@@ -300,7 +398,10 @@ class Position:
         return pos
 
     def in_check(self) -> bool:
-        return bool(king_safety(kernels.table(), self.state())[1])
+        if _python_chess_answers():
+            return self._chess_board.is_check()
+        kernels, _, movegen = _k()
+        return bool(movegen.king_safety(kernels.table(), self.state())[1])
 
     def _check_not_capturable_king(self):
         mirrored = Position(self.board, not self.white_to_move, "", None)
@@ -308,6 +409,25 @@ class Position:
             side = "black" if self.white_to_move else "white"
             raise FenError(f"illegal position: {side} is not to move but is in check "
                            f"(its king could be captured)")
+
+
+def _from_chess_board(board, halfmove: int, fullmove: int, chess960: bool, fen_style: str) -> "Position":
+    """The Position python-chess's board holds (its rights read as KQkq with rook files)."""
+    import chess
+    squares = tuple(p.symbol() if (p := board.piece_at(sq)) else "" for sq in range(64))
+    rights = board.clean_castling_rights()
+    castling, rooks = "", list(STANDARD_ROOKS)
+    for i, letter in enumerate("KQkq"):
+        white, kingside = letter.isupper(), letter in "Kk"
+        king = _king_file(list(squares), white)
+        back = chess.BB_RANK_1 if white else chess.BB_RANK_8
+        files = [sq & 7 for sq in chess.scan_forward(rights & back)
+                 if king is not None and ((sq & 7) > king) == kingside]
+        if files:
+            castling += letter
+            rooks[i] = files[0]
+    return Position(squares, board.turn == chess.WHITE, castling, board.ep_square, halfmove, fullmove,
+                    tuple(rooks), chess960, fen_style)
 
 
 def placement(board) -> str:
@@ -390,8 +510,22 @@ def _standard_layout(board, castling: str, rooks: tuple) -> bool:
     return True
 
 
-def _parse_castling(text: str, board: list):
-    """(rights as a KQkq subset, rook files of K Q k q, style read: 'xfen' or 'shredder')."""
+def _reads_as_chess960(text: str, board: list) -> bool:
+    """A castling field that names rook files, or a right whose king stands on its first rank
+    off the e-file (standard chess cannot hold it; a king elsewhere has no right at all)."""
+    for ch in text:
+        if ch.upper() in "ABCDEFGH":
+            return True
+        if ch in "KQkq":
+            king = _king_file(board, ch.isupper())
+            if king is not None and king != 4:
+                return True
+    return False
+
+
+def _parse_castling(text: str, board: list, chess960: bool):
+    """(rights as a KQkq subset, rook files of K Q k q, style read: 'xfen' or 'shredder').
+    In standard chess (not `chess960`) K Q k q need the king on e1/e8 and the corner rook."""
     where = "FEN field 3 (castling)"
     if text == "-":
         return "", STANDARD_ROOKS, "xfen"
@@ -406,9 +540,12 @@ def _parse_castling(text: str, board: list):
         king = _king_file(board, white)
         if ch in "KQkq":
             kingside = ch.upper() == "K"
-            rook = _outermost_rook(board, white, kingside)
+            standard = _CASTLING[ch]
+            if chess960:
+                rook = _outermost_rook(board, white, kingside)
+            else:
+                rook = standard[2] & 7 if king == 4 and board[standard[2]] == ("R" if white else "r") else None
             if king is None or rook is None:
-                standard = _CASTLING[ch]
                 raise FenError(f"{where}: {ch!r} needs the {side} king on {square_name(standard[1])} "
                                f"and a {side} rook on {square_name(standard[2])} (or, in Chess960, "
                                f"the king on rank {rank} and a rook on its {'h' if kingside else 'a'}-side)")

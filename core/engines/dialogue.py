@@ -9,7 +9,6 @@ import re
 import time
 from dataclasses import dataclass, replace
 
-from ..board.position import is_chess960
 from ..errors import CalibrationError, EngineError, EngineRefused, EngineTimeout
 from . import dialect_store
 from .dialect import Dialect, normalize
@@ -173,22 +172,22 @@ class InteractiveOracle(ProgramOracle):
         d = self.dialogue
         if d.fen_after:
             fen, moves = position.fen(), []
-        lines = self._setup_lines(fen) + [fill_line(t, fen, [] if d.moves_each else moves, depth, position)
+        lines = self._setup_lines(position) + [fill_line(t, fen, [] if d.moves_each else moves, depth, position)
                                           for t in d.position]
         if d.moves_each:
-            lines += [d.moves_each.replace("{move}", self._move_text(m, fen, moves[:i]))
+            lines += [d.moves_each.replace("{move}", self._move_text(m, fen, moves[:i], position.chess960))
                       for i, m in enumerate(moves)]
         lines.append(fill_line(d.divide or d.totals, fen, moves, depth, position))
         return lines
 
-    def _move_text(self, move: str, fen: str, before: list[str]) -> str:
+    def _move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
         return move
 
     def _sentinel(self) -> tuple[str, str] | None:
         d = self.dialogue
         return (d.sentinel, sentinel_reply(d)) if d.sentinel else None
 
-    def _setup_lines(self, fen: str) -> list[str]:
+    def _setup_lines(self, position) -> list[str]:
         """Lines sent before the position when this request needs the engine set up anew."""
         return []
 
@@ -259,7 +258,7 @@ class InteractiveOracle(ProgramOracle):
     def _check_line(self, line: str, lines: list[str], what: str, moves):
         """Every line as it comes: a refusal ends the request at once."""
         if self._illegal is not None and self._illegal.search(line.strip()):
-            raise EngineRefused(f"{self.name} refused {_refused(line, moves)} in {what}: {line.strip()!r}")
+            raise EngineRefused(f"{self.name}: refused {_refused(line, moves)} in {what}: {line.strip()!r}")
 
     # --- life -------------------------------------------------------------------------------
     def _stop(self):
@@ -330,8 +329,8 @@ class UciOracle(InteractiveOracle):
         self._stop_sent = False
         super()._start()
 
-    def _setup_lines(self, fen: str) -> list[str]:
-        if is_chess960(fen) == self._chess960:
+    def _setup_lines(self, position) -> list[str]:
+        if position.chess960 == self._chess960:
             return []
         self._chess960 = not self._chess960    # castling is written king takes rook in Chess960
         return [f"setoption name UCI_Chess960 value {'true' if self._chess960 else 'false'}"]

@@ -25,7 +25,6 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from ..board.position import is_chess960
 from .command import CommandOracle
 from .dialogue import UCI, InteractiveOracle, UciOracle
 from .engine_file import load_engine_file
@@ -77,7 +76,7 @@ class PythonChessOracle(Oracle):
 
     def _divide(self, fen, moves, depth, position):
         import chess
-        board = chess.Board(fen, chess960=is_chess960(fen))
+        board = chess.Board(fen, chess960=position.chess960)
         for uci in moves:
             board.push_uci(uci)
         out = {}

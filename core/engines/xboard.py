@@ -73,12 +73,12 @@ class XboardOracle(InteractiveOracle):
             lines.insert(lines.index("new") + 1, "variant fischerandom")
         return lines
 
-    def _move_text(self, move: str, fen: str, before: list[str]) -> str:
+    def _move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
         if self.features.get("usermove") == "1" and not self.dialogue.moves_each.startswith("usermove"):
             prefix = "usermove "
         else:
             prefix = ""
-        board = chess.Board(fen, chess960=_is_960(fen))
+        board = chess.Board(fen, chess960=chess960)
         for m in before:
             board.push_uci(m)
         played = chess.Move.from_uci(move)
@@ -109,10 +109,5 @@ class XboardOracle(InteractiveOracle):
             raise CalibrationError(f"{self.name} has no `{unknown[0]}` command (it answered {text!r}): "
                                    f"{what_for} in an engine file (see README)")
         if error:
-            raise EngineRefused(f"{self.name} refused {_refused(line, moves)} in {what}: {text!r}")
+            raise EngineRefused(f"{self.name}: refused {_refused(line, moves)} in {what}: {text!r}")
         super()._check_line(line, lines, what, moves)
-
-
-def _is_960(fen: str) -> bool:
-    from ..board.position import is_chess960
-    return is_chess960(fen)

@@ -7,11 +7,13 @@ in another file would leave users running stale machine code.
 
 Environment:
   PERFTSCOPE_SLIDERS   'pext' or 'magic' (default: pext where the CPU has BMI2)
-  PERFTSCOPE_CACHE     cache root (default: ~/.cache/perftscope)
+  PERFTSCOPE_CACHE     cache root (default: ~/.cache/perftscope); one that cannot be written
+                       is said once on stderr, and the kernels are then compiled in memory
 """
 import hashlib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import llvmlite.binding as _llvm
@@ -52,12 +54,33 @@ def _sources_digest():
 
 CACHE_DIR = Path(os.environ.get("PERFTSCOPE_CACHE", Path.home() / ".cache" / "perftscope")) / \
     f"numba-{_sources_digest()}-{SLIDER_MODE}"
-# Must be set before any @njit(cache=True) below is decorated.
-numba.config.CACHE_DIR = str(CACHE_DIR)
 
-if not CACHE_DIR.exists() and sys.stderr.isatty():
-    # the first import compiles everything (tens of seconds): say so rather than seem to hang
-    print("perftscope: compiling the move generator for this CPU (first run only, a minute or two)...",
+
+def _cannot_write(folder: Path) -> str | None:
+    """Why `folder` cannot hold the cache (None: it can)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as e:
+        return e.strerror or type(e).__name__
+    return None
+
+
+_new = not CACHE_DIR.exists()
+_problem = _cannot_write(CACHE_DIR)
+# Every kernel is @njit(cache=CACHE). Without a cache numba would write next to the sources,
+# keyed on each file alone (stale code after an edit in another file) and often not writable
+# either: when ours cannot be written, the kernels are compiled in memory for this process.
+CACHE = _problem is None
+if CACHE:
+    numba.config.CACHE_DIR = str(CACHE_DIR)      # before any kernel below is decorated
+    if _new and sys.stderr.isatty():
+        # the first run compiles (seconds): say so rather than seem to hang
+        print("perftscope: compiling the move generator for this CPU (first run only)...",
+              file=sys.stderr, flush=True)
+else:
+    print(f"perftscope: the compile cache {CACHE_DIR} cannot be written ({_problem}): the kernels are "
+          "compiled in memory for this process only (set PERFTSCOPE_CACHE to a writable folder)",
           file=sys.stderr, flush=True)
 
 from . import tables  # noqa: E402  (after the cache directory is set)
