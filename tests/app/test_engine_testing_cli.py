@@ -153,7 +153,7 @@ def test_shrink_when_they_agree_and_bad_input(capsys, spec):
 def test_an_engine_that_hangs_is_a_timeout_finding_and_the_run_goes_on(capsys, spec, tmp_path):
     suite = tmp_path / "two.epd"
     suite.write_text("4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n8/8/8/8/8/8/8/K1k5 w - - 0 1 ;D1 3\n")
-    code, out, err = run(capsys, "suite", str(suite), "--engine", f"uci:{spec('uci_hang')[len('perftree:'):]}",
+    code, out, err = run(capsys, "suite", str(suite), "--engine", f"uci:{spec('uci_hang_endgame')[len('perftree:'):]}",
                          "--timeout", "0.5", "--shrink-calls", "0", "--json")
     report = json.loads(out)
     assert code == 1 and err == ""

@@ -115,7 +115,8 @@ def test_a_session_waits_for_an_engine_call_no_longer_than_the_chosen_timeout(qt
     """The timeout chosen beside the engine reaches the session: a hang is a timeout finding
     after 2 s, not a wait of the oracles' default ten minutes. (Two timed-out calls: ~5 s.)"""
     panel = window.test_engine
-    window.engines.set(engine=f"uci:{engine_path('uci_hang')}", reference="core", timeout=2)
+    # it answers right (so it can be learned how it prints) and hangs on fuzz position 2 (3 pieces)
+    window.engines.set(engine=f"uci:{engine_path('uci_hang_endgame')}", reference="core", timeout=2)
     panel.choose(mode="fuzz", seconds=60)
     started = time.monotonic()
     panel.request_start()

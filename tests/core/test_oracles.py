@@ -132,8 +132,8 @@ def test_an_answer_with_nothing_understood_names_engine_request_and_line(tmp_pat
 
 
 def test_hung_engine_times_out_and_is_stopped(engine_path):
-    # it answers the calibration positions (so it can be read), and hangs on any other
-    with oracles.UciOracle(engine_path("uci_hang"), timeout=3.0) as hang:
+    # it answers right (so it can be read), and hangs on positions of three pieces
+    with oracles.UciOracle(engine_path("uci_hang_endgame"), timeout=3.0) as hang:
         assert hang.perft(START_FEN, [], 2) == 400
         pid = hang.pid
         start = time.monotonic()

@@ -18,8 +18,7 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 @pytest.fixture
 def suite(tmp_path):
     path = tmp_path / "one.epd"
-    # not a position perftscope calibrates with: those the hanging engine answers (tests/engines/uci_hang.py)
-    path.write_text("4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n")
+    path.write_text(f"{START} ;D1 20 ;D2 400\n")
     return load(path)
 
 
