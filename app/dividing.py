@@ -72,6 +72,14 @@ class DivideController(QObject):
         self.finder.cancel()
         self.divides.cancel()
 
+    def _root(self) -> tuple[str, tuple]:
+        """Where Divide and Find start: the board's position, or, while the board shows one of
+        the tree's rows (the finder's preview, a row clicked), the tree's root, which the
+        line above the tree names."""
+        if self.model.row_shown is not None and self.tree_model.fen is not None:
+            return self.tree_model.fen, tuple(self.tree_model.root.moves)
+        return self.model.board_root
+
     def _start_tree(self, depth: int, fetch: bool):
         self.abandon()
         self.tree.set_depth(depth)
@@ -79,7 +87,7 @@ class DivideController(QObject):
             self.divides.set_pair(self.engines.pair())
         except EngineError as e:
             self.divides.set_pair(e)          # the divide fails with it, as an engine that cannot start
-        fen, moves = self.model.board_root
+        fen, moves = self._root()
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
         self.tree.set_about(fen, moves, engines_line(engine, reference))
@@ -115,9 +123,36 @@ class DivideController(QObject):
         self.tree_model.stop_loading("stopped")
 
     def show_position(self):
-        """Put the divide tree's position back on the board."""
-        if self.tree_model.fen is not None:
+        """Put the position the tree's result belongs to back on the board: the finder's
+        differing row (with its mark) when the tree holds the finder's result, else its root."""
+        if self.tree_model.fen is None:
+            return
+        if not self._select(self._mismatch_row()):
             self.model.show(self.tree_model.fen, self.tree_model.root.moves)
+
+    def _mismatch_row(self) -> list[str] | None:
+        """The moves to the finder's first differing row in this tree, None without one."""
+        report = self.finder.report
+        if report is None or report.error or not (report.missing or report.extra):
+            return None
+        root = list(self.tree_model.root.moves)
+        if Position.from_fen(report.root_fen).play(report.path[:len(root)]) != \
+                Position.from_fen(self.tree_model.fen).play(root):
+            return None                       # a report about another tree
+        return list(report.path) + [(report.missing + report.extra)[0]]
+
+    def _select(self, row) -> bool:
+        """Expand the tree along `row` (moves from the tree's FEN) and select it, which shows
+        its position with its mark; False when the tree has no such row."""
+        if not row:
+            return False
+        below = list(row[len(self.tree_model.root.moves):])
+        index = self.tree_model.find(below)
+        if index is None or not index.isValid():
+            return False
+        self.tree.reveal(below[:-1])
+        self.tree.select(below)
+        return True
 
     # --- a row on the board ------------------------------------------------------------
     def select_row(self, moves):
@@ -174,9 +209,12 @@ class DivideController(QObject):
         self.finder_panel.show_report(report)
         below = list(report.path[len(self.tree_model.root.moves):])
         if report.error:
+            failed_at_root = self.tree_model.root.state == "loading"
             self.tree_model.stop_loading(report.error)
-            self.tree.add_note(report.error)
-            self.model.say(f"{report.engine} failed during the search: the levels found before are kept; "
+            if not failed_at_root:              # the root's own failure is said above the tree already
+                self.tree.add_note(report.error)
+            failed = report.failure.word if report.failure is not None else "failed"
+            self.model.say(f"{report.engine} {failed} during the search: the levels found before are kept; "
                            f"its error is above the tree and in the Finder report", error=True)
             return
         if report.cancelled:
@@ -195,20 +233,29 @@ class DivideController(QObject):
         self.tree.select(below + [odd])          # shows it on the board with its mark
         verdict = NOT_GENERATED if odd in report.missing else ILLEGAL
         where = " ".join(report.path) or "the root"
-        self.model.say(f"first mismatch after {where}: {odd} {verdict.word} — see the Finder report", error=True)
+        state = (f"; its position goes wrong after {report.state_trace.move}" if report.state_trace is not None
+                 else "")
+        self.model.say(f"first mismatch after {where}: {odd} {verdict.word}{state} — see the Finder report",
+                       error=True)
 
     # --- a tree filled without engine calls ------------------------------------------
     def open_finding(self, finding, pair):
         """A Test-engine finding in the divide tree: its engines (`pair`, the session's) chosen
         again, its position on the board, the finder's levels inserted along its path (no
         engine call), the differing row selected."""
+        before = (*self.engines.names(), self.tree.depth())
         if pair is not None:
             self.engines.set_pair(pair)
         if not self.set_fen(finding.fen):
             return
         fen, _, engine, reference = self._start_tree(finding.depth, fetch=False)
         report = finding.report
+        # the selectors and the depth are the finding's now: say so rather than change them silently
+        changed = [f"{what} {now}" for what, was, now in zip(("Engine", "Reference", "depth"), before,
+                                                               (engine, reference, finding.depth)) if was != now]
         said = f"{engine} against {reference}, depth {finding.depth}: {finding.summary()}"
+        if changed:
+            said += f" (set to the finding's: {', '.join(changed)})"
         if report is None:
             self.model.say(said, error=True)
             return
@@ -216,20 +263,23 @@ class DivideController(QObject):
         self.finder.replay(report)                 # the levels into the tree, the differing row selected
         self.model.say(said, error=True)
 
-    def restore(self, divide: dict | None, report):
-        """Show a saved session's divide rows and finder report (app.session) as they were."""
+    def restore(self, divide: dict | None, report, row=None):
+        """Show a saved session's divide rows and finder report (app.session) as they were:
+        the row the board showed (`row`, moves from the tree's FEN; by default the finder's
+        differing one) expanded and selected, its mark on the board."""
         from .session import fill_divide
+        self.finder.report = report
+        if report is not None:
+            self.finder_panel.show_report(report)
+        else:
+            self.finder_panel.clear()
         if divide:
             fill_divide(self.tree_model, divide)
             about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
             self.tree.set_about(divide["fen"], divide.get("moves", ()),
                                 engines_line(divide.get("engine"), divide.get("reference")))
             self.model.divide_started(about)
-        self.finder.report = report
-        if report is not None:
-            self.finder_panel.show_report(report)
-        else:
-            self.finder_panel.clear()
+            self._select(row if row is not None else self._mismatch_row())
 
 
 def _why(pos: Position, move: str) -> str:

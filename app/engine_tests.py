@@ -26,6 +26,7 @@ class EngineTestController(QObject):
         self.session = None            # the running SuiteRun or Fuzzer
         self.pair = None               # the engines of the last session started
         self.names = ("", "")          # engine and reference, as the findings name them
+        self.found: list = []          # the session's findings, alike ones merged
         self.done = 0
         self.settings: dict = {}
         self._stop_asked = False
@@ -48,7 +49,7 @@ class EngineTestController(QObject):
         except EngineError as e:
             self.panel.show_error(str(e))
             return
-        self.settings, self.pair, self.done, self.session = settings, pair, 0, None
+        self.settings, self.pair, self.done, self.session, self.found = settings, pair, 0, None, []
         self._stop_asked = False
         self.panel.clear()
         self.panel.set_running(True)
@@ -95,7 +96,9 @@ class EngineTestController(QObject):
 
     # --- GUI side (through the bridge's timer) ---------------------------------------------
     def _found(self, finding):
-        self.panel.add_finding(finding, *self.names)
+        from perftscope.core.mismatch.findings import merge
+        # a suite posts one finding per failing position: alike ones share a row with a count
+        self.panel.add_finding(merge(self.found, finding), *self.names)
 
     def _finished(self, text: str):
         self.job, self.session = None, None

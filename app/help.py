@@ -17,12 +17,18 @@ GUIDE = """
 <li><b>Set up a position</b>: pick one in the <i>Position library</i>, paste a FEN (Ctrl+V), type it
 in the FEN field under the board, play moves on the board, or set it up by hand in
 <i>Edit → Edit position…</i> (Ctrl+E).</li>
-<li><b>Choose the reference</b> in the divide panel: python-chess, Stockfish, or your own engine
-(<code>uci:PATH</code> or a perftree script <code>perftree:PATH</code>).</li>
-<li><b>Divide</b> at a depth: every root move with our count, the reference's and the difference.
-Expand a marked row to divide below it, or press <b>Find first mismatch</b> and let perftscope
-descend to the position where the move lists differ. A move your engine generates and should not
-is <i>illegal</i>; one it fails to generate is <i>not generated</i>; each comes with the reason.</li>
+<li><b>Name your engine and the reference</b>: the <i>Engine</i> selector is the engine you are
+debugging (a perftree script <code>perftree:PATH</code>, a UCI engine <code>uci:PATH</code>, a
+command <code>cmd:…</code> or an engine file <code>file:…</code>); the <i>Reference</i> is the truth it
+is compared with: the core, Stockfish, python-chess or another engine. Each call has a timeout.</li>
+<li><b>Divide</b> at a depth: every root move with your engine's count, the reference's and the
+verdict. Expand a marked row to divide below it, or press <b>Find first mismatch</b> and let
+perftscope descend to the position where the move lists differ. A move your engine generates and
+should not is <i>illegal</i>; one it fails to generate is <i>not generated</i>; each comes with the
+reason.</li>
+<li><b>Test engine</b> tab: your engine on a whole suite or in a fuzz session of edge positions and
+random play. Findings appear as they are found, alike ones merged with a count, each with its class
+and minimal position; a click opens one in the divide tree. A crash or a hang is a finding too.</li>
 <li><b>Look at the overlays</b>: checkers, pins, discovered-check candidates, attacked squares, king
 zones and en-passant verdicts, read from the generator's own masks.</li>
 <li><b>Perft run</b>: a counting run on every core with live graphs, to see how fast the core is.</li>
@@ -30,9 +36,10 @@ zones and en-passant verdicts, read from the generator's own masks.</li>
 second as each depth finishes, every count checked against the core (a wrong one is shown as
 <i>illegal</i> or <i>not generated</i>); export the table as Markdown for your README.</li>
 </ol>
-<p>Right-click a divide row to copy its FEN or move path or make it the new root; <i>Divide → Copy
-divide</i> gives Stockfish's <code>go perft</code> format, and the divide can be saved as CSV or
-JSON.</p>
+<p>Right-click a divide row to copy its FEN, the FEN before its move, the move path with its root
+FEN or the move itself, or to make it the new root; <i>Divide → Copy divide</i> gives Stockfish's
+<code>go perft</code> format, and the divide can be saved as CSV or JSON with each row's verdict and
+reason.</p>
 """
 
 EXTRA_KEYS = (("Left / Right", "back / forward one move (board focused)"),

@@ -66,7 +66,10 @@ class RaceController(QObject):
         if self.race is None:
             self.panel.show_error("Nothing to export: no race has run yet")
             return
-        text = report.to_markdown(self.race) if kind == "markdown" else json.dumps(report.to_json(self.race), indent=1)
+        if kind == "markdown":
+            text = report.to_markdown(self.race)
+        else:
+            text = json.dumps(report.to_json(self.race), indent=1)
         try:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text + "\n")

@@ -20,6 +20,9 @@ def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
             f"{workers} worker{'s' * (workers > 1)} · {table}")
 
 
+MIN_PROBES = 2000       # table probes one hit-rate sample needs: fewer read as noise (1 of 5 = 20 %)
+
+
 class RunController(QObject):
     """`panel` the run panel, `graphs` the live graphs, `context` the line above them,
     `model` the window's MainModel."""
@@ -31,7 +34,10 @@ class RunController(QObject):
         self.bridge, self.panel, self.graphs, self.context, self.model = bridge, panel, graphs, context, model
         self.run = None
         self.about = ""
-        self._last = (0.0, 0, 0, 0)    # elapsed, nodes, probes, hits at the previous tick
+        self._last = (0.0, 0)          # elapsed and nodes at the previous sample
+        self._last_probes = (0, 0)     # probes and hits at the previous hit-rate sample
+        self._counting_from = None     # when the first node was counted (after the split and the table)
+        self._stopping = False
         panel.startRequested.connect(self.start)
         panel.stopRequested.connect(self.stop)
 
@@ -55,7 +61,8 @@ class RunController(QObject):
             self.panel.show_error(str(e))
             self.model.say(str(e), error=True)
             return
-        self._last = (0.0, 0, 0, 0)
+        self._last, self._last_probes = (0.0, 0), (0, 0)
+        self._counting_from, self._stopping = None, False
         self.graphs.clear()
         self.graphs.set_table(hash_exp >= 0)
         self.about = describe_run(self.run.pos.fen(), depth, workers, hash_exp)
@@ -81,22 +88,26 @@ class RunController(QObject):
 
     def stop(self):
         if self.run is not None:
+            self._stopping = True      # the ticks until the workers are gone measure the stop
             self.run.cancel()
 
     def _tick(self):
         snap = self.run.snapshot()
-        t0, n0, p0, h0 = self._last
-        probes = sum(w.probes for w in snap.workers)
-        hits = sum(w.hits for w in snap.workers)
+        t0, n0 = self._last
         dt = snap.elapsed - t0
-        # the last reading after the workers stopped has no new work in it: not a sample
-        if dt > 0 and snap.elapsed > 0 and not snap.done:
+        if snap.nodes == 0 and not snap.done:
+            # splitting the tree and allocating the table: no counting yet, so no rate to draw
+            self._last = (snap.elapsed, 0)
+        elif dt > 0 and not snap.done and not self._stopping:
+            # the last reading after the workers stopped has no new work in it: not a sample
+            if self._counting_from is None:
+                self._counting_from = t0
             # rates over the last tick, not since the start: the graph shows what changes
             nps = (snap.nodes - n0) / dt
-            hit_rate = (hits - h0) / (probes - p0) if probes > p0 else 0.0
             fill = snap.hash.fill if snap.hash is not None else 0.0
-            self.graphs.add_sample(snap.elapsed, nps, hit_rate, [w.nodes for w in snap.workers], fill)
-            self._last = (snap.elapsed, snap.nodes, probes, hits)
+            self.graphs.add_sample(snap.elapsed, nps, self._hit_rate(snap), [w.nodes for w in snap.workers],
+                                   fill)
+            self._last = (snap.elapsed, snap.nodes)
         elif snap.done:
             self.graphs.set_totals([w.nodes for w in snap.workers],
                                    snap.hash.fill if snap.hash is not None else 0.0)
@@ -105,6 +116,17 @@ class RunController(QObject):
         self.graphs.refresh()
         if self.run.done():
             self._finish()
+
+    def _hit_rate(self, snap) -> float | None:
+        """The hit rate since the previous hit-rate sample, once MIN_PROBES more probes have
+        been made; None before that (a few probes give a spurious rate, none at all a zero)."""
+        probes = sum(w.probes for w in snap.workers)
+        hits = sum(w.hits for w in snap.workers)
+        p0, h0 = self._last_probes
+        if probes - p0 < MIN_PROBES:
+            return None
+        self._last_probes = (probes, hits)
+        return (hits - h0) / (probes - p0)
 
     def _finish(self):
         self.bridge.remove_hook(self._tick)
@@ -118,10 +140,12 @@ class RunController(QObject):
             return
         self.panel.show_result(result.nodes or 0, result.seconds, cancelled=result.cancelled)
         from perftscope.widgets.run_panel import format_rate
+        start = self._counting_from
+        began = f" · counting began at {start:.1f} s (split and table first)" if start and start >= 0.5 else ""
         self.graphs.set_caption(
-            f"{self.about} · stopped after {result.seconds:.2f} s" if result.cancelled else
+            f"{self.about} · stopped after {result.seconds:.2f} s{began}" if result.cancelled else
             f"{self.about} · <b>{result.nodes:,}</b> nodes in {result.seconds:.3f} s · "
-            f"<b>{format_rate(result.nps)}</b>")
+            f"<b>{format_rate(result.nps)}</b>{began}")
         self._say("perft stopped" if result.cancelled else
                   f"perft {result.depth}: {result.nodes:,} nodes in {result.seconds:.2f} s")
         self.finished.emit(result)

@@ -217,9 +217,11 @@ class SessionController:
         fen, moves = self.model.board_root
         engine, reference = self.engines.specs()
         report = self.divider.report
+        row = self.model.row_shown
         return {"fen": fen, "moves": list(moves), "engine": engine, "reference": reference,
                 "timeout": self.engines.timeout, "divide": divide_json(self.divider.tree_model),
-                "finder": report_json(report) if report is not None else None}
+                "finder": report_json(report) if report is not None else None,
+                "row": list(row) if row is not None else None}
 
     def save(self, path: str):
         save(path, self.state())
@@ -238,7 +240,7 @@ class SessionController:
         self.engines.set(engine=data.get("engine") or "", reference=data.get("reference") or "core",
                          timeout=float(data["timeout"]) if data.get("timeout") else None)
         self.model.show(data["fen"], data.get("moves", []))
-        self.divider.restore(data.get("divide"), report)
+        self.divider.restore(data.get("divide"), report, data.get("row"))
         missing = missing_engines(data)
         if missing:     # the saved work is shown; computing more needs another engine
             self.model.say(f"Opened session {path}, but {'; '.join(missing)}: its saved results are "

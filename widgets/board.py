@@ -250,6 +250,18 @@ def _only(layer, *kinds):
     return replace(layer, shapes=[s for s in layer.shapes if isinstance(s, kinds)])
 
 
+def _read_fen(fen: str, chess960: bool = False) -> tuple[Position, list[str]]:
+    """(the position, what was dropped): a castling right or an en-passant square that cannot
+    stand is dropped with a warning each, as every comparison drops it (core.engines.lenient_fen);
+    FenError for the rest."""
+    try:
+        return Position.from_fen(fen, chess960=chess960), []
+    except FenError:
+        from perftscope.core.engines.lenient_fen import lenient_fen
+        normal, warnings = lenient_fen(fen)          # the first error again where it cannot help
+        return Position.from_fen(normal, chess960=chess960), warnings
+
+
 class BoardPanel(QWidget):
     """BoardView with the moves played (back/forward), undo/redo, flip, and a FEN field."""
     positionChanged = Signal(object)      # the Position now shown
@@ -397,13 +409,16 @@ class BoardPanel(QWidget):
         self._show()
 
     def set_fen(self, fen: str):
-        """Load a FEN; FenError propagates to the caller (and is shown under the field)."""
+        """Load a FEN; FenError propagates to the caller (and is shown under the field). A
+        castling right or en-passant square that cannot stand is dropped, as a comparison drops
+        it, and said under the field."""
         try:
-            pos = Position.from_fen(fen)
+            pos, warnings = _read_fen(fen)
         except FenError as e:
             self._show_error(str(e))
             raise
         self.set_position(pos)
+        self._show_error("; ".join(warnings), warning=True)
 
     def play(self, uci: str):
         """Play a legal move from the shown position, dropping any moves ahead of it."""
@@ -477,22 +492,29 @@ class BoardPanel(QWidget):
             white = not white
         return " ".join(parts)
 
+    def _typed_position(self, text: str) -> tuple[Position, list[str]]:
+        """A typed FEN reads as Chess960 while the board shows Chess960 (the Chess960 box is
+        ticked), else as standard chess unless it needs Chess960."""
+        return _read_fen(text.strip(), chess960=self.position.chess960)
+
     def _validate(self, text: str) -> bool:
         try:
-            Position.from_fen(text.strip())
+            _, warnings = self._typed_position(text)
         except FenError as e:
             self._show_error(str(e))
             return False
-        self._show_error("")
+        self._show_error("; ".join(warnings), warning=True)
         return True
 
     def _load_typed(self):
         text = self.fen_edit.text().strip()
         if self._validate(text):
-            self.set_position(Position.from_fen(text))
+            self.set_position(self._typed_position(text)[0])
 
-    def _show_error(self, message: str):
+    def _show_error(self, message: str, warning: bool = False):
+        """Under the FEN field: what is wrong with it (red), or what was dropped from it."""
         self.fen_error.setText(message)
+        self.fen_error.setStyleSheet(f"color:{palette.YELLOW if warning else palette.ERROR};")
         self.fen_error.setVisible(bool(message))
         self.fen_edit.setStyleSheet("QLineEdit { border: 1px solid #c02020; background:#fff4f4; }"
-                                    if message else "")
+                                    if message and not warning else "")

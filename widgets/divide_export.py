@@ -1,6 +1,7 @@
 """Getting a divide out of the tree: Stockfish's `go perft` text to paste beside an engine's
-output, CSV and JSON files, and the rows' context menu (copy the row's FEN or move path,
-make the row the new root).
+output, CSV and JSON files with each row's verdict and reason, and the rows' context menu (copy
+the row's FEN, the FEN before its move, the move path with its root FEN, the move; make the row
+the new root).
 
 The text functions take plain rows (core.mismatch.finder.Row: move, engine count, reference count)
 so they are tested without a window; `context_menu` is what the tree calls on a right-click.
@@ -15,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
 from perftscope.core.board.position import Position
+from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED, Verdict, classify
 
 
 def stockfish_text(rows, side: str = "reference") -> str:
@@ -25,27 +27,57 @@ def stockfish_text(rows, side: str = "reference") -> str:
     return "\n".join(lines) + f"\n\nNodes searched: {sum(c for _, c in counts)}\n"
 
 
-def csv_text(fen: str, moves, depth: int, rows, engine: str, reference: str) -> str:
+def verdicts(fen: str, moves, rows, compared: bool = True) -> list[tuple[Verdict, str]]:
+    """(verdict, reason) per row, worded from the engine's side: the reason a move is illegal or
+    missing (core.board.analysis.explain_move), '' for the rest. compared=False: only the
+    reference was asked."""
+    from perftscope.core.board.analysis import explain_move
+    position = None
+    out = []
+    for r in rows:
+        verdict = classify(r.engine, r.reference, compared)
+        reason = ""
+        if verdict in (ILLEGAL, NOT_GENERATED):
+            position = position or Position.from_fen(fen).play(list(moves))
+            reason = explain_move(position, r.move)
+        out.append((verdict, reason))
+    return out
+
+
+def csv_text(fen: str, moves, depth: int, rows, engine: str, reference: str, compared: bool = True) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["fen", "moves", "depth", "move", f"engine ({engine})", f"reference ({reference})", "difference"])
-    for r in rows:
+    w.writerow(["fen", "moves", "depth", "move", f"engine ({engine})", f"reference ({reference})", "difference",
+                "verdict", "reason"])
+    for r, (verdict, reason) in zip(rows, verdicts(fen, moves, rows, compared)):
         diff = r.engine - r.reference if r.engine is not None and r.reference is not None else ""
         w.writerow([fen, " ".join(moves), depth, r.move, "" if r.engine is None else r.engine,
-                    "" if r.reference is None else r.reference, diff])
+                    "" if r.reference is None else r.reference, diff, verdict.word, reason])
     return out.getvalue()
 
 
-def json_text(fen: str, moves, depth: int, rows, engine: str, reference: str) -> str:
+def json_text(fen: str, moves, depth: int, rows, engine: str, reference: str, compared: bool = True) -> str:
     return json.dumps({"fen": fen, "moves": list(moves), "depth": depth, "engine": engine,
                        "reference": reference,
-                       "rows": [{"move": r.move, "engine": r.engine, "reference": r.reference} for r in rows]},
+                       "rows": [{"move": r.move, "engine": r.engine, "reference": r.reference,
+                                 "verdict": verdict.key, "reason": reason}
+                                for r, (verdict, reason) in zip(rows, verdicts(fen, moves, rows, compared))]},
                       indent=1) + "\n"
 
 
 def row_fen(model, node) -> str:
-    """The FEN of the position a row's move leads to."""
+    """The FEN of the position a row's move leads to (MoveError for a move that is not legal)."""
     return Position.from_fen(model.fen).play(" ".join(node.moves)).fen()
+
+
+def parent_fen(model, node) -> str:
+    """The FEN of the position a row's move is generated in."""
+    return Position.from_fen(model.fen).play(" ".join(node.moves[:-1])).fen()
+
+
+def path_text(fen: str, moves) -> str:
+    """A move path with its root FEN, as a UCI engine reads it: `position fen FEN moves m1 m2`."""
+    return f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else "")
 
 
 def level(model, node):
@@ -85,7 +117,8 @@ class DivideActions(QObject):
             if not path:
                 return
         make = json_text if path.lower().endswith(".json") else csv_text
-        text = make(self.model.fen, moves, depth, rows, self.model.engine, self.model.reference)
+        compared = all(c.compared for c in node.children)
+        text = make(self.model.fen, moves, depth, rows, self.model.engine, self.model.reference, compared)
         try:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -95,14 +128,23 @@ class DivideActions(QObject):
         self.message.emit(f"saved the divide of {len(rows)} moves to {path}")
 
     def menu_for(self, node, parent_widget=None) -> QMenu:
-        """The context menu of a row (node None or the root: the tree's background)."""
+        """The context menu of a row (node None or the root: the tree's background). A move that
+        is not legal (an engine's illegal one) has no position after it: its row copies the
+        position it is generated in, its path and itself."""
         menu = QMenu(parent_widget)
         is_row = node is not None and node is not self.model.root
         if is_row:
-            fen = row_fen(self.model, node)
-            menu.addAction("Copy this row's FEN", lambda: QApplication.clipboard().setText(fen))
-            menu.addAction("Copy the move path", lambda: QApplication.clipboard().setText(" ".join(node.moves)))
-            menu.addAction("Make this row the new root", lambda: self.newRoot.emit(fen))
+            copy = QApplication.clipboard().setText
+            before = parent_fen(self.model, node)
+            path = path_text(self.model.fen, node.moves)
+            if node.verdict is not ILLEGAL:
+                fen = row_fen(self.model, node)
+                menu.addAction("Copy this row's FEN", lambda: copy(fen))
+            menu.addAction("Copy the FEN before this move", lambda: copy(before))
+            menu.addAction("Copy the move path (with its root FEN)", lambda: copy(path))
+            menu.addAction(f"Copy the move ({node.move})", lambda: copy(node.move))
+            if node.verdict is not ILLEGAL:
+                menu.addAction("Make this row the new root", lambda: self.newRoot.emit(fen))
             menu.addSeparator()
         here = node if is_row and node.children else self.model.root
         menu.addAction("Copy divide (Stockfish format)", lambda: self.copy_stockfish(here))

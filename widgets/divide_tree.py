@@ -26,6 +26,7 @@ BACKGROUND = {ILLEGAL.key: QColor(palette.ILLEGAL_BG), NOT_GENERATED.key: QColor
               COUNT_DIFFERS.key: QColor(palette.DIFF_BG)}
 MISMATCH_FG, STALE_FG = QColor(palette.BAD), QColor(palette.STALE)
 ENGINE_COLUMN, REFERENCE_COLUMN, VERDICT_COLUMN = 1, 2, 3
+HEADER_CHARS = 14              # an engine's name in its column's header, at most
 
 
 class Node:
@@ -174,7 +175,10 @@ class DivideModel(QAbstractItemModel):
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if orientation == Qt.Horizontal and role == Qt.DisplayRole:
-            return self.headers()[section]
+            # a count column is as wide as its header: a long engine name would squeeze the
+            # moves out of sight three levels down (the tooltip has the whole name)
+            name = self.headers()[section]
+            return name if section not in (1, 2) or len(name) <= HEADER_CHARS else name[:HEADER_CHARS - 1] + "…"
         if orientation == Qt.Horizontal and role == Qt.ToolTipRole and section in (1, 2):
             return (f"{self.engine}: the engine being debugged" if section == 1
                     else f"{self.reference}: the reference, taken as the truth")

@@ -35,7 +35,7 @@ def report_html(report, name=None) -> str:
         parts.append(f"<p style='color:{palette.YELLOW}'>⚠ this position cannot arise in a real game "
                      f"({e(reason)}): engines legitimately disagree here</p>")
     if report.error:
-        what = "crashed, hung or flooded" if report.crash else "failed"
+        what = report.failure.word if report.failure is not None else "failed"
         parts.append(f"<p style='color:{palette.ERROR}'><b>✗ {engine} {what}</b>: {e(report.error)}<br>"
                      + (f"command: <tt>{e(report.command)}</tt><br>" if report.command else "")
                      + "the levels below were found before it stopped</p>")
@@ -56,6 +56,9 @@ def report_html(report, name=None) -> str:
         items = "".join(f"<li><b>{e(m)}</b> {e(report.explanations.get(m, ''))}</li>" for m in moves)
         parts.append(f"<p style='color:{colour}'><b>{verdict.label}</b>: {e(verdict.by(report.engine))}</p>"
                      f"<ul>{items}</ul>")
+    if report.state_trace is not None:
+        parts.append(f"<p style='color:{palette.BAD}'><b>state after a move</b>: "
+                     f"{e(report.state_trace.sentence(report.engine))}</p>")
     for level in report.levels:
         rows = level.differing
         lines = "".join(
@@ -66,7 +69,7 @@ def report_html(report, name=None) -> str:
         parts.append(f"<p>depth {level.depth} · <tt>{e(level.fen)}</tt><br>{'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'}</p>"
                      + (f"<table cellspacing=4><tr><th>move</th><th>{engine}</th><th>{reference}</th>"
                         f"<th>verdict</th></tr>{lines}</table>" if rows else ""))
-    parts.append(f"<p>engine calls {report.engine_calls} (reference calls {report.reference_calls})</p>")
+    parts.append(f"<p>{e(report.calls_line())}</p>")
     return "".join(parts)
 
 

@@ -1,9 +1,10 @@
 """Live graphs of a perft run (pyqtgraph): nodes per second and hash hit rate over time,
 nodes per worker, and hash-table fill.
 
-The NPS line is a moving average over about a second, the raw samples faint behind it:
-a sample covers one timer tick, and ticks that land between work items swing from zero to
-twice the rate. A run without a hash table says so where the table's plots would be.
+The NPS line is a moving average over about a second, the raw samples faint behind it (and
+within the plot): a sample covers one timer tick, and ticks that land between work items swing
+from zero to twice the rate. The hit rate is drawn only where a sample had enough probes behind
+it. A run without a hash table says so where the table's plots would be.
 
 Samples go into numpy buffers bounded however long the run lasts (Series: the older half
 thinned when full; `add_sample` is cheap and called by the one refresh timer); `refresh()`
@@ -206,11 +207,12 @@ class LiveGraphs(QWidget):
         self._dirty = True
         self.refresh()
 
-    def add_sample(self, t: float, nps: float, hit_rate: float, worker_nodes, fill: float):
-        """One reading of the run's counters: hit_rate and fill as fractions 0..1."""
+    def add_sample(self, t: float, nps: float, hit_rate: float | None, worker_nodes, fill: float):
+        """One reading of the run's counters: hit_rate and fill as fractions 0..1; hit_rate
+        None when this reading has no hit-rate sample (too few probes since the last one)."""
         self.t.append(t)
         self.nps.append(nps)
-        self.hit_rate.append(100.0 * hit_rate)
+        self.hit_rate.append(np.nan if hit_rate is None else 100.0 * hit_rate)
         self.set_totals(worker_nodes, fill)
 
     def set_totals(self, worker_nodes, fill: float):
@@ -227,16 +229,17 @@ class LiveGraphs(QWidget):
         t = self.t.values()
         self.nps_raw.setData(t, self.nps.values())
         self.nps_curve.setData(t, moving_average(t, self.nps.values()))
-        self.hit_curve.setData(t, self.hit_rate.values())
+        hits = self.hit_rate.values()
+        sampled = ~np.isnan(hits)
+        self.hit_curve.setData(t[sampled], hits[sampled])
         n = self.worker_nodes.shape[0]
         self.worker_bars.setOpts(x=np.arange(n), height=self.worker_nodes, width=0.6)
         self.fill_bar.setOpts(x=[0], height=[self.fill], width=0.6)
         # Axes change only when the data outgrows them: regenerating tick labels on every
         # refresh was most of the cost of a repaint.
         t_max = nice_ceiling(t[-1]) if t.size else 1.0
-        # the smoothed line sets the scale; a raw spike above it may leave the top
-        smooth = self.nps_curve.yData if t.size else np.zeros(0)
-        self._set_limits("nps", self.nps_plot, t_max, nice_ceiling(smooth.max(initial=0) * 1.25))
+        # the raw samples stay on the plot: the scale is set by the highest of them
+        self._set_limits("nps", self.nps_plot, t_max, nice_ceiling(self.nps.values().max(initial=0) * 1.05))
         self._set_limits("hit", self.hit_plot, t_max, 100.0)
         if n and self._limits.get("workers", (None,))[0] != n:
             self.worker_plot.getAxis("bottom").setTicks([[(i, str(i + 1)) for i in range(n)]])
@@ -249,7 +252,7 @@ class LiveGraphs(QWidget):
             for plot in (self.nps_plot, self.hit_plot):
                 plot.setXRange(0, t[-1], padding=0.01)
             # max(.., 1): an all-zero run would give the range 0..0, which pyqtgraph widens to -500..500
-            self.nps_plot.setYRange(0, max(self.nps_curve.yData.max() * 1.25, 1.0), padding=0)
+            self.nps_plot.setYRange(0, max(self.nps.values().max() * 1.05, 1.0), padding=0)
         if self.worker_nodes.size:
             self.worker_plot.setYRange(0, max(self.worker_nodes.max() * 1.05, 1.0), padding=0)
 

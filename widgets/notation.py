@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import chess
 
-from perftscope.core.board.position import Position
+from perftscope.core.board.position import Position, reads_as_chess960
 
 
 def san_line(pos: Position, moves) -> list[str]:
@@ -22,12 +22,14 @@ def san_line(pos: Position, moves) -> list[str]:
 
 
 def san_or_uci(fen: str, moves, uci: str) -> str:
-    """`uci` played after `moves` from `fen`, in SAN; a move the position does not allow stays in UCI."""
+    """`uci` played after `moves` from `fen`, in SAN; a move the position does not allow (an
+    engine's illegal one) stays in UCI: python-chess would write an illegal castling O-O, even O-O+."""
     try:
-        board = chess.Board(fen)
+        board = chess.Board(fen, chess960=reads_as_chess960(fen))
         for m in moves:
             board.push_uci(m)
-        return board.san(chess.Move.from_uci(uci))
+        move = chess.Move.from_uci(uci)
+        return board.san(move) if board.is_legal(move) else uci
     except ValueError:
         return uci
 

@@ -297,11 +297,19 @@ def _paint_badge(p, s, rect):
         box = QRectF(r.left() + 2, r.bottom() - height - 2, width, height)
     else:
         box = QRectF(r.right() - width - 2, r.top() + 2, width, height)
+    box = _inside(box, rect(0).united(rect(63)))       # a label wider than its square stays on the board
     path = QPainterPath()
     path.addRoundedRect(box, 4, 4)
     p.fillPath(path, QColor(255, 255, 255, 215))
     p.setPen(QColor(s.color))
     p.drawText(box, Qt.AlignCenter, s.text)
+
+
+def _inside(box: QRectF, board: QRectF) -> QRectF:
+    """`box` moved (not shrunk) so that it lies within `board`, 2 pixels in from its edges."""
+    dx = max(board.left() + 2 - box.left(), 0) + min(board.right() - 2 - box.right(), 0)
+    dy = max(board.top() + 2 - box.top(), 0) + min(board.bottom() - 2 - box.bottom(), 0)
+    return box.translated(dx, dy)
 
 
 _PAINTERS = {Tint: _paint_tint, Glow: _paint_glow, Outline: _paint_outline, Ring: _paint_ring,

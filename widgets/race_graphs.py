@@ -39,7 +39,8 @@ class RaceGraphs(QWidget):
         self._dirty = False
         self.depth_plot = self._plot("By depth", "depth")
         self.bar_plot = self._plot("Deepest depth, each position", "position")
-        self.legend = self.depth_plot.addLegend(offset=(-8, -8), brush=(255, 255, 255, 210))  # bottom right: slow engines stop shallow
+        # bottom right: the slow engines, low on the plot, stop at shallow depths
+        self.legend = self.depth_plot.addLegend(offset=(-8, -8), brush=(255, 255, 255, 210))
         self.curves: list = []
         self.bars: list = []
         self.marks: list = []

@@ -263,7 +263,8 @@ class RacePanel(StartStop, QWidget):
         lap = heat.laps[-1] if heat.laps else None          # the deepest depth finished
         result = short_verdict(heat) if heat.out else (heat.note or heat.status or "waiting")
         cells = (heat.position.name, heat.engine, str(lap.depth) if lap else "", f"{lap.nodes:,}" if lap else "",
-                 format_rate(lap.nps) if lap and lap.nps and not heat.out else "", _num(lap.cpu if lap else None, ".3f"),
+                 format_rate(lap.nps) if lap and lap.nps and not heat.out else "",
+                 _num(lap.cpu if lap else None, ".3f"),
                  _num(lap.peak / 2 ** 20 if lap and lap.peak else None, ".1f"), result)
         tip = f"{heat.engine} on {heat.position.name}: {heat.position.fen}" + \
               (f"\n{heat.status}: {heat.verdict}" if heat.verdict else "")

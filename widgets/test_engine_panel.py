@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QPushButton, QStackedWidget, QTableWidget,
+                               QLabel, QPushButton, QStackedWidget, QStyle, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
@@ -79,11 +79,13 @@ class TestEnginePanel(StartStop, QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.Interactive)
-        header.setStretchLastSection(True)
-        self.table.setColumnWidth(0, 185)
-        self.table.setColumnWidth(1, 75)
-        self.table.setColumnWidth(2, 230)
+        # the columns share the table's width (no sideways scrolling, at 1024 px too): long
+        # moves and FENs wrap in their cells, and each cell's tooltip is its whole text
+        header.setSectionResizeMode(QHeaderView.Stretch)
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.ElideNone)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
 
         form = QFormLayout()
         form.addRow("Test", self.mode)
@@ -106,7 +108,10 @@ class TestEnginePanel(StartStop, QWidget):
         self.mode.currentIndexChanged.connect(self.options.setCurrentIndex)
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
-        self.table.itemSelectionChanged.connect(self._open_selected)
+        # a click opens the row every time, selected already or not; Enter opens it as well
+        self.table.clicked.connect(lambda index: self.open_row(index.row()))
+        if not self.table.style().styleHint(QStyle.SH_ItemView_ActivateItemOnSingleClick):
+            self.table.activated.connect(lambda index: self.open_row(index.row()))
 
     def settings(self) -> dict:
         return {"mode": self.mode.currentData(), "suite": self.suite.currentText(),
@@ -151,21 +156,31 @@ class TestEnginePanel(StartStop, QWidget):
         self.status.setText(text)
 
     def add_finding(self, finding, engine: str, reference: str):
-        """One row; the tooltip says which position and engines it belongs to."""
-        self.findings.append(finding)
-        row = self.table.rowCount()
-        self.table.insertRow(row)
+        """One row per finding; a finding shown already (merged with another position's, its
+        count up) has its row updated. Each cell's tooltip is its whole text, then which
+        position and engines the finding belongs to."""
+        for row, shown in enumerate(self.findings):
+            if shown is finding:
+                break
+        else:
+            self.findings.append(finding)
+            row = self.table.rowCount()
+            self.table.insertRow(row)
         # the moves of the minimal position, shown beside it (the tooltip has the original's)
         minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
-        cells = (finding.label, self._moves(finding), minimal, f"{finding.name}: {finding.fen}")
-        tip = (f"{engine} against {reference}, depth {finding.depth}\n{finding.fen}\n{finding.summary()}"
-               + (f"\nminimal: {finding.shrunk.fen} at depth {finding.shrunk.depth}" if finding.shrunk else ""))
+        label = finding.label + (f" ×{finding.count}" if finding.count > 1 else "")
+        found_at = f"{finding.name}: {finding.fen}" + (f" and {finding.count - 1} more" if finding.count > 1 else "")
+        cells = (label, self._moves(finding), minimal, found_at)
+        about = (f"{engine} against {reference}, depth {finding.depth}\n{finding.fen}\n{finding.summary()}"
+                 + (f"\nminimal: {finding.shrunk.fen} at depth {finding.shrunk.depth}" if finding.shrunk else "")
+                 + (f"\nfound at {finding.count} positions alike" if finding.count > 1 else ""))
         for col, text in enumerate(cells):
             item = QTableWidgetItem(text)
-            item.setToolTip(tip)
+            item.setToolTip(f"{text}\n\n{about}")
             if col == 0:
                 item.setForeground(Qt.darkRed)
             self.table.setItem(row, col, item)
+        self.table.resizeRowToContents(row)
 
     def _moves(self, finding) -> str:
         if finding.engine_failed:
@@ -180,10 +195,7 @@ class TestEnginePanel(StartStop, QWidget):
             self.table.item(row, MOVES_COLUMN).setText(self._moves(finding))
 
     def open_row(self, row: int):
-        """Open the finding of `row` in the divide tree, as selecting it does."""
-        self.table.selectRow(row)
-
-    def _open_selected(self):
-        rows = self.table.selectionModel().selectedRows()
-        if rows:
-            self.openRequested.emit(self.findings[rows[0].row()])
+        """Open the finding of `row` in the divide tree (a click does, every time)."""
+        if 0 <= row < len(self.findings):
+            self.table.selectRow(row)
+            self.openRequested.emit(self.findings[row])

@@ -38,7 +38,8 @@ def run(args) -> int:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
             for warning in fen_warnings(args.fen):
-                print(f"warning    the FEN's {warning} (normalised as python-chess does)")
+                print(f"warning    the FEN's {warning} (for the truth, as python-chess drops it; "
+                      f"{engine.name} is given the FEN as written)")
             print(flush=True)
         said: set[str] = set()
 
@@ -121,7 +122,9 @@ def _print_verdict(report: Report):
         print("mismatch   the move lists differ here")
         _print_moves(NOT_GENERATED.heading(report.engine) + ":", report.missing, report)
         _print_moves(ILLEGAL.heading(report.engine) + ":", report.extra, report)
-    print(f"engine calls {report.engine_calls} (reference calls {report.reference_calls})")
+    if report.state_trace is not None:
+        print(f"state      {report.state_trace.sentence(report.engine)}")
+    print(report.calls_line())
 
 
 def _print_moves(title: str, moves: list[str], report: Report):
@@ -132,3 +135,4 @@ def _print_moves(title: str, moves: list[str], report: Report):
     for move in moves:
         why = report.explanations.get(move, "")
         print(f"  {move:<{width}}  {why}".rstrip())
+

@@ -41,7 +41,7 @@ def summary_lines(findings: list[Finding]) -> list[str]:
     examples = shortest_examples(findings)
     width = max(len(CLASSES[k]) for k in examples)
     for kind, ex in examples.items():
-        count = sum(f.kind == kind for f in findings)
+        count = sum(f.count for f in findings if f.kind == kind)
         moves = " ".join(ex.example_moves)
         lines.append(f"  {CLASSES[kind]:<{width}}  {count:>4}  {ex.example_fen}" + (f"  ({moves})" if moves else ""))
     histogram = depth_histogram(findings)

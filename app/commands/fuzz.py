@@ -61,14 +61,20 @@ def run(args) -> int:
         print_json({"engine": fuzzer.engine_name, "reference": fuzzer.reference_name, "seed": args.seed,
                     "depth": args.depth, **result.to_json()})
     else:
+        found = sum(f.count for f in result.findings)
+        distinct = f" ({len(result.findings)} distinct)" if found != len(result.findings) else ""
         print(f"{result.tested} positions in {result.seconds:.1f} s ({result.per_second:.1f} positions/s), "
-              f"{len(result.findings)} finding{'s' if len(result.findings) != 1 else ''}")
+              f"{found} finding{'s' if found != 1 else ''}{distinct}")
         for line in summary_lines(result.findings):
             print(line)
     return 1 if result.findings else 0
 
 
 def _print_finding(finding):
+    if finding.count > 1:           # merged with one found before: say so in one line
+        print(f"again: {finding.label} at {finding.example_fen}, as {finding.name} "
+              f"({finding.count} times)", flush=True)
+        return
     print(f"FAIL  {finding.name}  {finding.fen}")
     print("\n".join(finding_lines(finding)), flush=True)
     sys.stdout.flush()

@@ -103,8 +103,13 @@ def _checked(args):
     """(fen, engine, overlays) from the arguments, or the PerftscopeError naming the bad one.
     This imports core (the FEN is checked by the kernels, the widgets' limits live beside
     code that imports core.board.position): on an empty cache, only once the splash is up."""
-    from perftscope.core.board.position import START_FEN, Position
-    fen = Position.from_fen(args.fen).fen() if args.fen else START_FEN     # FenError: exit 2
+    from perftscope.core.board.position import START_FEN
+    # FenError: exit 2; a right or en-passant square that cannot stand is dropped by the board,
+    # which says so under its FEN field
+    fen = " ".join(args.fen.split()) if args.fen else START_FEN
+    if args.fen:
+        from perftscope.core.engines.lenient_fen import lenient_fen
+        lenient_fen(fen)
     if args.reference:
         check_spec("--reference", args.reference)
     engine = "" if args.engine in ("none", "") else args.engine

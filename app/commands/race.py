@@ -34,7 +34,8 @@ def register(sub):
                         help=f"budget per engine and position (default {DEFAULT_SECONDS:g})")
     budget.add_argument("--depth", type=depth_arg, metavar="D", help="every engine to depth D instead")
     p.add_argument("--repeat", type=int_arg("repeat", 1, 1000), metavar="N",
-                   help="A/B: N timed runs of each of the two engines, alternating (6 or more for a 95 %% interval)")
+                   help="A/B: N timed runs of each of the two engines, alternating "
+                        "(6 or more for a 95 %% interval)")
     p.add_argument("--threads", type=int_arg("threads", 1, 1024), metavar="T",
                    help="threads for every engine that can take them (UCI Threads, {threads}); the core's workers")
     p.add_argument("--hash", dest="hash_mb", type=int_arg("hash", 0, HASH_LIMIT_MB), metavar="MB",
@@ -135,7 +136,8 @@ class _Printer:
 
         def num(value, fmt):
             return "—" if value is None else format(value, fmt)
-        return (f"  {engine[:24]:<24} {lap.depth:>5} {lap.nodes:>15,} {lap.seconds:>9.4f} {num(lap.net, '.4f'):>9} "
+        return (f"  {engine[:24]:<24} {lap.depth:>5} {lap.nodes:>15,} {lap.seconds:>9.4f} "
+                f"{num(lap.net, '.4f'):>9} "
                 f"{format_rate(lap.nps) if lap.nps else '—':>14} {num(lap.cpu, '.3f'):>8} "
                 f"{num(lap.peak / 2**20 if lap.peak else None, '.1f'):>9} {num(lap.own_seconds, '.4f'):>8}")
 

@@ -486,6 +486,9 @@ def _why_not_castle(v: _View, to: int) -> str:
     side, right, empty = ("king", 1, _K_EMPTY) if to == 6 else ("queen", 2, _Q_EMPTY)
     ksq, checkers, evasion, pin_o, pin_d, banned = v.safety()
     if not int(v.s[8]) & right:
+        corner = 7 if to == 6 else 0
+        if v.pos.board[v.real(corner)] != ("R" if v.pos.white_to_move else "r"):
+            return f"{v.us_name} has no {side}-side castling right (and no rook on {v.name(corner)})"
         return f"{v.us_name} has no {side}-side castling right"
     if checkers:
         q = int(checkers).bit_length() - 1

@@ -3,8 +3,10 @@ conversion to the kernels' side-to-move-at-the-bottom bitboard tuple.
 
 Chess960: the castling field may be X-FEN (`KQkq` meaning the outermost rook on
 that side of the king, a file letter where that is ambiguous) or Shredder-FEN
-(`HAha`, the rooks' files). A position is Chess960 when its castling rights need
-it or when `chess960=True` says so; there a castling move is written king takes
+(`HAha`, the rooks' files). A FEN is standard chess unless `chess960=True` says
+otherwise, its castling field names rook files, or standard chess cannot hold it (a
+king with a castling right stands on its first rank off e1/e8); in standard chess
+`KQkq` mean the corner rooks. In Chess960 a castling move is written king takes
 rook (`e1h1`, `b1a1`), as Stockfish with UCI_Chess960 and python-chess do.
 
     >>> pos = Position.from_fen(START_FEN).play("e2e4 e7e5")
@@ -38,9 +40,24 @@ FEN_STYLES = ("xfen", "shredder")
 
 
 def is_chess960(fen: str) -> bool:
-    """Whether a valid FEN is a Chess960 position: its castling rights need Chess960, or
-    they are written in Shredder-FEN."""
+    """Whether a valid FEN is a Chess960 position: its castling field names rook files, or
+    a king with a right stands off e1/e8 (see reads_as_chess960)."""
     return Position.from_fen(fen).chess960
+
+
+def reads_as_chess960(fen: str) -> bool:
+    """Whether a FEN's castling field is read as Chess960 without `chess960=True`: it names
+    rook files (Shredder-FEN, or X-FEN's file letters), or a king with a right stands on its
+    first rank off e1/e8, which standard chess cannot hold. Only the first three fields are
+    looked at, so this answers for FENs whose rights cannot stand as well."""
+    fields = fen.split()
+    if len(fields) < 3 or fields[2] == "-":
+        return False
+    try:
+        board = _parse_placement(fields[0])
+    except FenError:
+        return False
+    return _reads_as_chess960(fields[2], board)
 
 
 def square_name(sq: int) -> str:
@@ -80,7 +97,7 @@ class Position:
     @classmethod
     def from_fen(cls, fen: str, chess960: bool = False, fen_style: str | None = None) -> "Position":
         """Parse and validate; FenError names the field that is wrong. The position is
-        Chess960 when `chess960` or its castling rights need it; fen() writes castling in
+        Chess960 when `chess960` or reads_as_chess960(fen); fen() writes castling in
         `fen_style` ('xfen' or 'shredder'), by default the style that was read."""
         fields = fen.split()
         if len(fields) < 4 or len(fields) > 6:
@@ -90,16 +107,13 @@ class Position:
         if fields[1] not in ("w", "b"):
             raise FenError(f"FEN field 2 (side to move): expected 'w' or 'b', got {fields[1]!r}")
         white = fields[1] == "w"
-        castling, rooks, style_read = _parse_castling(fields[2], board)
+        chess960 = chess960 or (fields[2] != "-" and _reads_as_chess960(fields[2], board))
+        castling, rooks, style_read = _parse_castling(fields[2], board, chess960)
         ep = _parse_ep(fields[3], board, white)
         halfmove = _parse_counter(fields, 4, "halfmove clock", 0, 0)
         fullmove = _parse_counter(fields, 5, "fullmove number", 1, 0)
         if fen_style is not None and fen_style not in FEN_STYLES:
             raise ValueError(f"fen_style must be one of {', '.join(FEN_STYLES)}, not {fen_style!r}")
-        # Shredder-FEN exists for Chess960: it marks a position as such even when its rooks
-        # stand on the corners (that is how --960 reaches the engines through a FEN alone)
-        chess960 = chess960 or not _standard_layout(board, castling, rooks) or \
-            (style_read == "shredder" and bool(castling))
         pos = cls(tuple(board), white, castling, ep, halfmove, max(fullmove, 1), rooks, chess960,
                   fen_style or style_read)
         pos._check_not_capturable_king()
@@ -110,8 +124,9 @@ class Position:
         castling = self.castling_field()
         if not self.chess960:
             castling = self.castling_field("xfen")       # Shredder-FEN would say Chess960
-        elif _standard_layout(self.board, self.castling, self.castling_rooks):
-            # X-FEN cannot say that rooks in the corners play Chess960; Shredder-FEN does
+        elif castling and not _reads_as_chess960(castling, list(self.board)):
+            # X-FEN with the kings on e1/e8 reads as standard chess; Shredder-FEN says Chess960
+            # (that is how --960 reaches the engines through a FEN alone)
             castling = self.castling_field("shredder")
         return (f"{placement(self.board)} {'w' if self.white_to_move else 'b'} {castling or '-'} "
                 f"{ep} {self.halfmove} {self.fullmove}")
@@ -390,8 +405,22 @@ def _standard_layout(board, castling: str, rooks: tuple) -> bool:
     return True
 
 
-def _parse_castling(text: str, board: list):
-    """(rights as a KQkq subset, rook files of K Q k q, style read: 'xfen' or 'shredder')."""
+def _reads_as_chess960(text: str, board: list) -> bool:
+    """A castling field that names rook files, or a right whose king stands on its first rank
+    off the e-file (standard chess cannot hold it; a king elsewhere has no right at all)."""
+    for ch in text:
+        if ch.upper() in "ABCDEFGH":
+            return True
+        if ch in "KQkq":
+            king = _king_file(board, ch.isupper())
+            if king is not None and king != 4:
+                return True
+    return False
+
+
+def _parse_castling(text: str, board: list, chess960: bool):
+    """(rights as a KQkq subset, rook files of K Q k q, style read: 'xfen' or 'shredder').
+    In standard chess (not `chess960`) K Q k q need the king on e1/e8 and the corner rook."""
     where = "FEN field 3 (castling)"
     if text == "-":
         return "", STANDARD_ROOKS, "xfen"
@@ -406,9 +435,12 @@ def _parse_castling(text: str, board: list):
         king = _king_file(board, white)
         if ch in "KQkq":
             kingside = ch.upper() == "K"
-            rook = _outermost_rook(board, white, kingside)
+            standard = _CASTLING[ch]
+            if chess960:
+                rook = _outermost_rook(board, white, kingside)
+            else:
+                rook = standard[2] & 7 if king == 4 and board[standard[2]] == ("R" if white else "r") else None
             if king is None or rook is None:
-                standard = _CASTLING[ch]
                 raise FenError(f"{where}: {ch!r} needs the {side} king on {square_name(standard[1])} "
                                f"and a {side} rook on {square_name(standard[2])} (or, in Chess960, "
                                f"the king on rank {rank} and a rook on its {'h' if kingside else 'a'}-side)")

@@ -1,5 +1,10 @@
 """Position suites: EPD (`FEN ;D1 20 ;D2 400 ; note`) and python-chess `.perft` files
-(`id NAME` / `epd FEN` / `perft DEPTH NODES` blocks), read as a stream (`read`) or whole (`load`)."""
+(`id NAME` / `epd FEN` / `perft DEPTH NODES` blocks), read as a stream (`read`) or whole (`load`).
+
+A FEN reads as standard chess unless its castling field needs Chess960 (core.board.position);
+a Chess960 position whose X-FEN would read as standard (its kings on e1/e8, say) is marked
+with `variant chess960` in its block (`; variant chess960` in EPD), and `full_fen` writes it
+in Shredder-FEN, which every reader takes as Chess960."""
 from __future__ import annotations
 
 import itertools
@@ -8,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from ..errors import SuiteError
+from ..errors import FenError, SuiteError
 
 _DEPTH = re.compile(r"^D(\d+)\s+(\d+)$")
+_VARIANTS = ("chess960", "standard")
 MAX_LINE = 10_000         # characters: a FEN with counts and a note is under 200
 
 
@@ -23,12 +29,21 @@ class SuiteEntry:
     note: str = ""
     source: str = ""          # "file:line", for error messages
     error: str = ""           # a line that could not be read: what is wrong, naming the line
+    chess960: bool = False    # marked `variant chess960`
 
     @property
     def full_fen(self) -> str:
-        """EPD lines often omit the move counters: add them."""
+        """EPD lines often omit the move counters: add them. A marked Chess960 entry is written
+        so that it reads as Chess960 everywhere (Shredder-FEN where X-FEN would not say so)."""
         parts = self.fen.split()
-        return self.fen if len(parts) >= 6 else " ".join(parts + ["0", "1"][len(parts) - 4:])
+        fen = self.fen if len(parts) >= 6 else " ".join(parts + ["0", "1"][len(parts) - 4:])
+        if self.chess960:
+            from ..board.position import Position     # the kernels: only for the entries that need them
+            try:
+                return Position.from_fen(fen, chess960=True).fen()
+            except FenError:
+                return fen               # reported as it stands by whoever reads it
+        return fen
 
 
 def read(path) -> Iterator[SuiteEntry]:
@@ -120,6 +135,11 @@ def _parse_epd(lines, name) -> Iterator[SuiteEntry]:
             m = _DEPTH.match(f)
             if m:
                 entry.expected[int(m.group(1))] = int(m.group(2))
+            elif f.startswith("variant "):
+                entry.chess960, problem = _variant(f[8:].strip(), name, number)
+                if problem:
+                    entry.error = problem
+                    break
             elif re.match(r"^D\w*\s+\S+$", f) and not re.search(r"[a-z]{3}", f):
                 entry.error = f"{name} line {number}: cannot read depth field {f!r} (expected 'D<depth> <nodes>')"
                 break
@@ -174,8 +194,21 @@ def _parse_perft(lines, name) -> Iterator[SuiteEntry]:
                                           f"'perft <depth> <nodes>' after an 'epd' line)", name)
                 continue
             current.expected[int(parts[0])] = int(parts[1])
+        elif keyword == "variant" and current is not None:
+            current.chess960, problem = _variant(rest, name, number)
+            if problem:
+                yield _unreadable(number, problem, name)
         elif keyword != "id":
             yield _unreadable(number, f"{name} line {number}: unknown keyword {keyword!r} "
-                                      f"(expected id, epd or perft)", name)
+                                      f"(expected id, epd, perft or variant)", name)
     if current is not None:
         yield finished(current)
+
+
+def _variant(text: str, name: str, number: int) -> tuple[bool, str]:
+    """(whether `variant TEXT` marks Chess960, '' or what is wrong: a variant perftscope does
+    not play)."""
+    if text.lower() not in _VARIANTS:
+        return False, (f"{name} line {number}: variant {text!r} is not one perftscope plays "
+                       f"(expected {' or '.join(_VARIANTS)})")
+    return text.lower() == "chess960", ""

@@ -7,7 +7,6 @@ import re
 import time
 from dataclasses import dataclass, replace
 
-from ..board.position import is_chess960
 from ..errors import EngineError, EngineTimeout
 from .divide_parser import TOTAL_LINE
 from .mode import Mode, fill_mode, uci_setoptions
@@ -131,7 +130,7 @@ class InteractiveOracle(Oracle):
         engine = self._engine
         engine.drain()
         engine.begin_call()
-        sent_lines = self._setup_lines(fen) + [fill_line(t, fen, moves, depth) for t in d.position]
+        sent_lines = self._setup_lines(position) + [fill_line(t, fen, moves, depth) for t in d.position]
         sent_lines.append(fill_line(d.divide or d.totals, fen, moves, depth))
         if d.sentinel:
             sent_lines.append(d.sentinel)
@@ -163,7 +162,7 @@ class InteractiveOracle(Oracle):
             raise
         return read_answer(self.name, repr(sent), lines, position)
 
-    def _setup_lines(self, fen: str) -> list[str]:
+    def _setup_lines(self, position) -> list[str]:
         """Lines sent before the position when this request needs the engine set up anew."""
         return []
 
@@ -201,8 +200,8 @@ class UciOracle(InteractiveOracle):
         self._chess960 = False                 # every UCI engine starts with UCI_Chess960 false
         super()._start()
 
-    def _setup_lines(self, fen: str) -> list[str]:
-        if is_chess960(fen) == self._chess960:
+    def _setup_lines(self, position) -> list[str]:
+        if position.chess960 == self._chess960:
             return []
         self._chess960 = not self._chess960    # castling is written king takes rook in Chess960
         return [f"setoption name UCI_Chess960 value {'true' if self._chess960 else 'false'}"]

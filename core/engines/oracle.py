@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..board.position import Position
 from ..errors import EngineError, OracleCancelled
 from .divide_parser import ParsedDivide, parse_divide
-from .lenient_fen import lenient_fen
+from .lenient_fen import fen_as_written, lenient_fen
 from .process import Activity, EngineLog
 
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
@@ -74,13 +74,17 @@ class Oracle:
         running = self._running
         return None if running is None else Activity(running[0], time.monotonic() - running[1])
 
-    def answer(self, fen: str, moves=(), depth: int = 1) -> Answer:
-        """The engine's answer after playing `moves` from `fen`: a divide, or only a total."""
+    def answer(self, fen: str, moves=(), depth: int = 1, as_written: bool = False) -> Answer:
+        """The engine's answer after playing `moves` from `fen`: a divide, or only a total.
+        The engine is sent the FEN with what cannot stand dropped, or with `as_written` its
+        castling and en-passant fields as given (for the engine under test: see lenient_fen)."""
         if not isinstance(depth, int) or depth < 0:
             raise EngineError(f"{self.name}: depth must be a non-negative whole number, got {depth!r}")
         root, moves, position = _validated(fen, moves)
         if depth == 0:
             return Answer({}, 1)
+        if as_written:
+            root = fen_as_written(fen)
 
         with self._lock:
             self._cancelled.clear()
@@ -96,21 +100,21 @@ class Oracle:
                 self._running = None
             return self.last
 
-    def divide(self, fen: str, moves=(), depth: int = 1) -> dict[str, int]:
+    def divide(self, fen: str, moves=(), depth: int = 1, as_written: bool = False) -> dict[str, int]:
         """{uci_move: leaf count depth - 1 plies below it} after playing `moves` from `fen`.
         From an engine that prints only totals, the divide is asked for one move at a time."""
-        answer = self.answer(fen, moves, depth)
+        answer = self.answer(fen, moves, depth, as_written)
         if answer.moves is not None:
             return answer.moves
-        root, moves, pos = _validated(fen, moves)
+        _, moves, pos = _validated(fen, moves)
         if depth == 1:
             raise EngineError(f"{self.name} prints only totals: a depth-1 divide cannot be read "
                               f"from them (it counted {answer.total} moves)")
-        return {m: self.answer(root, moves + [m], depth - 1).total for m in pos.legal_moves()}
+        return {m: self.answer(fen, moves + [m], depth - 1, as_written).total for m in pos.legal_moves()}
 
-    def perft(self, fen: str, moves=(), depth: int = 1) -> int:
+    def perft(self, fen: str, moves=(), depth: int = 1, as_written: bool = False) -> int:
         """Total leaf count (1 at depth 0, like every perft)."""
-        return self.answer(fen, moves, depth).total
+        return self.answer(fen, moves, depth, as_written).total
 
     def _answer(self, fen: str, moves: list[str], depth: int, position: Position) -> Answer:
         """`position` is fen + moves, already parsed and played by answer()."""

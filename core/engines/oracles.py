@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import threading
 
-from ..board.position import is_chess960
 from .command import CommandOracle
 from .dialogue import InteractiveOracle, UciOracle
 from .engine_file import load_engine_file
@@ -73,7 +72,7 @@ class PythonChessOracle(Oracle):
 
     def _divide(self, fen, moves, depth, position):
         import chess
-        board = chess.Board(fen, chess960=is_chess960(fen))
+        board = chess.Board(fen, chess960=position.chess960)
         for uci in moves:
             board.push_uci(uci)
         out = {}

@@ -27,8 +27,14 @@ from typing import Callable
 
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout
+from ..engines.lenient_fen import fen_as_written
 from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
 from ..board.position import Position
+from .state_trace import StateTrace, trace_state
+
+_DEPENDS = "its count depends on how the position was reached"
+# Failure.kind as a report says it of the engine
+_FAILED = {"crash": "crashed", "timeout": "hung", "flood": "flooded", "error": "failed"}
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,11 @@ class Failure:
     error: EngineError | None = field(default=None, compare=False, repr=False)   # as it was raised
 
     @property
+    def word(self) -> str:
+        """What the engine did, as a report says it: crashed, hung, flooded or failed."""
+        return _FAILED.get(self.kind, "failed")
+
+    @property
     def is_finding(self) -> bool:
         """The engine under test crashed, hung or flooded: something found out about it, not a
         failure of the comparison."""
@@ -126,6 +137,9 @@ class Report:
     failure: Failure | None = None   # why the descent stopped early
     totals_only: bool = False    # the engine printed only totals: missing/extra cannot be told
     fen_warnings: list[str] = field(default_factory=list)   # what the comparison dropped from the FEN
+    given_fen: str = ""      # the root FEN as written, which the engine is given (see lenient_fen)
+    state_trace: StateTrace | None = None   # the move after which the engine's position is wrong
+    trace_calls: int = 0     # engine calls spent asking whether (and where) its state goes wrong
 
     @property
     def crash(self) -> bool:
@@ -149,6 +163,15 @@ class Report:
             raise self.failure.error or EngineError(self.failure.message)
         return self
 
+    def calls_line(self) -> str:
+        """'engine calls N (reference calls M)', and the calls spent on its state said apart."""
+        line = f"engine calls {self.engine_calls} (reference calls {self.reference_calls})"
+        if self.trace_calls and self.state_trace is not None:
+            line += f", {self.trace_calls} more tracing its state"
+        elif self.trace_calls:
+            line += f", {self.trace_calls} more asking about the position's own FEN (it answers alike)"
+        return line
+
     def to_json(self) -> dict:
         return {"agree": self.agree, "path": list(self.path), "fen": self.fen,
                 "missing": list(self.missing), "extra": list(self.extra),
@@ -158,16 +181,20 @@ class Report:
                 "reference": self.reference, "root_fen": self.root_fen, "depth": self.depth,
                 "unreachable": list(self.unreachable), "note": self.note, "cancelled": self.cancelled,
                 "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
-                "fen_warnings": list(self.fen_warnings), "command": self.command,
-                "failure": self.failure.to_json() if self.failure is not None else None}
+                "fen_warnings": list(self.fen_warnings), "given_fen": self.given_fen, "command": self.command,
+                "failure": self.failure.to_json() if self.failure is not None else None,
+                "trace_calls": self.trace_calls,
+                "state_trace": None if self.state_trace is None else self.state_trace.to_json()}
 
     @classmethod
     def from_json(cls, data: dict) -> Report:
         """The report to_json wrote (also one written before `failure` existed: its `crash`,
         `error` and `command`)."""
-        plain = {f.name for f in fields(cls)} - {"levels", "failure"}
+        plain = {f.name for f in fields(cls)} - {"levels", "failure", "state_trace"}
         report = cls(**{k: v for k, v in data.items() if k in plain})
         report.levels = [Level.from_json(lv) for lv in data.get("levels", [])]
+        if data.get("state_trace"):
+            report.state_trace = StateTrace(**data["state_trace"])
         if data.get("failure"):
             report.failure = Failure.from_json(data["failure"])
         elif data.get("crash"):
@@ -202,7 +229,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
     start = Position.from_fen(root_fen).play(path)
     report = Report(engine=engine.name, reference=reference.name, root_fen=root_fen, depth=depth,
                     path=list(path), fen=start.fen(), unreachable=_unreachable(start),
-                    fen_warnings=fen_warnings(fen))
+                    fen_warnings=fen_warnings(fen), given_fen=fen_as_written(fen))
     report.agree = depth == 0          # depth 0: one node each, nothing to ask
     pos, remaining = start, depth
     while remaining > 0:
@@ -211,7 +238,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             return report
         side, asked = "engine", report.path
         try:
-            answer = engine.answer(root_fen, report.path, remaining)
+            # the engine under test is given the FEN as written (core.engines.lenient_fen)
+            answer = engine.answer(fen, report.path, remaining, as_written=True)
             report.engine_calls += 1
             side = "reference"
             theirs = reference.divide(root_fen, report.path, remaining)
@@ -220,16 +248,19 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             if ours is None:           # totals only: ask below each move only when the totals differ
                 report.totals_only = True
                 if remaining == 1 or answer.total == sum(theirs.values()):
-                    return _compare_totals(report, pos, remaining, answer.total, theirs, progress)
+                    _compare_totals(report, pos, remaining, answer.total, theirs, progress)
+                    return _traced(report, engine, fen, remaining, answer, cancelled)
                 ours, side = {}, "engine"
                 for move in theirs:
                     asked = report.path + [move]
-                    ours[move] = engine.perft(root_fen, asked, remaining - 1)
+                    ours[move] = engine.perft(fen, asked, remaining - 1, as_written=True)
                     report.engine_calls += 1
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
             report.cancelled = True
             return report
         except EngineError as e:
+            if side == "engine":
+                report.engine_calls += 1          # the call it failed in was made
             return _failed(report, engine if side == "engine" else reference, side, e, asked)
         level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
         report.levels.append(level)
@@ -246,21 +277,43 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             progress(level)
         if moves_differ:
             report.note = _totals_differ(report, remaining, answer.total, ours)
-            return report
+            return _traced(report, engine, fen, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra = missing, extra
             report.unreachable = _unreachable(start, pos)
             report.explanations = {m: explain_move(pos, m) for m in missing + extra}
-            return report
+            return _traced(report, engine, fen, remaining, answer, cancelled)
         if not differing:
             if len(report.levels) > 1:
                 report.note = _inconsistent(report)
-            else:
-                report.agree = True
+                return _traced(report, engine, fen, remaining, answer, cancelled)
+            report.agree = True
             return report
         report.path.append(level.chosen)
         pos = pos.push(level.chosen)
         remaining -= 1
+    return report
+
+
+def _traced(report: Report, engine: Oracle, fen: str, depth: int, answer, cancelled) -> Report:
+    """A disagreement at the end of a path: when the engine answers otherwise asked about the
+    position's own FEN, the move that breaks its state and what its position holds
+    (core.mismatch.state_trace); the engine's answer here was `answer`."""
+    if report.agree or not report.path:
+        return report
+    inconsistent = _DEPENDS in report.note
+    before = getattr(engine, "calls", 0)
+    try:
+        report.state_trace = trace_state(engine, fen, report.path, depth, answer, cancelled)
+    except OracleCancelled:
+        report.cancelled = True
+    except EngineError:
+        pass              # it failed on a FEN of its own position: the finding above stands alone
+    report.trace_calls = getattr(engine, "calls", 0) - before
+    if report.state_trace is None and inconsistent and not report.cancelled:
+        report.note += ("; asked as the root FEN + the moves and as this position's own FEN it "
+                        "answers alike, so what it depends on is the moves searched before this one "
+                        "(state an unmake does not restore, or a hash table collision)")
     return report
 
 
@@ -280,7 +333,7 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
             row = next(r for r in parent.rows if r.move == parent.chosen)
             report.note = (f"{report.engine} counted {row.engine} below {parent.chosen} one level up, "
                            f"but asked about this position directly it answers {total} like "
-                           f"{report.reference}: its count depends on how the position was reached")
+                           f"{report.reference}: {_DEPENDS}")
         else:
             report.agree = True
         return report
@@ -303,23 +356,34 @@ def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]
     return text
 
 
+def failed_at_root(engine: Oracle, fen: str, depth: int, error: EngineError) -> Report:
+    """The report of an engine under test that failed when asked about `fen` itself, at `depth`
+    (one call, no descent): for a session that will not ask it again."""
+    root_fen, _ = validate(fen, [])
+    report = Report(engine=engine.name, reference="", root_fen=root_fen, depth=depth, fen=root_fen,
+                    fen_warnings=fen_warnings(fen), given_fen=fen_as_written(fen), engine_calls=1)
+    return _failed(report, engine, "engine", error, [])
+
+
 def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path) -> Report:
     """An oracle failed mid-descent: the report ends there, with the levels found so far."""
     fen = Position.from_fen(report.root_fen).play(path).fen()
     where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
+    if not isinstance(error, EngineFailed):
+        kind = "error"                 # not a call that broke off: an answer it could not use, a start that failed
+    else:
+        kind = getattr(error, "kind", "") or ("timeout" if isinstance(error, EngineTimeout) else
+                                               "flood" if isinstance(error, EngineFlood) else "crash")
+    if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
+        where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):
         message = f"{oracle.name} crashed {where}: {own or error}"
     else:
         text = str(error)
         if text.startswith(f"{oracle.name}: "):
             text = text[len(oracle.name) + 2:]
-        message = f"{oracle.name} failed {where}: {text}"
-    if not isinstance(error, EngineFailed):
-        kind = "error"                 # not a call that broke off: an answer it could not use, a start that failed
-    else:
-        kind = getattr(error, "kind", "") or ("timeout" if isinstance(error, EngineTimeout) else
-                                               "flood" if isinstance(error, EngineFlood) else "crash")
+        message = f"{oracle.name} {_FAILED.get(kind, 'failed')} {where}: {text}"
     report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
                              tuple(path), error)
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
@@ -332,8 +396,7 @@ def _inconsistent(report: Report) -> str:
     here = sum(r.engine for r in report.levels[-1].rows)
     return (f"no move differs here, yet one level up {report.engine} counted {row.engine} below "
             f"{parent.chosen} against {report.reference}'s {row.reference}; asked about this position "
-            f"directly it answers {here}: its count depends on how the position was reached "
-            f"(a hash table collision, or state not restored after a move)")
+            f"directly it answers {here}: {_DEPENDS}")
 
 
 def _unreachable(*positions: Position) -> list[str]:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import EngineError, EngineTimeout
-from .finder import Report, find_mismatch
+from .finder import Report, failed_at_root, find_mismatch
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, parse_square
 from .shrink import Shrunk, piece_count, shrink
@@ -54,10 +54,17 @@ class Finding:
     shrunk: Shrunk | None = None
     minimal: Report | None = None   # the finder on the shrunk position: its own moves and reasons
     name: str = ""                  # suite entry name, or "fuzz #N"
+    count: int = 1                  # how many positions failed this same way (see merge)
 
     @property
     def label(self) -> str:
         return CLASSES[self.kind]
+
+    @property
+    def merge_key(self) -> tuple:
+        """Findings alike: the same class, minimal position and differing moves (for a crash
+        or timeout, the position it failed on)."""
+        return self.kind, self.example_fen, tuple(sorted(self.example_moves))
 
     @property
     def engine_failed(self) -> bool:
@@ -112,20 +119,24 @@ class Finding:
             return (f"{self.label}: the engine {verb} at path {' '.join(self.path) or '(none)'} "
                     f"(FEN {self._failed_fen()}): {self.error}")
         if self.report is None or self.kind == "state" or self.report.note:
-            return f"{self.label}: {self.report.note if self.report is not None else self.error}"
-        moves = []
-        for verdict, listed in ((ILLEGAL.word, self.report.extra), (NOT_GENERATED.word, self.report.missing)):
-            for m in listed[:_LISTED]:
-                moves.append(f"{verdict} {m} ({self.report.explanations.get(m, '')})")
-            if len(listed) > _LISTED:
-                moves.append(f"{len(listed) - _LISTED} more {verdict}")
-        return f"{self.label}: " + "; ".join(moves)
+            text = f"{self.label}: {self.report.note if self.report is not None else self.error}"
+        else:
+            moves = []
+            for verdict, listed in ((ILLEGAL.word, self.report.extra), (NOT_GENERATED.word, self.report.missing)):
+                for m in listed[:_LISTED]:
+                    moves.append(f"{verdict} {m} ({self.report.explanations.get(m, '')})")
+                if len(listed) > _LISTED:
+                    moves.append(f"{len(listed) - _LISTED} more {verdict}")
+            text = f"{self.label}: " + "; ".join(moves)
+        if self.report is not None and self.report.state_trace is not None:
+            text += f"; {self.report.state_trace.sentence('the engine')}"
+        return text
 
     def _failed_fen(self) -> str:
         return Position.from_fen(self.fen).play(self.path).fen()
 
     def to_json(self) -> dict:
-        return {"name": self.name, "fen": self.fen, "depth": self.depth, "kind": self.kind,
+        return {"name": self.name, "fen": self.fen, "depth": self.depth, "kind": self.kind, "count": self.count,
                 "class": self.label, "summary": self.summary(), "error": self.error,
                 "path": list(self.path), "first_differ_depth": self.first_differ_depth,
                 "example_fen": self.example_fen,
@@ -230,14 +241,36 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
 def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pieces: bool,
                    cancelled=None) -> Shrunk | None:
     """Shrink where the failure is sharpest: the position whose move lists differ (depth 1), or
-    for a state bug the checked position at its depth (only there does the engine miscount)."""
+    for a state bug (a note, or a traced one) the checked position at its depth (only reached
+    by its moves does the engine miscount)."""
     report = finding.report
-    if report.missing or report.extra:
+    if (report.missing or report.extra) and report.state_trace is None:
         start, depth = report.fen, 1
     else:
         start, depth = finding.fen, finding.depth
     return shrink(engine, reference, start, depth, max_calls=max_calls, move_pieces=move_pieces,
                   cancelled=cancelled)
+
+
+def timeout_finding(engine: Oracle, fen: str, depth: int, error: EngineError, name: str = "") -> Finding:
+    """The engine hung on the position itself (asked at `depth` from `fen`): a timeout finding
+    at once, without the finder asking (and waiting) again."""
+    report = failed_at_root(engine, fen, depth, error)
+    return Finding(fen, depth, "timeout", report=report, error=report.failure.own_error, name=name)
+
+
+def merge(findings: list[Finding], finding: Finding) -> Finding:
+    """Add `finding` to `findings`, or count it on the one already there with the same class,
+    minimal position and moves (a session finds the same bug from many positions). Returns
+    the finding kept."""
+    if any(kept is finding for kept in findings):
+        return finding                  # already counted (a session that merged it itself)
+    for kept in findings:
+        if kept.merge_key == finding.merge_key:
+            kept.count += finding.count
+            return kept
+    findings.append(finding)
+    return finding
 
 
 def shortest_examples(findings: list[Finding]) -> dict[str, Finding]:

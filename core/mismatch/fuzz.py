@@ -26,8 +26,8 @@ import chess
 
 from perftscope import resources
 from .edge_positions import edge_positions
-from ..errors import EngineError, PerftscopeError
-from .findings import Finding, investigate
+from ..errors import EngineError, EngineTimeout, PerftscopeError
+from .findings import Finding, investigate, merge, timeout_finding
 from ..engines.oracles import OracleCancelled
 from ..engines.pair import EnginePair
 from ..board.position import START_FEN, Position
@@ -140,11 +140,14 @@ class Fuzzer(EngineSession):
 
     def summary(self) -> str:
         result = self.result
+        found = sum(f.count for f in result.findings)
+        distinct = f" ({len(result.findings)} distinct)" if found != len(result.findings) else ""
         return (f"fuzz seed {self.seed}: {result.tested} positions in {result.seconds:.1f} s "
-                f"({result.per_second:.1f}/s), {len(result.findings)} findings" + (" (stopped)" if result.stopped else ""))
+                f"({result.per_second:.1f}/s), {found} findings{distinct}" + (" (stopped)" if result.stopped else ""))
 
     def run(self) -> FuzzResult:
-        """Test positions until a limit, then close the oracles."""
+        """Test positions until a limit, then close the oracles. Findings alike are merged
+        (findings.merge): `on_finding` then gets the one found before, its count up."""
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         over = lambda: self.stopped.is_set() or (deadline is not None and time.perf_counter() > deadline)  # noqa: E731
@@ -158,8 +161,7 @@ class Fuzzer(EngineSession):
                 self.tested()
                 if finding is not None:
                     finding.name = f"#{result.tested} {source}"
-                    result.findings.append(finding)
-                    self.found(finding)
+                    self.found(merge(result.findings, finding))
                     if self.first:
                         break
         except OracleCancelled:
@@ -175,6 +177,8 @@ class Fuzzer(EngineSession):
             answer = self.engine.answer(fen, [], self.depth)
         except OracleCancelled:
             raise
+        except EngineTimeout as e:         # asking again would wait as long again; the next
+            return timeout_finding(self.engine, fen, self.depth, e)    # call restarts the engine
         except EngineError:
             answer = None                  # a crash: the finder asks again and records it
         if answer is not None:

@@ -21,8 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from ..errors import EngineError, FenError
-from .findings import Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples
+from ..errors import EngineError, EngineTimeout, FenError
+from .findings import (Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples,
+                       timeout_finding)
 from ..engines.oracles import Oracle, OracleCancelled
 from ..engines.pair import EnginePair
 from ..board.position import Position
@@ -157,6 +158,9 @@ class SuiteRun(EngineSession):
             case.checked.append((depth, expected, got))
             if got == expected:
                 continue
+            if isinstance(failed_with, EngineTimeout):     # asking again would wait as long again
+                case.finding = timeout_finding(engine, fen, depth, failed_with, case.name)
+                return
             case.finding = investigate(engine, reference, fen, depth, name=case.name,
                                        shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
             if case.finding is None:

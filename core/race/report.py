@@ -118,7 +118,8 @@ def _duel_markdown(race: Race, duel) -> list[str]:
         lines.append(f"| {m.position.name} | {m.depth} | {_spread(m.verdict.a)} | {_spread(m.verdict.b)} | "
                      f"{m.verdict.text} | {m.cpu_verdict.text if m.cpu_verdict else '—'} |")
     if duel.total is not None:
-        lines.append(f"| **total** | | {_spread(duel.total.a)} | {_spread(duel.total.b)} | **{duel.total.text}** | "
+        lines.append(f"| **total** | | {_spread(duel.total.a)} | {_spread(duel.total.b)} | "
+                     f"**{duel.total.text}** | "
                      f"{duel.cpu_total.text if duel.cpu_total else '—'} |")
     return lines + [""]
 

@@ -11,7 +11,7 @@ round trip; it is taken out of every deeper depth's time before nodes per second
 Then depth 2, 3, ... while the next depth, predicted from the last one's time and growth, fits in
 the budget (a call still running when the budget ends is stopped and does not count), or up to a
 fixed depth. After each depth the count is checked against the core's (a perft without a table,
-computed after the timed call, never during it); a wrong count ends the heat with the finder's
+computed after the timed call, never during it, and not charged to the budget); a wrong count ends the heat with the finder's
 one-line verdict from the engine's side. A crash, a hang or unreadable output ends the heat with
 the engine's own error line, and the race goes on with the next engine.
 """
@@ -250,21 +250,19 @@ class Race:
         self.load["end"] = os.getloadavg()
         self.close()
 
-    def deepen(self, heat: Heat, up_to: int | None = None):
+    def deepen(self, heat: Heat):
         """One heat: start-up, then depth after depth within the budget (or up to the depth)."""
         racer = self.racers[heat.racer]
         fen = heat.position.fen
-        last_depth = up_to or self.depth or RUN_DEPTH_LIMIT
+        last_depth = self.depth or RUN_DEPTH_LIMIT
         heat.status = RUNNING
         heat.load = os.getloadavg()[0]
         self._tell("heat", heat)
         began = time.monotonic()
-        budget_end = None if self.seconds is None or up_to else began + self.seconds
+        budget_end = None if self.seconds is None else began + self.seconds
         depth = 1
         try:
             timings = [self.timed(racer, fen, 1, None) for _ in range(STARTUP_CALLS)]
-            if self.stopped.is_set():
-                raise OracleCancelled("stopped")
             first = min(timings, key=lambda t: t.seconds)
             heat.startup = first.seconds
             heat.startup_cpu = first.usage.cpu if first.usage is not None else None
@@ -282,8 +280,11 @@ class Race:
                 if timing is None:
                     heat.note = f"depth {depth} did not finish within the {self.seconds:g} s budget"
                     break
+                checking = time.monotonic()
                 if self._check(heat, racer, depth, timing):
                     return
+                if budget_end is not None:       # the core's check is not the engine's time
+                    budget_end += time.monotonic() - checking
                 depth += 1
             heat.status = STOPPED if self.stopped.is_set() else DONE
         except OracleCancelled:

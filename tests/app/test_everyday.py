@@ -1,5 +1,7 @@
 """The window's everyday features: paste, undo, the editor, notation, divide export, the
 tree's row menu, Help/About, remembered settings, runs without a table, the splash."""
+import csv
+import io
 import json
 
 import pytest
@@ -8,9 +10,12 @@ from PySide6.QtWidgets import QApplication, QDialog
 from perftscope.app import help
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN, Position
-from perftscope.widgets.divide_export import csv_text, json_text, row_fen, stockfish_text
+from perftscope.core.mismatch.verdicts import ILLEGAL
+from perftscope.widgets.divide_export import csv_text, json_text, level, row_fen, stockfish_text
+from perftscope.widgets.notation import san_or_uci
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -108,7 +113,7 @@ def test_divide_saves_as_csv_and_json(qtbot, window, tmp_path):
     w.exports.save(path=str(tmp_path / "d.csv"))
     lines = (tmp_path / "d.csv").read_text().splitlines()
     assert lines[0].startswith("fen,moves,depth,move,engine") and len(lines) == 49
-    assert lines[1].endswith(",1,1,0")
+    assert lines[1].endswith(",1,1,0,agrees,")
     assert csv_text(KIWIPETE, [], 1, rows, "core", "python-chess") == (tmp_path / "d.csv").read_text()
     assert json.loads(json_text(KIWIPETE, [], 1, rows, "a", "b"))["rows"] == data["rows"]
 
@@ -122,12 +127,56 @@ def test_row_menu_copies_fen_and_path_and_makes_a_new_root(qtbot, window):
     actions["Copy this row's FEN"].trigger()
     assert QApplication.clipboard().text() == Position.from_fen(KIWIPETE).push("e1g1").fen()
     assert row_fen(w.model, node) == QApplication.clipboard().text()
-    actions["Copy the move path"].trigger()
+    actions["Copy the move path (with its root FEN)"].trigger()
+    assert QApplication.clipboard().text() == f"position fen {KIWIPETE} moves e1g1"
+    actions["Copy the FEN before this move"].trigger()
+    assert QApplication.clipboard().text() == KIWIPETE
+    actions["Copy the move (e1g1)"].trigger()
     assert QApplication.clipboard().text() == "e1g1"
     actions["Make this row the new root"].trigger()
     assert w.board.position == Position.from_fen(KIWIPETE).push("e1g1")
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
     assert w.model.root.depth == 1 and w.model.fen == Position.from_fen(KIWIPETE).push("e1g1").fen()
+
+
+def test_an_illegal_rows_menu_copies_where_it_is_generated_its_path_and_itself(qtbot, engine_path):
+    # e4d3 is the planted engine's illegal en passant: there is no position after it
+    w = MainWindow(EP_PIN, reference="core", engine=f"perftree:{engine_path('ep_rank_pin')}")
+    qtbot.addWidget(w)
+    divided(qtbot, w, 2)
+    parent = w.model.node(w.model.find(["d2d4"]))
+    w.model.fetchMore(w.model.index_of(parent))             # what expanding the row asks
+    qtbot.waitUntil(lambda: parent.state == "loaded", timeout=30000)
+    node = w.model.node(w.model.find(["d2d4", "e4d3"]))
+    assert node.verdict is ILLEGAL
+    menu = w.exports.menu_for(node)
+    actions = {a.text(): a for a in menu.actions() if a.text()}
+    assert "Copy this row's FEN" not in actions and "Make this row the new root" not in actions
+    actions["Copy the FEN before this move"].trigger()
+    assert QApplication.clipboard().text() == "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1"
+    actions["Copy the move path (with its root FEN)"].trigger()
+    assert QApplication.clipboard().text() == f"position fen {EP_PIN} moves d2d4 e4d3"
+    actions["Copy the move (e4d3)"].trigger()
+    assert QApplication.clipboard().text() == "e4d3"
+    # and the exports keep the verdict and its reason
+    moves, depth, rows = level(w.model, parent)
+    exported = json.loads(json_text(w.model.fen, moves, depth, rows, "ep_rank_pin.py", "core"))["rows"]
+    illegal = next(r for r in exported if r["move"] == "e4d3")
+    assert illegal["verdict"] == "illegal" and illegal["engine"] == 1 and illegal["reference"] is None
+    assert illegal["reason"] == "en passant e4d3 exposes king a4 to queen h4 along rank 4"
+    table = list(csv.reader(io.StringIO(csv_text(w.model.fen, moves, depth, rows, "ep_rank_pin.py", "core"))))
+    assert table[0][-2:] == ["verdict", "reason"]
+    assert next(r for r in table if r[3] == "e4d3")[-2:] == ["illegal", illegal["reason"]]
+    assert {r[-2] for r in table[1:] if r[3] != "e4d3"} == {"agrees"}
+
+
+def test_a_move_that_is_not_legal_keeps_its_uci_in_san_mode():
+    # python-chess writes any king move e1c1 as a castling, legal or not (here O-O-O, elsewhere O-O+)
+    assert san_or_uci("8/8/8/2R1B2b/6nN/8/5P2/4K1k1 w - - 2 2", [], "e1c1") == "e1c1"
+    assert san_or_uci("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", [], "e1c1") == "O-O-O"
+    assert san_or_uci(START_FEN, ["e2e4"], "e7e5") == "e5"
+    # a Chess960 castling is the king taking its rook
+    assert san_or_uci("8/8/8/4B2b/6nN/8/5P2/2R1K2k w C - 0 1", [], "e1c1") == "O-O-O#"
 
 
 def test_stockfish_text_leaves_out_moves_the_side_does_not_play():
@@ -169,6 +218,11 @@ def test_help_lists_the_shortcuts_and_about_the_versions(qtbot, window):
     text = help.help_html(w)
     for keys in ("Ctrl+Z", "Ctrl+V", "Ctrl+E", "Ctrl+F", "F1"):
         assert keys in text
+    # the roles as the window names them: your engine is debugged, the reference is the truth
+    words = " ".join(text.split())
+    assert "the <i>Engine</i> selector is the engine you are debugging" in words
+    assert "the <i>Reference</i> is the truth it is compared with" in words
+    assert "<b>Test engine</b> tab" in words and "or your own engine" not in words
     about = dict(help.about_rows())
     assert about["numba"] == numba.__version__ and about["python-chess"] == chess.__version__
     assert about["slider attacks"].split()[0] in ("pext", "magic") and "numba-" in about["compile cache"]

@@ -207,6 +207,19 @@ def test_a_crashing_node_style_engine_is_reported_with_its_own_error(qtbot, wind
     assert sum(n.verdict.key == "count_differs" for n in w.model.root.children) == 1
 
 
+def test_a_crash_on_the_first_call_is_said_once_and_as_a_crash(qtbot, window, script):
+    crash = script("crash.py", 'raise RuntimeError("board index out of range")\n')
+    w = window(START_FEN, f"perftree:{crash}", "core")
+    report = find(qtbot, w, 2)
+    assert report.crash and report.failure.word == "crashed" and report.engine_calls == 1
+    above = w.tree.summary.text()
+    assert above.count("RuntimeError: board index out of range") == 1
+    assert "crash.py crashed during the search" in w.message.text()
+    text = " ".join(w.finder_panel.text().split())
+    assert "✗ crash.py crashed: crash.py crashed at path (none)" in text and "hung or flooded" not in text
+    assert "engine calls 1 (reference calls 0)" in text
+
+
 def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_path, tmp_path):
     engine = f"perftree:{engine_path('ep_rank_pin')}"
     w = window(POSITION_3, engine, "core")
@@ -227,6 +240,27 @@ def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_pa
     assert other.finder_panel.text() == w.finder_panel.text()
     assert other.divider.report.to_json() == report.to_json()
     assert not other.busy()                       # nothing was recomputed
+    # as it was saved: the finder's row shown with its mark, its path expanded, nothing greyed
+    assert other.main_model.row_shown == w.main_model.row_shown == tuple(report.path + report.extra[:1])
+    assert other.main_model.mark is not None and not other.main_model.divide_stale
+    for i in range(1, len(report.path) + 1):
+        assert other.tree.view.isExpanded(other.model.find(report.path[:i]))
+
+
+def test_a_second_find_starts_from_the_divides_root_and_show_goes_back_to_the_finding(qtbot, window, engine_path):
+    w = window(POSITION_3, f"perftree:{engine_path('ep_rank_pin')}", "core")
+    first = find(qtbot, w, 3)
+    assert first.path and w.main_model.row_shown is not None      # the board shows the finder's preview
+    w.engines.set(reference="python-chess")
+    second = find(qtbot, w, 3)
+    assert second.root_fen == first.root_fen == POSITION_3 and second.path == first.path
+    assert w.tree.context.text().count(POSITION_3) == 1
+    # the board moves on: the tree is greyed, and Show that position brings back the finding
+    w.board_commands.set_fen(START_FEN)
+    assert w.main_model.divide_stale
+    w.divider.show_position()
+    assert w.board.position == Position.from_fen(second.fen)
+    assert w.main_model.mark is not None and not w.main_model.divide_stale
 
 
 def test_a_bad_session_file_is_a_message(qtbot, window, tmp_path):
@@ -252,7 +286,7 @@ def test_the_inconsistent_engine_diagnosis_is_shown_whole(qtbot, window, engine_
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
     w = window(kiwipete, f"perftree:{engine_path('inconsistent')}", "core")
     report = find(qtbot, w, 2)
-    assert report.note.endswith("(a hash table collision, or state not restored after a move)")
+    assert report.note.endswith("(state an unmake does not restore, or a hash table collision)")
     text = " ".join(w.finder_panel.text().split())
     assert "inconsistent engine" in text and " ".join(report.note.split()) in text
     assert "inconsistent" in w.message.text() and "Finder report" in w.message.text()
@@ -314,3 +348,13 @@ def test_the_status_line_is_greyed_once_the_board_moves_away(qtbot, window):
     assert w.message.text().startswith("(about another position) ⚠ first mismatch")
     w.board_commands.set_fen(START_FEN)
     assert w.message.text().startswith("⚠ first mismatch")
+
+
+def test_a_state_bug_is_traced_in_the_window_too(qtbot, window, engine_path):
+    w = window("4k3/8/8/8/8/8/1b6/RR2K3 b Q - 0 1", f"perftree:{engine_path('rook_capture_keeps_right')}", "core")
+    report = find(qtbot, w, 4)
+    assert report.extra == ["e1c1"] and report.state_trace.move == "b2a1"
+    assert "e1c1 illegal; its position goes wrong after b2a1" in w.message.text()
+    text = " ".join(w.finder_panel.text().split())
+    assert ("state after a move: after b2a1 (move 1 of the path) rook_capture_keeps_right.py's position counts "
+            "like `4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling rights Q; the true position has none)") in text

@@ -1,13 +1,22 @@
 """The Test-engine tab: a fuzz session shows findings live with their class and minimal
 position, a click opens one in the divide tree along the finder's path, Stop ends a session."""
+import copy
 import time
 
 import pytest
+from PySide6.QtCore import Qt
 
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN
 from perftscope.core.mismatch.verdicts import ILLEGAL
 from perftscope.widgets.reference import EngineChoice
+
+
+def click_row(qtbot, panel, row):
+    """A mouse click on the row's first cell, as a user opens a finding."""
+    panel.table.scrollToItem(panel.table.item(row, 0))
+    rect = panel.table.visualItemRect(panel.table.item(row, 0))
+    qtbot.mouseClick(panel.table.viewport(), Qt.LeftButton, pos=rect.center())
 
 
 @pytest.fixture
@@ -37,7 +46,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     assert panel.table.item(0, 1).text().startswith("illegal ")
 
     window.engines.set(reference="python-chess")      # chosen again after the session
-    panel.open_row(0)                                 # opens it in the divide tree, with its engines
+    click_row(qtbot, panel, 0)                        # opens it in the divide tree, with its engines
     assert window.tabs.currentWidget() is window.tree
     node = window.model.node(window.tree.view.currentIndex())
     assert node.verdict is ILLEGAL and node.moves == tuple(finding.path) + (finding.report.extra[0],)
@@ -45,6 +54,22 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     assert window.engines.specs() == (f"perftree:{engine_path('ep_rank_pin')}", "core")
     assert finding.report.extra[0] in window.message.text()
     assert "ep_rank_pin.py against core, depth 2: en passant through a rank pin" in window.message.text()
+    assert "(set to the finding's: Reference core, depth 2)" in window.message.text()
+
+    # a single click opens it every time, the row selected already or not
+    window.tabs.setCurrentWidget(panel)
+    window.board_commands.set_fen(START_FEN)
+    click_row(qtbot, panel, 0)
+    assert window.tabs.currentWidget() is window.tree and window.board.position.fen() != START_FEN
+
+    # another position failing the same way shares the row, with a count
+    rows = panel.table.rowCount()
+    twin = copy.copy(finding)
+    twin.count, twin.name = 1, "#99 another position"
+    window.engine_tests._found(twin)
+    assert panel.table.rowCount() == rows and finding.count == 2
+    assert panel.table.item(0, 0).text() == "en passant through a rank pin ×2"
+    assert panel.table.item(0, 3).text().endswith(" and 1 more")
 
 
 def test_stop_ends_a_suite_session_at_once(qtbot, window, engine_path):
@@ -99,3 +124,20 @@ def test_a_session_waits_for_an_engine_call_no_longer_than_the_chosen_timeout(qt
     assert time.monotonic() - started < 20
     panel.request_stop()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)
+
+
+def test_a_hanging_engine_in_a_fuzz_session_is_a_timeout_finding_and_the_session_goes_on(qtbot, window, engine_path):
+    # hang_on_ep.py never answers where en passant is legal (position 13 of seed 1); the timeout
+    # chosen beside the Engine selector reaches the session
+    panel = window.test_engine
+    window.tabs.setCurrentWidget(panel)
+    window.engines.set(engine=f"perftree:{engine_path('hang_on_ep')}", reference="core", timeout=1)
+    panel.choose(mode="fuzz", seconds=12, seed=1)
+    panel.request_start()
+    qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=60000)
+    kinds = [f.kind for f in panel.findings]
+    assert kinds and set(kinds) == {"timeout"}    # each position where it hangs, nothing else
+    assert panel.table.item(0, 0).text() == "timeout" and "no answer within 1 s" in panel.table.item(0, 1).text()
+    assert panel.findings[0].name.startswith("#13 ")
+    last = int(panel.findings[-1].name.split()[0][1:])
+    assert window.engine_tests.done > last        # it went on after each hang

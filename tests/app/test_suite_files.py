@@ -46,7 +46,7 @@ def test_bad_perft_lines_are_named_and_the_good_entries_still_run(tmp_path, caps
     assert [line.split()[1] for line in out.splitlines() if line.startswith("ok")] == ["one", "three"]
     assert err.splitlines() == [
         "perftscope: bad.perft line 4: cannot read 'perft x 9' (expected 'perft <depth> <nodes>' after an 'epd' line)",
-        "perftscope: bad.perft line 5: unknown keyword 'bogus' (expected id, epd or perft)",
+        "perftscope: bad.perft line 5: unknown keyword 'bogus' (expected id, epd, perft or variant)",
         "perftscope: bad.perft:6: entry 'two' has no 'epd' line"]
 
 

@@ -240,7 +240,7 @@ def test_json_shape():
     ("4k3/8/8/8/8/4p3/4P3/4K3 w - - 0 1", "e2e4", "the pawn on e2 is blocked by the pawn on e3"),
     ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2d3",
      "a pawn captures diagonally only onto a piece or the en-passant square; d3 is empty"),
-    ("4k3/8/8/8/8/8/8/4K3 b - - 0 1", "e8g8", "black has no king-side castling right"),
+    ("4k3/8/8/8/8/8/8/4K3 b - - 0 1", "e8g8", "black has no king-side castling right (and no rook on h8)"),
 ])
 def test_explain_move(fen, move, expected):
     assert explain_move(Position.from_fen(fen), move) == expected

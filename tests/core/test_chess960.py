@@ -8,9 +8,9 @@ import chess.polyglot
 import pytest
 
 from perftscope import resources
-from perftscope.core.errors import FenError
-from perftscope.core.counting.perft import divide
-from perftscope.core.board.position import START_FEN, Position, is_chess960
+from perftscope.core.errors import FenError, SuiteError
+from perftscope.core.counting.perft import divide, perft
+from perftscope.core.board.position import START_FEN, Position, is_chess960, reads_as_chess960
 from perftscope.core.counting.suites import load
 
 from .python_chess_reference import python_chess_divide
@@ -25,7 +25,9 @@ def test_castling_fields_read_and_written_like_python_chess(entry):
     assert pos.fen() == entry.full_fen                       # written in the style read
     assert pos.castling_field("shredder") == board.castling_shredder_fen().replace("-", "")
     assert pos.castling_field("xfen") == board.castling_xfen().replace("-", "")
-    again = Position.from_fen(pos.castling_field("xfen").join(entry.full_fen.split(pos.castling_field())))
+    # X-FEN with the kings on e1/e8 reads as standard chess: --960 says otherwise
+    again = Position.from_fen(pos.castling_field("xfen").join(entry.full_fen.split(pos.castling_field())),
+                              chess960=True)
     assert again.state() == pos.state()
 
 
@@ -184,3 +186,35 @@ def test_cli_960_and_fen_style():
                          capture_output=True, text=True)
     assert bad.returncode == 2
     assert "FEN field 3 (castling): 'B' needs the white king on rank 1 and a white rook on b1" in bad.stderr
+
+
+def test_a_standard_fen_is_standard_chess_unless_it_says_otherwise():
+    # king on e1, 'Q', a rook on c1 and none on a1: X-FEN would take c1's rook, standard chess
+    # has no such right
+    fen = "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1"
+    with pytest.raises(FenError, match=r"FEN field 3 \(castling\): 'Q' needs the white king on e1 "
+                                       r"and a white rook on a1"):
+        Position.from_fen(fen)
+    assert not reads_as_chess960(fen)
+    chess960 = Position.from_fen(fen, chess960=True)         # --960 or the GUI's box
+    assert "e1c1" in chess960.legal_moves() and len(chess960.legal_moves()) == 34
+    # written so that it reads as Chess960 again: Shredder-FEN names the c1 rook
+    assert chess960.fen() == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w C - 0 1"
+    assert Position.from_fen(chess960.fen()).state() == chess960.state()
+    # a king with a right off e1/e8 is Chess960 on its own, and so are rook-file letters
+    assert reads_as_chess960("r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq - 0 1")
+    assert Position.from_fen("r2r3k/p7/3p4/8/8/P6P/8/R3K2R b KQq - 0 1").chess960
+    assert reads_as_chess960(START_FEN.replace("KQkq", "HAha"))
+
+
+def test_a_suite_marks_its_chess960_entries_that_read_as_standard():
+    entry = next(e for e in load(resources.path("chess960.perft")) if e.name == "xfen-02")
+    assert entry.chess960 and entry.full_fen == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w C - 0 1"
+    assert perft(Position.from_fen(entry.full_fen), 1) == entry.expected[1] == 34
+
+
+def test_a_suite_names_a_variant_it_cannot_play(tmp_path):
+    bad = tmp_path / "atomic.perft"
+    bad.write_text("id a\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nvariant atomic\nperft 1 5\n")
+    with pytest.raises(SuiteError, match=r"atomic.perft line 3: variant 'atomic' is not one perftscope plays"):
+        load(bad)

@@ -86,6 +86,24 @@ def test_fen_field_explains_what_is_wrong_and_loads_when_valid(qtbot):
     assert panel.position.fen() == fen
 
 
+def test_a_typed_standard_fen_is_standard_chess_and_its_impossible_right_is_dropped(qtbot):
+    # king on e1, 'Q', the rook on c1: standard chess has no such right; Chess960 does
+    fen = "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1"
+    panel = make_panel(qtbot)
+    panel.fen_edit.clear()
+    qtbot.keyClicks(panel.fen_edit, fen)
+    assert panel.fen_error.text() == "castling right 'Q' dropped: no white rook on a1"
+    qtbot.keyClick(panel.fen_edit, Qt.Key_Return)
+    assert panel.position.fen() == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w - - 0 1" and not panel.position.chess960
+    # with the board in Chess960 (the status bar's box ticked) the same FEN is the c1 rook's right
+    panel.set_position(panel.position.with_options(chess960=True))
+    panel.fen_edit.clear()
+    qtbot.keyClicks(panel.fen_edit, fen)
+    qtbot.keyClick(panel.fen_edit, Qt.Key_Return)
+    assert panel.position.chess960 and "e1c1" in panel.position.legal_moves()
+    assert panel.position.fen() == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w C - 0 1" and not panel.fen_error.isVisible()
+
+
 def test_promotion_asks_which_piece(qtbot):
     panel = make_panel(qtbot, "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1")
     offered = []

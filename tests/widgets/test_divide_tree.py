@@ -105,3 +105,12 @@ def test_an_engine_error_is_reported_and_the_model_keeps_working(qtbot, service)
     with qtbot.waitSignal(model.loaded, timeout=10000):
         model.set_root(START_FEN, 2)
     assert model.totals() == (400, 400)
+
+
+def test_a_long_engine_name_does_not_squeeze_the_moves_out(qtbot, service):
+    # the count columns size to their headers: the whole name is in the tooltip
+    model = loaded_model(qtbot, service, START_FEN, 1, engine="core")
+    model.engine = "rook_capture_keeps_right.py"
+    assert model.headerData(1, Qt.Horizontal) == "rook_capture_…" and len(model.headerData(1, Qt.Horizontal)) == 14
+    assert model.headerData(1, Qt.Horizontal, Qt.ToolTipRole).startswith("rook_capture_keeps_right.py: ")
+    assert model.headerData(2, Qt.Horizontal) == "python-chess" and model.headers()[1] == model.engine

@@ -3,7 +3,7 @@ from PySide6.QtGui import QColor
 from perftscope.core.board.analysis import analyze
 from perftscope.core.board.position import Position, parse_square
 from perftscope.widgets.board import BoardView
-from perftscope.widgets.overlays import Badge, Glow, OverlayLegend, Outline, Ring, layers_from_analysis
+from perftscope.widgets.overlays import Badge, Glow, Layer, OverlayLegend, Outline, Ring, layers_from_analysis
 
 
 def sq(name):
@@ -134,3 +134,18 @@ def test_defaults_leave_the_start_position_untinted():
     on = {key for key, _, _, default in LAYERS if default}
     layers = layers_for("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     assert not [s for k in on for s in layers[k].shapes if isinstance(s, Tint)]
+
+
+def test_a_badge_wider_than_its_square_stays_on_the_board(qtbot):
+    # "✗ not generated" on a1, written in the square's top-right corner, would run off the left edge
+    view = BoardView()
+    qtbot.addWidget(view)
+    view.resize(400, 400)
+    view.set_position(Position.from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
+    view.set_layers([Layer("mismatch", "Mismatch", "#a00000", [Badge(sq("a1"), "✗ not generated", "#a00000")])])
+    a1 = view.square_rect(sq("a1"))
+    image = view.grab().toImage()
+    # the badge is moved right onto b1 rather than cut at the board's edge: b1's top shows its
+    # white ground, not the light square's colour
+    beside = QColor(image.pixel(int(a1.right() + 4), int(a1.top() + 3)))
+    assert min(beside.red(), beside.green(), beside.blue()) > 225

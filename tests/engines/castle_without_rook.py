@@ -1,0 +1,6 @@
+#!/usr/bin/env python3
+"""Planted bug: castling checks the right, the empty squares and the attacks, but not that the
+rook is on its corner; a FEN's right whose rook is missing (`2R1K2k w Q`) is trusted."""
+from own_rights import run
+
+run(needs_rook=False)
