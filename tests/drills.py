@@ -23,29 +23,29 @@ TIMEOUT = 5.0
 UCI_LOOP = ('while read line; do case "$line" in uci) echo uciok;; isready) echo readyok;;\n'
             '  go*) {go};; quit) {quit};; esac; done\n')
 
-# (what the engine does, kind, shell body); MARK is replaced by a `sleep` duration to find its processes
+# (file name, what the engine does, kind, shell body); MARK becomes a `sleep` duration to find its processes
 DRILLS = [
-    ("prints 3000 random bytes", "perftree", "head -c 3000 /dev/urandom"),
-    ("prints random bytes for ever", "perftree", "cat /dev/urandom"),
-    ("a move line with bytes that are not UTF-8", "perftree", r"printf 'a2a3: 1\nb2b3: 1\377\n'"),
-    ("a move line with a NUL byte", "perftree", r"printf 'a2a3: 1\nb2\000b3: 1\n'"),
-    ("lines ended by \\r only", "perftree",
+    ("random.sh", "prints 3000 random bytes", "perftree", "head -c 3000 /dev/urandom"),
+    ("urandom.sh", "prints random bytes for ever", "perftree", "cat /dev/urandom"),
+    ("latin1.sh", "a move line with bytes that are not UTF-8", "perftree", r"printf 'a2a3: 1\nb2b3: 1\377\n'"),
+    ("nul.sh", "a move line with a NUL byte", "perftree", r"printf 'a2a3: 1\nb2\000b3: 1\n'"),
+    ("cr.sh", "lines ended by \\r only", "perftree",
      r"printf 'a2a3: 1\ra2a4: 1\rb2b3: 1\rb2b4: 1\ra1b1: 1\r\r5\r'"),
-    ("half a line, then silence", "perftree", "printf 'a2a3: 1'; sleep MARK"),
-    ("its divide on stderr, nothing on stdout", "perftree", r"printf 'a2a3: 1\na2a4: 1\n' >&2"),
-    ("a UCI engine answering on stderr", "uci",
+    ("half-line.sh", "half a line, then silence", "perftree", "printf 'a2a3: 1'; sleep MARK"),
+    ("stderr.sh", "its divide on stderr, nothing on stdout", "perftree", r"printf 'a2a3: 1\na2a4: 1\n' >&2"),
+    ("uci-stderr", "a UCI engine answering on stderr", "uci",
      'while read line; do case "$line" in uci) echo uciok >&2;; esac; done'),
-    ("exit 0 with nothing printed", "perftree", "exit 0"),
-    ("closes its input after the handshake", "uci",
+    ("silent.sh", "exit 0 with nothing printed", "perftree", "exit 0"),
+    ("closes-stdin", "closes its input after the handshake", "uci",
      "read line; echo uciok; read line; echo readyok\nexec 0<&-\nsleep MARK"),
-    ("leaves a child holding its output", "perftree", "sleep MARK &\nprintf 'a2a3: 1\\n'"),
-    ("leaves a setsid grandchild holding its output", "perftree", "setsid sleep MARK &\nprintf 'a2a3: 1\\n'"),
-    ("leaves a child running, output redirected", "perftree",
+    ("child.sh", "leaves a child holding its output", "perftree", "sleep MARK &\nprintf 'a2a3: 1\\n'"),
+    ("setsid-child.sh", "leaves a setsid grandchild holding its output", "perftree", "setsid sleep MARK &\nprintf 'a2a3: 1\\n'"),
+    ("quiet-child.sh", "leaves a child running, output redirected", "perftree",
      "sleep MARK >/dev/null 2>&1 &\nprintf 'a2a3: 1\\na2a4: 1\\nb2b3: 1\\nb2b4: 1\\na1b1: 1\\n'"),
-    ("ignores SIGTERM and quit (closed after one answer)", "uci-stubborn",
+    ("stubborn", "ignores SIGTERM and quit (closed after one answer)", "uci-stubborn",
      "trap '' TERM INT HUP\n" + UCI_LOOP.format(go=r"printf 'a2a3: 1\n\nNodes searched: 1\n'", quit=":")),
-    ("prints `e2e4 1` for ever", "perftree", 'yes "e2e4 1"'),
-    ("prints one endless line", "perftree", "yes | tr -d '\\n'"),
+    ("yes.sh", "prints `e2e4 1` for ever", "perftree", 'yes "e2e4 1"'),
+    ("endless-line.sh", "prints one endless line", "perftree", "yes | tr -d '\\n'"),
 ]
 
 
@@ -67,11 +67,11 @@ def _left(marker: str) -> int:
     return count
 
 
-def drill(folder: Path, what: str, kind: str, body: str) -> dict:
+def drill(folder: Path, name: str, what: str, kind: str, body: str) -> dict:
     from perftscope.core.engines.oracles import make_oracle
     from perftscope.core.errors import PerftscopeError
     marker = f"{random.randint(100_000, 999_999)}.{os.getpid()}"
-    script = folder / f"engine-{abs(hash(what)) % 10_000}.sh"
+    script = folder / name
     script.write_text("#!/bin/sh\n" + body.replace("MARK", marker) + "\n")
     script.chmod(0o755)
     peak, before, stop = [_rss_mb()], _rss_mb(), threading.Event()
@@ -129,19 +129,20 @@ def window_killed(how: str, work: str) -> dict:
 def main() -> int:
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
     folder = Path(tempfile.mkdtemp(prefix="perftscope-drills-"))
+    drill(folder, "warm-up.sh", "warm-up", "perftree", "printf 'a2a3: 1\\n'")     # imports and first allocations
     print("| the engine | perftscope said | seconds | memory rise | processes left |")
     print("|---|---|---|---|---|")
-    for what, kind, body in DRILLS:
-        r = drill(folder, what, kind, body)
+    for name, what, kind, body in DRILLS:
+        r = drill(folder, name, what, kind, body)
         said = r["said"].replace("|", "\\|").replace(str(folder) + "/", "")
-        print(f"| {what} | {said} | {r['seconds']:.2f} | {r['memory_mb']:.1f} MB | {r['left']} |", flush=True)
+        print(f"| {what} | {said} | {r['seconds']:.3f} | {r['memory_mb']:.1f} MB | {r['left']} |", flush=True)
     print()
     print("| the window | seconds until no engine process is left | processes left |")
     print("|---|---|---|")
     for work in ("finder", "fuzz"):
         for how in ("close", "SIGTERM", "SIGKILL"):
             r = window_killed(how, work)
-            print(f"| {r['fault']} | {r['seconds']:.2f} | {r['left']} |", flush=True)
+            print(f"| {r['fault']} | {r['seconds']:.3f} | {r['left']} |", flush=True)
     return 0
 
 

@@ -233,12 +233,12 @@ def plot(data_file: str, image: str):
     import pyqtgraph as pg
     import pyqtgraph.exporters
     from PySide6.QtWidgets import QApplication
-    app = QApplication.instance() or QApplication([])   # noqa: F841  (pyqtgraph needs one)
+    app = QApplication.instance() or QApplication([])
     samples = json.loads(Path(data_file).read_text())["samples"]
     minutes = np.array([s["t"] for s in samples]) / 60
     pg.setConfigOptions(antialias=True, background="w", foreground="#333")
     layout = pg.GraphicsLayoutWidget()
-    layout.resize(900, 620)
+    layout.resize(900, 640)
     rows = (("resident memory", "MB", (("rss_mb", "#1f5fa8"),)),
             ("threads and child processes", "", (("threads", "#15781b"), ("children", "#882020"))),
             ("event-loop lateness of a 50 ms timer", "ms", (("latency_p99_ms", "#e68f00"),
@@ -256,6 +256,9 @@ def plot(data_file: str, image: str):
                    symbolSize=4, symbolBrush=colour, name=name)
         top = max(max(s[k] for s in samples) for k, _ in series)
         p.setYRange(0, top * 1.15 + 1, padding=0)
+        p.getAxis("left").setWidth(60)
+    layout.show()                 # laid out at its size before the picture is taken
+    app.processEvents()
     exporter = pyqtgraph.exporters.ImageExporter(layout.scene())
     exporter.parameters()["width"] = 900
     exporter.export(image)
