@@ -1,22 +1,79 @@
-"""Measure the first launch as a user meets it (docs/BENCHMARKS.md, "First launch").
+"""Measure the first launch as a user meets it (docs/BENCHMARKS.md, "First launch"): every row of
+the start-up table, each in processes of its own, cold meaning an empty PERFTSCOPE_CACHE (a fresh
+temporary folder: the user's own cache is left alone). Wall time and the process's CPU time
+(children included) side by side: on a shared machine the wall clock also measures the others.
 
-    python -m perftscope.app.launch_bench windows [--cache DIR] [COMMAND ...]   # on an X server, with xdotool
-    python -m perftscope.app.launch_bench runs [DEPTH]            # first and second perft in a window
+    python -m perftscope.app.launch_bench [--rounds N] [--no-gui] [--json] [--python PYTHON]
+    perftscope bench --startup                   # the same rows after the speed bench
 
-`windows` starts COMMAND (default: `perftscope gui`) with an empty private compile cache
-(PERFTSCOPE_CACHE in a fresh temporary directory; the user's own cache is left alone) and
-polls the X server every 50 ms: when the first perftscope window is mapped (the splash) and
-when the main window is (a usable board). `runs` prepares the kernels on an empty cache as
-the launch does, opens the window and reports the first two perft runs' own figures: the
-first must not carry any compile time.
+--python times another installed build (another checkout's venv) with the same method, for a
+before/after table in one sitting.
+
+The GUI rows need an X server (Xvfb will do) and xdotool: the launch is polled every 50 ms for
+its first window (the splash) and its main window, and its terminal lines say when every
+kernel is ready.
 """
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import re
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+DIVIDE = ["divide", "-d", "1"]
+PERFTREE = ["perftree", "3", START]
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _env(cache: str, config: str | None = None) -> dict:
+    env = dict(os.environ, PERFTSCOPE_CACHE=cache)
+    if config:
+        env["XDG_CONFIG_HOME"] = config
+    return env
+
+
+PYTHON = sys.executable     # the build measured (--python)
+
+
+def timed(argv: list[str], cache: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of `python -m perftscope ARGV`, helper processes included."""
+    cpu, start = _children_cpu(), time.perf_counter()
+    subprocess.run([PYTHON, "-m", "perftscope", *argv], env=_env(cache), check=True,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start, _children_cpu() - cpu
+
+
+def cold(argv: list[str]) -> tuple[float, float]:
+    """`timed` with an empty cache, removed afterwards."""
+    cache = tempfile.mkdtemp(prefix="perftscope-cache-")
+    try:
+        return timed(argv, cache)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def compile_all() -> tuple[float, float]:
+    """Every kernel the window prepares, compiled in one process from an empty cache."""
+    cache = tempfile.mkdtemp(prefix="perftscope-cache-")
+    try:
+        cpu, start = _children_cpu(), time.perf_counter()
+        subprocess.run([PYTHON, "-c", "from perftscope.app.warmup import warm; warm()"],
+                       env=_env(cache), check=True)
+        return time.perf_counter() - start, _children_cpu() - cpu
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
 
 
 def _windows() -> list[tuple[int, int]]:
@@ -31,88 +88,116 @@ def _windows() -> list[tuple[int, int]]:
     return sizes
 
 
-def windows(command: list[str], cache: str | None = None) -> int:
+def gui_can_be_measured() -> str | None:
+    """Why the GUI rows cannot be measured here (None: they can)."""
+    if not os.environ.get("DISPLAY"):
+        return "no X display (run it under Xvfb)"
+    if shutil.which("xdotool") is None:
+        return "xdotool is not installed"
+    return None
+
+
+def gui(cache: str | None = None, command: list[str] | None = None, limit: float = 600) -> dict:
+    """Start `perftscope gui` (on an empty cache unless `cache` is given) and report when its
+    splash and its main window were mapped, when its kernels were all ready (its terminal's
+    last line, on a cold cache) and its CPU time, helpers included."""
+    own = cache is None
     cache = cache or tempfile.mkdtemp(prefix="perftscope-cache-")
     config = tempfile.mkdtemp(prefix="perftscope-config-")
-    env = dict(os.environ, PERFTSCOPE_CACHE=cache, XDG_CONFIG_HOME=config)
+    command = command or [PYTHON, "-m", "perftscope", "gui"]
+    cpu = _children_cpu()
     start = time.monotonic()
-    proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    first_line = None
-    first = None
+    proc = subprocess.Popen(command, env=_env(cache, config), stderr=subprocess.PIPE, text=True)
+    out: dict = {"splash": None, "window": None, "ready": None}
 
-    def line_reader():
-        nonlocal first_line
+    def read_terminal():
         for line in proc.stderr:
-            if first_line is None:
-                first_line = time.monotonic() - start
-    import threading
-    threading.Thread(target=line_reader, daemon=True).start()
-    while proc.poll() is None and time.monotonic() - start < 600:
-        sizes = _windows()
-        now = time.monotonic() - start
-        if sizes and first is None:
-            first = now
-            print(f"first window (splash) {now:.2f} s {sizes}", flush=True)
-        if any(w > 600 for w, _ in sizes):
-            print(f"main window (usable board) {now:.2f} s {sizes}", flush=True)
-            break
-        time.sleep(0.05)
-    proc.terminate()
-    proc.wait(10)
-    if first_line is not None:
-        print(f"first line on the terminal {first_line:.2f} s")
-    return 0
+            if "first run only" in line and re.search(r"\d+/\d+ ready\b", line):
+                out["ready"] = time.monotonic() - start
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    try:
+        while proc.poll() is None and time.monotonic() - start < limit:
+            sizes = _windows()
+            now = time.monotonic() - start
+            if sizes and out["splash"] is None:
+                out["splash"] = now
+            if out["window"] is None and any(w > 600 for w, _ in sizes):
+                out["window"] = now
+            if out["window"] is not None and (out["ready"] is not None or not own and now > out["window"] + 1):
+                break
+            time.sleep(0.05)
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        reader.join(5)
+        if own:
+            shutil.rmtree(cache, ignore_errors=True)
+        shutil.rmtree(config, ignore_errors=True)
+    out["cpu"] = _children_cpu() - cpu
+    return out
 
 
-def runs(depth: int) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ["PERFTSCOPE_CACHE"] = tempfile.mkdtemp(prefix="perftscope-cache-")
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtWidgets import QApplication
+def measure(rounds: int = 3, with_gui: bool = True) -> dict:
+    """Every row: cold `divide -d 1` (each round a new empty cache), the same warm, warm
+    `perftree 3`, every kernel compiled in one process, and the GUI's launch cold and warm."""
+    rows: dict = {"load_before": os.getloadavg()[0]}
+    rows["divide_cold"] = [cold(DIVIDE) for _ in range(rounds)]
+    cache = tempfile.mkdtemp(prefix="perftscope-cache-")
+    try:
+        timed(DIVIDE, cache)
+        timed(PERFTREE, cache)
+        rows["divide_warm"] = [timed(DIVIDE, cache) for _ in range(rounds)]
+        rows["perftree_warm"] = [timed(PERFTREE, cache) for _ in range(rounds)]
+        rows["compile_all"] = [compile_all() for _ in range(max(1, rounds // 2))]
+        why_not = gui_can_be_measured() if with_gui else "not asked for"
+        if why_not:
+            rows["gui_not_measured"] = why_not
+        else:
+            rows["gui_cold"] = [gui() for _ in range(rounds)]
+            gui(cache)                                   # fills the shared cache
+            rows["gui_warm"] = [gui(cache) for _ in range(rounds)]
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    rows["load_after"] = os.getloadavg()[0]
+    return rows
 
-    app = QApplication(sys.argv[:1])
-    for kind in (QSettings.IniFormat, QSettings.NativeFormat):
-        QSettings.setPath(kind, QSettings.UserScope, tempfile.mkdtemp(prefix="perftscope-config-"))
-    from perftscope.app.launch import prepare_kernels
-    seconds = prepare_kernels(None, terminal=None)
-    print(f"kernels prepared on an empty cache in {seconds:.1f} s")
-    from perftscope.app.gui import MainWindow
-    window = MainWindow()
-    window.run_panel.set_settings(workers=1, hash_exp=-1)      # no table: both runs do the same work
-    results = []
-    window.runs.finished.connect(results.append)
-    import resource
 
-    def process_cpu():
-        r = resource.getrusage(resource.RUSAGE_SELF)
-        return r.ru_utime + r.ru_stime
+def _pairs(runs) -> str:
+    return ", ".join(f"{w:.2f} s (cpu {c:.2f} s)" for w, c in runs)
 
-    for i in range(2):
-        cpu_before = process_cpu()
-        window.runs.start_at(depth)
-        loop = QEventLoop()
-        while len(results) <= i:
-            QTimer.singleShot(50, loop.quit)
-            loop.exec()
-        r = results[i]
-        cpu = sum(r.worker_cpu)
-        # the whole process's CPU beside the workers': a wall time far above both is the
-        # machine's other load, not this run
-        print(f"run {i + 1}: perft {depth} = {r.nodes:,} nodes in {r.seconds:.3f} s, "
-              f"{r.nps / 1e6:.1f} Mnps (worker CPU {cpu:.3f} s, {r.nodes / cpu / 1e6:.1f} Mnps per CPU second; "
-              f"process CPU {process_cpu() - cpu_before:.3f} s)")
-    first, second = results
-    print(f"first / second NPS: {first.nps / second.nps:.3f}")
-    window.close()
-    app.quit()
+
+def format_rows(rows: dict) -> str:
+    lines = [f"start-up (load average {rows['load_before']:.1f} before, {rows['load_after']:.1f} after)",
+             f"  `perftscope divide -d 1`, cold:      {_pairs(rows['divide_cold'])}",
+             f"  `perftscope divide -d 1`, warm:      {_pairs(rows['divide_warm'])}",
+             f"  `perftscope perftree 3 FEN`, warm:   {_pairs(rows['perftree_warm'])}",
+             f"  every kernel compiled, one process:  {_pairs(rows['compile_all'])}"]
+    if "gui_not_measured" in rows:
+        lines.append(f"  `perftscope gui`: not measured: {rows['gui_not_measured']}")
+    for label in ("cold", "warm"):
+        for r in rows.get(f"gui_{label}", ()):
+            ready = f", every kernel ready {r['ready']:.2f} s" if r.get("ready") is not None else ""
+            window = f"{r['window']:.2f} s" if r.get("window") is not None else "not seen"
+            splash = f"{r['splash']:.2f} s" if r.get("splash") is not None else "not seen"
+            lines.append(f"  `perftscope gui`, {label}: splash {splash}, usable window {window}{ready} "
+                         f"(cpu {r['cpu']:.2f} s)")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m perftscope.app.launch_bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-gui", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--python", default=sys.executable, help="the Python of the build to time")
+    args = parser.parse_args(argv)
+    global PYTHON
+    PYTHON = args.python
+    rows = measure(max(1, args.rounds), with_gui=not args.no_gui)
+    print(json.dumps(rows, indent=1) if args.json else format_rows(rows))
     return 0
 
 
 if __name__ == "__main__":
-    mode, rest = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ("windows", [])
-    if mode == "windows":
-        # --cache DIR: time a launch on that (warm) cache instead of an empty one
-        cache = rest[1] if rest[:1] == ["--cache"] else None
-        rest = rest[2:] if cache else rest
-        sys.exit(windows(rest or ["perftscope", "gui"], cache))
-    sys.exit(runs(int(rest[0]) if rest else 6))
+    sys.exit(main())

@@ -48,16 +48,28 @@ class MainModel(QObject):
     def board_moved(self, pos: Position, root: tuple[str, tuple]):
         """The board shows `pos`, reached by `root` (its first FEN and the moves played): the
         user moved it (the row and its mark no longer apply) or a row is being shown."""
-        from perftscope.core.board.analysis import analyze
         if not self._showing_row:
             self._forget_row()
         self.position, self.board_root = pos, (root[0], tuple(root[1]))
-        try:
-            self.analysis = analyze(pos)       # microseconds: masks the generator computes anyway
-        except PerftscopeError as e:
-            self.analysis = None
-            self.say(str(e), error=True)
+        self._analyse()
         self.changed.emit()
+
+    def reanalyse(self):
+        """The analysis kernels have just been loaded: analyse the board's position now."""
+        if self.position is not None:
+            self._analyse()
+            self.changed.emit()
+
+    def _analyse(self):
+        from perftscope.app import warmup
+        from perftscope.core.board.analysis import analyze
+        self.analysis = None
+        if not warmup.ready("analysis"):
+            return                             # until its kernels are loaded (app.launch): no overlays
+        try:
+            self.analysis = analyze(self.position)    # microseconds: masks the generator computes anyway
+        except PerftscopeError as e:
+            self.say(str(e), error=True)
 
     def show(self, fen: str, moves=()):
         """Put `fen` with `moves` played from it on the board."""

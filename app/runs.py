@@ -51,10 +51,11 @@ class RunController(QObject):
         self.start(*self.panel.settings())
 
     def start(self, depth: int, workers: int, hash_exp: int):
+        from perftscope.app import warmup
         from perftscope.core.counting.pool import start_perft
         self.starting.emit()
-        if self.run is not None:
-            return
+        if self.run is not None or not warmup.ready("pool"):
+            return                  # one at a time; none before its kernels are loaded (app.launch)
         try:
             self.run = start_perft(self._position(), depth, workers, hash_exp)
         except PerftscopeError as e:

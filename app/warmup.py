@@ -1,23 +1,38 @@
-"""Compile (or load from the cache) every kernel the window calls, before the window needs it.
+"""Preparing the kernels: each group compiled into the on-disk cache (an empty cache) or
+loaded from it, by making its first calls on a tiny position, one step at a time so that
+whoever waits can be told how far it is.
 
-numba compiles a kernel on its first call; with an empty cache that is tens of seconds
-spread over the first FEN parsed, the first overlay and the first perft, which then looks
-hung and counts the compile in its time. `warm` makes those first calls itself, on a tiny
-position, one step at a time so a splash screen or a terminal line can say how far it is.
-With a warm cache the whole thing is a few hundred milliseconds of cache loading.
+numba compiles a kernel at its first call. Left to itself, that is seconds spread over the
+first FEN, overlay and perft, which then look hung and count the compile in their time.
+`Preparation` runs the steps instead: those not yet in the cache in helper processes
+(`python -m perftscope.app.warmup`, two at once: one compile holds one core), each once the
+steps it needs are done, the most needed first; numba writes its cache files atomically,
+so helpers share one cache, and a helper killed mid-compile leaves nothing half-written.
+Each finished step is then loaded in this process (the same calls: a cache load of tens of
+milliseconds) and announced. `warm()` does every step in this process, one after another.
 """
 from __future__ import annotations
 
+import os
+import queue
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 MESSAGE = "preparing the move generator for this CPU (first run only)…"
+HELPERS = 2
+HELPER_NICE = 10        # the window's own start-up comes first when the cores are busy
 
 
-def _parse():
+def _board():
     from perftscope.core.board.position import START_FEN, Position
-    pos = Position.from_fen(START_FEN)
-    pos.push("e2e4").legal_moves()
+    pos = Position.from_fen(START_FEN).push("e2e4")
+    pos.legal_moves()
+    pos.in_check()
+    pos.key
 
 
 def _analysis():
@@ -29,42 +44,256 @@ def _analysis():
 
 
 def _perft():
-    from perftscope.core.counting.perft import divide, perft
     from perftscope.core.board.position import START_FEN, Position
+    from perftscope.core.counting.perft import divide, perft
     pos = Position.from_fen(START_FEN)
+    perft(pos, 1)
     perft(pos, 3)
-    divide(pos, 2)
+    divide(pos, 3)
+
+
+def _split():
+    from perftscope.core.board.position import START_FEN, Position
+    from perftscope.core.counting.split import split_positions
+    pos = Position.from_fen(START_FEN)
+    split_positions(pos, 2, divide=True)
+    split_positions(pos, 2, merge=False)
 
 
 def _pool():
-    from perftscope.core.counting.pool import perft
-    from perftscope.core.board.position import START_FEN, Position
-    pos = Position.from_fen(START_FEN)
-    perft(pos, 4, workers=1)                     # the run panel's kernels, without a table
-    perft(pos, 4, workers=1, hash_exp=16)        # and with one
-    perft(pos, 3, workers=1, divide=True)
+    from perftscope.core.counting.pool import prepare
+    prepare()                    # every kernel a run calls, with the types every run passes
 
 
-STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
-    ("positions and legal moves", _parse),
-    ("analysis overlays", _analysis),
-    ("perft and divide", _perft),
-    ("the parallel perft pool", _pool),
-)
+@dataclass(frozen=True)
+class Step:
+    name: str
+    label: str
+    run: Callable[[], None]
+    needs: tuple[str, ...] = ()     # steps whose kernels it calls: compiled once, by them
+
+
+# in the order they are needed: the board first (python-chess answers until then), the run
+# panel's pool last
+STEPS: dict[str, Step] = {s.name: s for s in (
+    Step("board", "positions and legal moves", _board),
+    Step("perft", "perft and divide", _perft),
+    Step("analysis", "analysis overlays", _analysis, ("board",)),
+    Step("split", "splitting a tree for the workers", _split, ("board",)),
+    Step("pool", "the parallel perft pool", _pool, ("perft", "split")),
+)}
+
+
+def _marker(name: str):
+    from perftscope.core import kernels
+    return kernels.CACHE_DIR / f"prepared-{name}"
+
+
+def is_cached(name: str) -> bool:
+    """The step's kernels are in the cache (a helper or a process of this version finished it)."""
+    return _marker(name).exists()
 
 
 def cache_is_warm() -> bool:
-    """True when the kernels' cache directory exists: loading from it takes well under a second."""
-    from perftscope.core import kernels
-    return kernels.CACHE_DIR.exists() and any(kernels.CACHE_DIR.rglob("*.nbi"))
+    return all(is_cached(name) for name in STEPS)
 
 
-def warm(progress: Callable[[int, int, str], None] = lambda done, total, label: None) -> float:
-    """Run every step; progress(done, total, label) before each and once at the end.
-    Returns the seconds it took."""
+def _run(name: str):
+    """Run a step here (compile or load), and mark it cached."""
+    STEPS[name].run()
+    try:
+        _marker(name).touch()
+    except OSError:
+        pass                    # a cache that cannot be written: this process compiled it in memory
+
+
+def warm(progress: Callable[[int, int, str], None] = lambda done, total, label: None,
+         steps=tuple(STEPS)) -> float:
+    """Every step in this process, one after another; progress(done, total, label) before each
+    and once at the end. Returns the seconds it took."""
     start = time.perf_counter()
-    for i, (label, step) in enumerate(STEPS):
-        progress(i, len(STEPS), label)
-        step()
-    progress(len(STEPS), len(STEPS), "ready")
+    for i, name in enumerate(steps):
+        progress(i, len(steps), STEPS[name].label)
+        _run(name)
+    progress(len(steps), len(steps), "ready")
     return time.perf_counter() - start
+
+
+class Preparation:
+    """The steps asked for, compiled in helper processes where the cache lacks them and then
+    loaded here, on a thread of its own: `start()` returns at once. `on_progress(done, total,
+    label)` and `on_ready(name)` are called from that thread; `on_error(name, message)` when a
+    step fails here (it is then not ready). `ready(name)` and `wait(name)` from any thread."""
+
+    def __init__(self, steps=tuple(STEPS), helpers: int = HELPERS,
+                 on_progress: Callable[[int, int, str], None] = lambda done, total, label: None,
+                 on_ready: Callable[[str], None] = lambda name: None,
+                 on_error: Callable[[str, str], None] = lambda name, message: None):
+        self.steps = tuple(steps)
+        self.helpers = helpers
+        self.on_progress, self.on_ready, self.on_error = on_progress, on_ready, on_error
+        self.events = {name: threading.Event() for name in self.steps}
+        self.cold = False                 # some step had to be compiled
+        self.done = threading.Event()     # every step ready or failed
+        self._procs: list[subprocess.Popen] = []
+        self._thread = threading.Thread(target=self._main, name="kernel-preparation", daemon=True)
+
+    def start(self) -> "Preparation":
+        self._thread.start()
+        return self
+
+    def ready(self, name: str) -> bool:
+        return self.events[name].is_set()
+
+    def wait(self, name: str | None = None, timeout: float | None = None) -> bool:
+        """Until step `name` (None: every step) is ready or failed; False on timeout."""
+        return (self.events[name] if name else self.done).wait(timeout)
+
+    def progress(self) -> tuple[int, int]:
+        return sum(e.is_set() for e in self.events.values()), len(self.steps)
+
+    def stop(self):
+        """End the helpers now (the window closed): a step cut short leaves nothing in the cache."""
+        for p in self._procs:
+            if p.poll() is None:
+                p.kill()
+        for p in self._procs:
+            p.wait()
+
+    # --- the preparation's own thread -------------------------------------------------
+    def _main(self):
+        try:
+            from perftscope.core import kernels
+            todo = [name for name in self.steps if not is_cached(name)]
+            self.cold = bool(todo)
+            # a cache that cannot be written: what a helper compiled would be lost with it
+            helpers = self.helpers if kernels.CACHE else 0
+            lines: queue.SimpleQueue = queue.SimpleQueue()
+            idle = [self._spawn(i, lines) for i in range(min(helpers, len(todo)))]
+            idle = [p for p in idle if p is not None]
+            compiled: set[str] = set()
+            running: dict[int, str] = {}
+            for name in self.steps:
+                # a step is loaded here once its helper finished it (or at once when cached)
+                while name in todo and name not in compiled and (running or idle):
+                    self._assign(todo, compiled, running, idle)
+                    if name in compiled:
+                        break
+                    if not running:
+                        break             # nothing can run: the helpers are gone
+                    helper, word, done_name = lines.get()
+                    running.pop(helper, None)
+                    proc = self._procs[helper]
+                    if word == "done":
+                        compiled.add(done_name)
+                        idle.append(proc)
+                    elif word == "failed":
+                        todo.remove(done_name)      # done here instead, where its error is reported
+                        idle.append(proc)
+                    # "gone": the helper ended (crashed): its steps are done here
+                self._load(name)
+        finally:
+            self._close()
+            self.done.set()
+
+    def _spawn(self, index: int, lines: queue.SimpleQueue):
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "perftscope.app.warmup"], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                    env=dict(os.environ))
+        except OSError:
+            return None                   # no helper: every step is done here
+        self._procs.append(proc)
+        helper = len(self._procs) - 1
+
+        def read():
+            for line in proc.stdout:
+                word, _, rest = line.strip().partition(" ")
+                lines.put((helper, word, rest.partition(":")[0]))
+            lines.put((helper, "gone", ""))
+        threading.Thread(target=read, name=f"kernel-helper-{index}", daemon=True).start()
+        return proc
+
+    def _assign(self, todo, compiled, running, idle):
+        """Give each idle helper the first step it can do: not done, not running, its needs done."""
+        busy = set(running.values())
+        for name in todo:
+            if not idle:
+                return
+            if name in compiled or name in busy:
+                continue
+            if all(n in compiled or n not in todo for n in STEPS[name].needs):
+                proc = idle.pop(0)
+                try:
+                    proc.stdin.write(name + "\n")
+                    proc.stdin.flush()
+                except OSError:
+                    continue              # the helper is gone; its reader says so
+                running[self._procs.index(proc)] = name
+                busy.add(name)
+
+    def _load(self, name: str):
+        done, total = self.progress()
+        self.on_progress(done, total, STEPS[name].label)
+        try:
+            _run(name)
+        except Exception as e:  # noqa: BLE001 - reported to whoever waits, never lost
+            self.on_error(name, f"{type(e).__name__}: {e}")
+        else:
+            self.events[name].set()
+            self.on_ready(name)
+        done, total = self.progress()
+        self.on_progress(done, total, "ready" if done == total else STEPS[name].label)
+
+    def _close(self):
+        for p in self._procs:
+            try:
+                p.stdin.close()           # the helper ends at the end of its input
+            except OSError:
+                pass
+        for p in self._procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+_current: Preparation | None = None
+
+
+def begin(preparation: Preparation) -> Preparation:
+    """This process's kernels are being prepared by `preparation`: until a step is ready,
+    `ready(name)` says so (the window greys what needs it) and python-chess answers the board's
+    rules."""
+    global _current
+    from perftscope.core.board import position
+    _current = preparation
+    position.python_chess_until(preparation.events["board"] if "board" in preparation.events else None)
+    return preparation.start()
+
+
+def ready(name: str) -> bool:
+    """Whether step `name`'s kernels can be called here without compiling them on the spot."""
+    return _current is None or name not in _current.events or _current.ready(name)
+
+
+def helper_main() -> int:
+    """`python -m perftscope.app.warmup`: run each step named on a line of stdin, answer
+    `done NAME` (or `failed NAME: message`) on stdout; end at the end of input."""
+    if hasattr(os, "nice"):
+        os.nice(HELPER_NICE)
+    for line in sys.stdin:
+        name = line.strip()
+        if not name:
+            continue
+        try:
+            _run(name)
+            print(f"done {name}", flush=True)
+        except Exception as e:  # noqa: BLE001 - the parent does the step itself and reports it
+            print(f"failed {name}: {type(e).__name__}: {e}".replace("\n", " "), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(helper_main())

@@ -131,6 +131,17 @@ class RunPanel(StartStop, QWidget):
         self.status.setEnabled(not stale)
         self.progress.setEnabled(not stale)
 
+    def set_preparing(self, text: str | None):
+        """Say in place that the kernels a run needs are still being prepared (`text`), with
+        Start disabled; None: they are ready, Start works."""
+        self.start_button.setEnabled(text is None and not self.stop_button.isEnabled())
+        if text is not None:
+            self.progress.setFormat(text)
+            self.status.setText("Runs start once the kernels are compiled for this CPU (first run only).")
+        elif self.progress.format().startswith("preparing"):
+            self.progress.setFormat("idle")
+            self.status.setText("Choose a depth and press Start.")
+
     def show_error(self, message: str):
         self.set_running(False)
         self.progress.setFormat("failed")

@@ -31,7 +31,9 @@ def register(sub):
                    help="slider attack tables to use (default: pext where the CPU has BMI2); "
                         "'both' runs each in its own process and compares")
     p.add_argument("--startup", action="store_true",
-                   help="also time `perftscope divide -d 1` cold (empty compile cache) and warm")
+                   help="also time the start-up: `perftscope divide -d 1` cold (empty compile cache) and "
+                        "warm, `perftree 3` warm, every kernel compiled, and the GUI's time to a usable "
+                        "window (on an X display with xdotool)")
     p.add_argument("--threats", action="store_true",
                    help="king-threat micro-benchmarks (ns per square test and per bulk king-zone pass) "
                         "instead of the bench")
@@ -84,22 +86,11 @@ def measure_stockfish(rows: list[dict], repeat: int, binary: str) -> None:
         row["stockfish"] = {"nodes": best["nodes"], "ms": best["ms"], "nps": best["nps"]}
 
 
-def startup_times() -> dict:
-    """Wall and CPU time of `perftscope divide -d 1` with an empty compile cache, then with
-    a warm one. The CPU time is the child's own: on a shared machine the wall clock also
-    measures the neighbours."""
-    out = {}
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, PERFTSCOPE_CACHE=cache)
-        for label in ("cold", "warm"):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "perftscope", "divide", "-d", "1"], env=env, check=True,
-                           stdout=subprocess.DEVNULL)
-            out[label + "_seconds"] = time.perf_counter() - start
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            out[label + "_cpu_seconds"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return out
+def startup_times(rounds: int) -> dict:
+    """Every row of the start-up table (app.launch_bench): cold and warm `divide -d 1`, warm
+    `perftree 3`, every kernel compiled, and the GUI's time to a usable window."""
+    from perftscope.app.launch_bench import measure
+    return measure(rounds)
 
 
 def _sliders_subprocess(mode: str, repeat: int) -> dict:
@@ -172,7 +163,7 @@ def run_bench(args) -> int:
         measure_stockfish(rows, args.repeat, binary)
     result = summarise(rows, kernels.SLIDER_MODE)
     if args.startup:
-        result["startup"] = startup_times()
+        result["startup"] = startup_times(min(3, max(1, args.repeat)))
     return _print_result(result, args)
 
 
@@ -228,10 +219,8 @@ def _print_result(result: dict, args) -> int:
     if have_sf:
         print(f"slowest position ratio: {result['min_ratio']:.2f}x")
     if "startup" in result:
-        s = result["startup"]
-        print(f"startup of `perftscope divide -d 1`: cold (compiling) {s['cold_seconds']:.2f} s "
-              f"(cpu {s['cold_cpu_seconds']:.2f} s), warm (cached) {s['warm_seconds']:.2f} s "
-              f"(cpu {s['warm_cpu_seconds']:.2f} s)")
+        from perftscope.app.launch_bench import format_rows
+        print(format_rows(result["startup"]))
     return 0 if result["exact"] else 1
 
 

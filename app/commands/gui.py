@@ -101,8 +101,7 @@ def check_spec(flag: str, spec: str):
 
 def _checked(args):
     """(fen, engine, overlays) from the arguments, or the PerftscopeError naming the bad one.
-    This imports core (the FEN is checked by the kernels, the widgets' limits live beside
-    code that imports core.board.position): on an empty cache, only once the splash is up."""
+    The FEN is checked by the board's rules (python-chess while the kernels are prepared)."""
     from perftscope.core.board.position import START_FEN
     # FenError: exit 2; a right or en-passant square that cannot stand is dropped by the board,
     # which says so under its FEN field
@@ -130,22 +129,27 @@ def run_gui(args) -> int:
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               f"or under a virtual one with `xvfb-run -a {_invocation()} gui`", file=sys.stderr)
         return 2
+    from perftscope.app.launch import start_preparation
+    # the kernels first: helper processes compile what the cache lacks while Qt starts here
+    preparation, news = start_preparation()
+    try:
+        return _open_window(args, preparation, news)
+    finally:
+        preparation.stop()
+
+
+def _open_window(args, preparation, news) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from perftscope.app.launch import Splash, prepare_kernels
+    from perftscope.app.launch import Splash, attach, wait_in_event_loop, when_ready
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("perftscope")
-    # feedback first: the splash is up before numba is imported and the kernels compile
     splash = Splash()
     splash.show()
     app.processEvents()
-    from perftscope.app import warmup
     try:
-        # with a warm cache checking costs nothing: bad arguments exit before the work starts
-        checked = _checked(args) if warmup.cache_is_warm() else None
-        prepare_kernels(splash)
-        fen, engine, overlays = checked or _checked(args)
+        fen, engine, overlays = _checked(args)
     except BaseException:
         splash.close()
         raise
@@ -160,6 +164,7 @@ def run_gui(args) -> int:
         splash.close()
         raise PerftscopeError("--find: no engine to debug (give --engine SPEC; the reference is the truth "
                               "it is checked against)")
+    attach(window, preparation, news)
     if args.size:
         window.resize(*args.size)
     window.show()
@@ -168,13 +173,18 @@ def run_gui(args) -> int:
         for key, *_ in LAYERS:
             window.legend.set_enabled(key, key in overlays)
     if args.perft is not None:
-        window.runs.start_at(args.perft)
+        when_ready(preparation, news, "pool", lambda: window.runs.start_at(args.perft))
     if args.find is not None:
         window.divider.find_mismatch(args.find)
     elif args.divide is not None:
         window.divider.divide(args.divide)
     if args.screenshot or args.save_session:
+        wait_in_event_loop(preparation, SCREENSHOT_WAIT_S)      # the overlays and the run panel as they end up
         return save_and_exit(app, window, args.screenshot, args.save_session)
+    # SIGTERM (a session ending, `kill`) closes the window as its close button does: the helper
+    # processes still compiling are ended with it (the caller's finally)
+    import signal
+    signal.signal(signal.SIGTERM, lambda *_: window.close())
     return app.exec()
 
 

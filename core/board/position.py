@@ -12,20 +12,25 @@ rook (`e1h1`, `b1a1`), as Stockfish with UCI_Chess960 and python-chess do.
     >>> pos = Position.from_fen(START_FEN).play("e2e4 e7e5")
     >>> pos.fen()
     'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2'
+
+The rules (legal moves, check, the position after a move) come from the core's kernels.
+A process whose kernels are still being prepared (the GUI's first seconds on an empty
+compile cache) may have python-chess answer them meanwhile: `python_chess_until(loaded)`.
+The two agree move for move (tests/core/test_position.py plays random games with both);
+what only the kernels know (the state tuple, its key, the analysis) waits for them. The
+kernel modules are imported at their first use: importing them imports numba.
 """
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
-from .. import kernels
 from ..errors import FenError, MoveError
-from ..kernels.board import (FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, full_key, layout_bits, make, move_flag,
-                            move_from, move_promotion, move_to)
-from ..kernels.movegen import king_safety, legal_moves as _legal_moves
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FILES = "abcdefgh"
@@ -37,6 +42,40 @@ _UCI = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
 _CASTLING = {"K": (1, 4, 7, "w"), "Q": (2, 4, 0, "w"), "k": (4, 60, 63, "b"), "q": (8, 60, 56, "b")}
 STANDARD_ROOKS = (7, 0, 7, 0)     # rook files of K, Q, k, q
 FEN_STYLES = ("xfen", "shredder")
+
+_kernels_loaded: threading.Event | None = None     # None: the kernels answer from the start
+
+
+def python_chess_until(loaded: threading.Event | None) -> None:
+    """Let python-chess answer the rules in this process until `loaded` is set (by whoever
+    loads the kernels); None: the kernels answer at once (the default)."""
+    global _kernels_loaded
+    _kernels_loaded = loaded
+
+
+def _python_chess_answers() -> bool:
+    loaded = _kernels_loaded
+    return loaded is not None and not loaded.is_set()
+
+
+def _k():
+    """The kernel modules (core.kernels, .board, .movegen), imported at first use."""
+    from .. import kernels
+    from ..kernels import board, movegen
+    return kernels, board, movegen
+
+
+class Move(NamedTuple):
+    """A legal move as the rules gave it: squares are real (a1 = 0). `to` is where the moving
+    piece lands (a castling king's destination); `rook` a castling rook's square. `token` is
+    the answering rules' own move: the kernel's 16-bit move or python-chess's Move."""
+    uci: str
+    frm: int
+    to: int
+    castle: bool
+    en_passant: bool
+    rook: int | None
+    token: object
 
 
 def is_chess960(fen: str) -> bool:
@@ -190,12 +229,13 @@ class Position:
             rights |= bit if self.white_to_move else ((bit >> 2) | (bit << 2)) & 15
         if not _standard_layout(self.board, self.castling, self.castling_rooks):
             k_white, q_white, k_black, q_black = self.castling_rooks
-            rights |= layout_bits((_king_file(self.board, True) or 0, k_white, q_white),
+            rights |= _k()[1].layout_bits((_king_file(self.board, True) or 0, k_white, q_white),
                                   (_king_file(self.board, False) or 0, k_black, q_black))
         ep = (self.ep_square ^ flip) if self.ep_square is not None else 0
         s = (_u64(bb["P"]), _u64(bb["N"]), _u64(bb["D"]), _u64(bb["O"]), _u64(bb["K"]), _u64(us),
              _u64(occ), _u64(ep), _u64(rights), _u64(0), _u64(0 if self.white_to_move else 1))
-        key = np.uint64(full_key(kernels.table(), s))
+        kernels, kboard, _ = _k()
+        key = np.uint64(kboard.full_key(kernels.table(), s))
         return s[:9] + (key,) + s[10:]
 
     @classmethod
@@ -243,16 +283,19 @@ class Position:
 
     # --- moves -------------------------------------------------------------
     def _kernel_moves(self):
-        return _legal_moves(kernels.table(), self.state())
+        kernels, _, movegen = _k()
+        return movegen.legal_moves(kernels.table(), self.state())
 
     def move_to_uci(self, m: int) -> str:
+        """UCI of the kernel's 16-bit move m."""
+        kb = _k()[1]
         flip = 0 if self.white_to_move else 56
-        frm, to, flag = move_from(m), move_to(m), move_flag(m)
-        if flag == FLAG_CASTLE and self.chess960:
+        frm, to, flag = kb.move_from(m), kb.move_to(m), kb.move_flag(m)
+        if flag == kb.FLAG_CASTLE and self.chess960:
             to = self.castling_rook(kingside=to == 6) ^ flip     # king takes rook
         uci = square_name(frm ^ flip) + square_name(to ^ flip)
-        if flag == FLAG_PROMOTION:
-            uci += _PROMOTION[move_promotion(m)]
+        if flag == kb.FLAG_PROMOTION:
+            uci += _PROMOTION[kb.move_promotion(m)]
         return uci
 
     def castling_rook(self, kingside: bool, white: bool | None = None) -> int:
@@ -261,46 +304,86 @@ class Position:
         rook_file = self.castling_rooks[(0 if white else 2) + (0 if kingside else 1)]
         return rook_file + (0 if white else 56)
 
+    def moves(self) -> list[Move]:
+        """The legal moves, from the kernels or (see python_chess_until) python-chess."""
+        return self._python_chess_moves() if _python_chess_answers() else self._moves_of_kernel()
+
+    def _moves_of_kernel(self) -> list[Move]:
+        kb = _k()[1]
+        flip = 0 if self.white_to_move else 56
+        out = []
+        for m in self._kernel_moves():
+            flag = kb.move_flag(m)
+            castle = flag == kb.FLAG_CASTLE
+            to = kb.move_to(m)
+            out.append(Move(self.move_to_uci(m), kb.move_from(m) ^ flip, to ^ flip, castle,
+                            flag == kb.FLAG_EP, self.castling_rook(kingside=to == 6) if castle else None, int(m)))
+        return out
+
+    def _python_chess_moves(self) -> list[Move]:
+        import chess
+        board = self._chess_board
+        out = []
+        for m in board.legal_moves:
+            castle = board.is_castling(m)
+            to, rook = m.to_square, None
+            if castle:
+                kingside = board.is_kingside_castling(m)
+                to = chess.square(6 if kingside else 2, chess.square_rank(m.from_square))
+                rook = self.castling_rook(kingside)
+            out.append(Move(m.uci(), m.from_square, to, castle, board.is_en_passant(m), rook, m))
+        return out
+
+    @cached_property
+    def _chess_board(self):
+        import chess
+        return chess.Board(self.fen(), chess960=self.chess960)
+
     def legal_moves(self) -> list[str]:
-        """Legal moves in UCI notation, generated by the core."""
-        return [self.move_to_uci(m) for m in self._kernel_moves()]
+        """Legal moves in UCI notation."""
+        return [m.uci for m in self.moves()]
 
     def castling_moves(self) -> dict[str, int]:
         """{uci: the king's destination square} for each legal castling (for a board that
         lets the king be dropped on its rook or on its destination)."""
-        flip = 0 if self.white_to_move else 56
-        return {self.move_to_uci(m): move_to(m) ^ flip for m in self._kernel_moves() if move_flag(m) == FLAG_CASTLE}
+        return {m.uci: m.to for m in self.moves() if m.castle}
 
-    def kernel_move(self, uci: str) -> int:
-        """The kernel's 16-bit move for a UCI string; MoveError when malformed or illegal.
-        In Chess960 a castling is king takes rook; e1g1 / e1c1 are also read when king
-        and rook stand on their standard squares (as python-chess reads them)."""
+    def find_move(self, uci: str, moves: list[Move] | None = None) -> Move:
+        """The legal move a UCI string names; MoveError when malformed or illegal. In Chess960
+        a castling is king takes rook; e1g1 / e1c1 are also read when king and rook stand on
+        their standard squares (as python-chess reads them)."""
         text = uci.strip().lower()
         if not _UCI.match(text):
             raise MoveError(f"malformed move {uci!r}: expected UCI like e2e4 or e7e8q")
-        moves = self._kernel_moves()
+        moves = self.moves() if moves is None else moves
         for m in moves:
-            if self.move_to_uci(m) == text:
-                return int(m)
+            if m.uci == text:
+                return m
         if self.chess960:
-            flip = 0 if self.white_to_move else 56
             for m in moves:
-                if move_flag(m) == FLAG_CASTLE and move_from(m) == 4 and \
-                        self.castling_rook(move_to(m) == 6) ^ flip in (0, 7) and \
-                        square_name(4 ^ flip) + square_name(move_to(m) ^ flip) == text:
-                    return int(m)
+                if m.castle and m.frm & 7 == 4 and m.rook & 7 in (0, 7) and \
+                        square_name(m.frm) + square_name(m.to) == text:
+                    return m
         raise MoveError(f"illegal move {uci!r} in position {self.fen()}")
+
+    def kernel_move(self, uci: str) -> int:
+        """The kernel's 16-bit move for a UCI string; MoveError when malformed or illegal."""
+        return self.find_move(uci, self._moves_of_kernel()).token
 
     def push(self, uci: str) -> "Position":
         """The position after one legal UCI move."""
-        m = self.kernel_move(uci)
-        flip = 0 if self.white_to_move else 56
-        mover = self.board[move_from(m) ^ flip]
-        capture = move_flag(m) == FLAG_EP or (move_flag(m) != FLAG_CASTLE and bool(self.board[move_to(m) ^ flip]))
+        m = self.find_move(uci)
+        mover = self.board[m.frm]
+        capture = m.en_passant or (not m.castle and bool(self.board[m.to]))
         halfmove = 0 if mover in "Pp" or capture else self.halfmove + 1
         fullmove = self.fullmove + (0 if self.white_to_move else 1)
-        child = make(kernels.table(), self.state(), np.uint16(m))
-        return Position.from_state(child, halfmove, fullmove, self.chess960, self.fen_style)
+        if isinstance(m.token, int):
+            kernels, kb, _ = _k()
+            child = kb.make(kernels.table(), self.state(), np.uint16(m.token))
+            return Position.from_state(child, halfmove, fullmove, self.chess960, self.fen_style)
+        board = self._chess_board.copy(stack=False)
+        board.push(m.token)
+        return _from_chess_board(board, halfmove, fullmove, self.chess960, self.fen_style)
 
     def play(self, moves) -> "Position":
         """Play a sequence of UCI moves (a list or a space-separated string)."""
@@ -315,7 +398,10 @@ class Position:
         return pos
 
     def in_check(self) -> bool:
-        return bool(king_safety(kernels.table(), self.state())[1])
+        if _python_chess_answers():
+            return self._chess_board.is_check()
+        kernels, _, movegen = _k()
+        return bool(movegen.king_safety(kernels.table(), self.state())[1])
 
     def _check_not_capturable_king(self):
         mirrored = Position(self.board, not self.white_to_move, "", None)
@@ -323,6 +409,25 @@ class Position:
             side = "black" if self.white_to_move else "white"
             raise FenError(f"illegal position: {side} is not to move but is in check "
                            f"(its king could be captured)")
+
+
+def _from_chess_board(board, halfmove: int, fullmove: int, chess960: bool, fen_style: str) -> "Position":
+    """The Position python-chess's board holds (its rights read as KQkq with rook files)."""
+    import chess
+    squares = tuple(p.symbol() if (p := board.piece_at(sq)) else "" for sq in range(64))
+    rights = board.clean_castling_rights()
+    castling, rooks = "", list(STANDARD_ROOKS)
+    for i, letter in enumerate("KQkq"):
+        white, kingside = letter.isupper(), letter in "Kk"
+        king = _king_file(list(squares), white)
+        back = chess.BB_RANK_1 if white else chess.BB_RANK_8
+        files = [sq & 7 for sq in chess.scan_forward(rights & back)
+                 if king is not None and ((sq & 7) > king) == kingside]
+        if files:
+            castling += letter
+            rooks[i] = files[0]
+    return Position(squares, board.turn == chess.WHITE, castling, board.ep_square, halfmove, fullmove,
+                    tuple(rooks), chess960, fen_style)
 
 
 def placement(board) -> str:

@@ -12,6 +12,7 @@ per-square counters)."""
 import numpy as np
 from numba import njit
 
+from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
 from .board import ONE, ZERO
@@ -29,14 +30,14 @@ EP_VICTIM_SHIELDS = 6      # the captured pawn was the only shield (unreachable)
 NO_SQUARE = 64
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def attackers_to(T, s, sq, occ):
     """Opponent pieces (kings included) attacking sq, sliders seen through occ."""
     P, N, D, O, K, us, all_occ, ep, cr, key, stm = s
     return (checkers_to(T, P, N, D, O, sq, occ) | (T[KING + sq] & K)) & (all_occ ^ us)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def line_blockers(T, s, theirs, out):
     """Pieces standing alone between our king and an opponent slider: ours (pinned)
     when `theirs` is False, the opponent's (discovered-check candidates, Stockfish's
@@ -62,7 +63,7 @@ def line_blockers(T, s, theirs, out):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def _add(c0, c1, c2, c3, c4, a):
     # ripple-carry add of a one-bit-per-square board into five bit planes (counts 0..31)
     t = c0 & a
@@ -80,7 +81,7 @@ def _add(c0, c1, c2, c3, c4, a):
     return c0, c1, c2, c3, c4
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def attack_counts(T, P, N, D, O, K, side, occ, up):
     """How many of `side`'s pieces attack each square, as five bit planes: bit q of
     plane i is bit i of square q's count. The same piece walk as attacks_of, but
@@ -111,7 +112,7 @@ def attack_counts(T, P, N, D, O, K, side, occ, up):
     return c0, c1, c2, c3, c4
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def king_zones(T, s):
     """Both king zones (king square and neighbours) with the opposing attack counts
     restricted to them: (zone_us, zone_them, 5 planes of their attacks on our zone,
@@ -129,7 +130,7 @@ def king_zones(T, s):
             b0 & zone_them, b1 & zone_them, b2 & zone_them, b3 & zone_them, b4 & zone_them)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def ep_verdict(T, s, frm, ksq, checkers, evasion):
     """(verdict code, square of the piece behind the verdict or NO_SQUARE) for the
     en-passant capture from frm. Legality is ep_is_legal's; this only says why."""
@@ -158,7 +159,7 @@ def ep_verdict(T, s, frm, ksq, checkers, evasion):
     return EP_VICTIM_SHIELDS, sq
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def ep_verdicts(T, s, out):
     """One row (capturing pawn's square, verdict code, culprit square) per pawn of
     ours beside the en-passant target; returns the row count (0 without a target)."""
@@ -179,7 +180,7 @@ def ep_verdicts(T, s, out):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def check_before_double_push(T, s):
     """Opponent pieces that attacked our king before their double push (the pawn put
     back on its origin). Non-zero means the position cannot arise in a game: it was

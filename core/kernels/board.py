@@ -21,6 +21,7 @@ rook's file comes from CR in Chess960). `move_from`, `move_to`, `move_flag` and
 import numpy as np
 from numba import njit
 
+from .cache import CACHE
 from .bits import bswap, tzcnt
 from .tables import CASTLE_KEEP, PAWN_B, PAWN_W, Z_CASTLE, Z_EP, Z_PIECE, Z_TURN
 
@@ -47,28 +48,28 @@ def layout_bits(white_files, black_files) -> int:
     return cr
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def move_from(m):
     return np.int64(m) & 63
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def move_to(m):
     return (np.int64(m) >> 6) & 63
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def move_flag(m):
     return (np.int64(m) >> 12) & 3
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def move_promotion(m):
     """0 knight, 1 bishop, 2 rook, 3 queen (meaningful with FLAG_PROMOTION only)."""
     return (np.int64(m) >> 14) & 3
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def layout_file(cr, colour, which):
     """File of `colour`'s (0 white) king (which 0), K-side rook (1) or Q-side rook (2).
     Callers pass int64 values, not literal ints: numba compiles a function once for each
@@ -76,7 +77,7 @@ def layout_file(cr, colour, which):
     return np.int64(cr >> np.uint64(LAYOUT_SHIFT + LAYOUT_BITS * colour + 3 * which)) & 7
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def rights_after_960(cr, stm, frm, to):
     """Chess960 rights after a move frm -> to by the side to move (relative squares):
     ours go with a king or rook move, theirs with the capture of their rook."""
@@ -98,7 +99,7 @@ def rights_after_960(cr, stm, frm, to):
     return cr
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def kind_on(P, N, D, O, bit):
     """Kind (0 pawn .. 4 queen, 5 king) of the piece on `bit`."""
     if P & bit:
@@ -112,18 +113,18 @@ def kind_on(P, N, D, O, bit):
     return 5
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def swap_rights(cr):
     return (((cr >> np.uint64(2)) | (cr << np.uint64(2))) & CR_RIGHTS) | (cr & ~CR_RIGHTS)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def ep_is_hashed(T, P, us, ep):
     """Polyglot hashes the en-passant file only if a pawn of the side to move stands beside the pushed pawn."""
     return ep != 0 and (T[PAWN_B + np.int64(ep)] & P & us) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def full_key(T, s):
     """The Polyglot key computed from scratch (the incremental one must equal it)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -144,7 +145,7 @@ def full_key(T, s):
     return k
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def promoted(N, D, O, tb, promo):
     """(N, D, O) with the promotion piece (0 knight .. 3 queen) put on tb."""
     if promo == 0:
@@ -156,7 +157,7 @@ def promoted(N, D, O, tb, promo):
     return N, D | tb, O | tb
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def make(T, s, m):
     """The position after move m, mirrored so that the opponent is to move."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -255,7 +256,7 @@ DOUBLE_PUSH, CASTLE, EN_PASSANT = 6, 7, 8
 PROMOTE = 9                          # + 0 knight .. 3 queen
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def make_leaf_parent(T, s, frm, to, what):
     """The position after frm -> to, for a child that will only be counted: the mover's
     kind (`what`) comes from the generator instead of the board, a capture clears the

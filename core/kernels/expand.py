@@ -12,6 +12,7 @@ key collision never merges two different positions."""
 import numpy as np
 from numba import njit
 
+from .cache import CACHE
 from .board import ep_is_hashed, make
 from .movegen import count_moves, generate_moves
 from .perft import MAX_MOVES, _perft
@@ -20,14 +21,14 @@ EP_COL, KEY_COL = 7, 9
 WIDTH = 11
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def row_state(rows, i):
     """Row i as the kernel state tuple the generator takes."""
     r = rows[i]
     return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10])
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def child_counts(T, rows):
     """Number of legal moves of each row."""
     out = np.zeros(rows.shape[0], np.int64)
@@ -36,7 +37,7 @@ def child_counts(T, rows):
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def expand(T, rows, offsets, out, parent, move_index):
     """Write the children of row i into out[offsets[i]:offsets[i + 1]], with
     parent[j] = i and move_index[j] = the move's index in i's legal move list."""
@@ -53,7 +54,7 @@ def expand(T, rows, offsets, out, parent, move_index):
             move_index[j + k] = k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def forget_dead_ep(T, rows):
     """Clear the en-passant square of rows where no en-passant capture can follow."""
     for i in range(rows.shape[0]):
@@ -61,7 +62,7 @@ def forget_dead_ep(T, rows):
             rows[i, EP_COL] = np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _same(rows, a, b):
     for f in range(WIDTH):
         if rows[a, f] != rows[b, f]:
@@ -69,7 +70,7 @@ def _same(rows, a, b):
     return True
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def merge(rows, mult, owner, order, keep, kept_mult):
     """Merge identical rows. `order` sorts the rows by (owner, key). Writes the index
     of each distinct (owner, position) into keep and its summed multiplicity into
@@ -100,7 +101,7 @@ def merge(rows, mult, owner, order, keep, kept_mult):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def estimate(T, rows, depth):
     """A cost estimate per row: perft of min(depth, 2), at least 1."""
     buf = np.zeros(4 * MAX_MOVES, np.uint16)
@@ -114,7 +115,7 @@ def estimate(T, rows, depth):
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def balance(costs, order, bins):
     """Longest-processing-time packing: visit rows in `order` (dearest first) and give
     each to the bin with the least cost so far. Returns each row's bin."""

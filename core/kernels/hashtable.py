@@ -16,6 +16,7 @@ import mmap
 import numpy as np
 from numba import njit
 
+from .cache import CACHE
 from ..limits import TABLE_DEPTH_BITS as DEPTH_BITS, TABLE_ENTRY_BYTES as ENTRY_BYTES, \
     TABLE_MIN_EXP as MIN_EXP
 
@@ -67,13 +68,13 @@ def filled_entries(table: np.ndarray) -> int:
     return int(np.count_nonzero(table[1::2]))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def bucket_of(key, mask):
     """Index of the first word of key's bucket."""
     return np.int64(key & np.uint64(mask)) * BUCKET_WORDS
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def probe(H, mask, key, depth):
     """The stored count for (key, depth), or -1."""
     b = bucket_of(key, mask)
@@ -85,7 +86,7 @@ def probe(H, mask, key, depth):
     return np.int64(-1)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def store(H, mask, key, depth, count):
     """Remember count for (key, depth); returns STORED_EMPTY, _REPLACED or _REFRESHED."""
     b = bucket_of(key, mask)

@@ -15,6 +15,7 @@ by popcount without producing moves."""
 import numpy as np
 from numba import njit
 
+from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
 from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
@@ -31,7 +32,7 @@ _K_CROSS = np.uint64(0x60)   # f1 g1
 _Q_CROSS = np.uint64(0x0C)   # c1 d1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def attacks_of(T, P, N, D, O, K, side, occ, up):
     """Every square attacked by the pieces in `side`, sliders seen through `occ`.
     `up`: the side's pawns capture towards rank 8."""
@@ -58,7 +59,7 @@ def attacks_of(T, P, N, D, O, K, side, occ, up):
     return a
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def blocker_ray(T, ksq, sniper, side, occ):
     """The ray king..sniper (sniper included) when exactly one piece stands between
     them and it belongs to `side`, else 0. With `side` ours the piece is pinned; with
@@ -70,7 +71,7 @@ def blocker_ray(T, ksq, sniper, side, occ):
     return ZERO
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def pins_and_checkers(T, ksq, snipers, us, occ):
     """(union of the rays king..sniper holding exactly one of our pieces, the snipers
     with nothing between them and the king)."""
@@ -88,7 +89,7 @@ def pins_and_checkers(T, ksq, snipers, us, occ):
     return rays, checkers
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def checkers_to(T, P, N, D, O, sq, occ):
     """Pawns (capturing down the board, i.e. the opponent's), knights and sliders
     attacking sq through occ, of both colours; mask with a side. Kings excluded:
@@ -97,7 +98,7 @@ def checkers_to(T, P, N, D, O, sq, occ):
             | (rook_attacks(T, sq, occ) & O) | (bishop_attacks(T, sq, occ) & D))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def legality_masks(T, s):
     """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -127,7 +128,7 @@ def legality_masks(T, s):
     return ksq, checkers, evasion, pin_o, pin_d
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def king_safety(T, s):
     """legality_masks plus every square the opponent attacks with our king removed
     (the protected area the king may not enter)."""
@@ -137,7 +138,7 @@ def king_safety(T, s):
     return ksq, checkers, evasion, pin_o, pin_d, banned
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def is_attacked(T, P, N, D, O, K, them, sq, occ):
     """Does `them` attack sq, sliders seen through occ? Cheap tests first."""
     if (T[KNIGHT + sq] & N) & them or (T[PAWN_W + sq] & P) & them or (T[KING + sq] & K) & them:
@@ -147,7 +148,7 @@ def is_attacked(T, P, N, D, O, K, them, sq, occ):
     return (rook_attacks(T, sq, occ) & O & them) != 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def castles_960(T, s, ksq):
     """Chess960 castlings (1 K-side, 2 Q-side) for a king not in check. The king goes to
     g1 or c1, the rook to f1 or d1; every square either crosses, destinations included,
@@ -178,7 +179,7 @@ def castles_960(T, s, ksq):
     return castles
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def king_destinations(T, s, ksq, checkers):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
     every square the opponent attacks with our king lifted off the board, so that the
@@ -218,7 +219,7 @@ def king_destinations(T, s, ksq, checkers):
     return safe, castles
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
     """Legal pawn destinations (en passant aside): single pushes, double pushes,
     captures towards the a-file (+7) and towards the h-file (+9)."""
@@ -235,7 +236,7 @@ def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
     return push1 & evasion, push2 & evasion, left & evasion, right & evasion
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def ep_is_legal(T, s, frm, ksq, checkers, evasion):
     """Full test for en passant frm -> ep: it must answer any check, and lifting
     both pawns must not open a slider line to our king (the rank pin, or the
@@ -254,7 +255,7 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
     return True
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def count_moves(T, s):
     """Number of legal moves, by popcount of target sets (the leaf parent's work)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -303,7 +304,7 @@ def count_moves(T, s):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def _emit(buf, n, frm, targets):
     while targets:
         put(buf, n, np.uint16(frm | (tzcnt(targets) << 6)))
@@ -312,7 +313,7 @@ def _emit(buf, n, frm, targets):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def _emit_pawns(buf, n, targets, delta):
     """Pawn moves to `targets` from `to - delta`, four moves for each promotion."""
     while targets:
@@ -329,7 +330,7 @@ def _emit_pawns(buf, n, targets, delta):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def generate_moves(T, s, buf, n):
     """Write the legal moves into buf from index n on; return the new end index."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
@@ -387,7 +388,7 @@ def generate_moves(T, s, buf, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def legal_moves(T, s):
     """The legal moves of s as an array of 16-bit moves."""
     buf = np.zeros(MAX_MOVES, np.uint16)

@@ -6,6 +6,7 @@ so `perft`, which only picks the kernel for the depth, is plain Python."""
 import numpy as np
 from numba import njit, types
 
+from .cache import CACHE
 from .bits import at
 from .board import CR_RIGHTS, make
 from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
@@ -28,7 +29,7 @@ def new_move_stack():
     return np.zeros(MAX_PLY * MAX_MOVES, np.uint16)
 
 
-@njit(types.uint64(TABLE, STATE, MOVES, types.int64), cache=True, _nrt=False)
+@njit(types.uint64(TABLE, STATE, MOVES, types.int64), cache=CACHE, _nrt=False)
 def _perft2_listed(T, s, buf, ply):
     """perft 2 through the move list and `make`: Chess960 castling rights, which
     two_ply.perft2 leaves to the general make."""
@@ -40,7 +41,7 @@ def _perft2_listed(T, s, buf, ply):
     return total
 
 
-@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64), cache=True, _nrt=False)
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64), cache=CACHE, _nrt=False)
 def _perft(T, s, depth, buf, ply):
     # depth >= 2 here; the leaf parents (depth 1) only count
     if depth == 2:
@@ -64,7 +65,7 @@ def perft(T, s, depth, buf):
     return _perft(T, s, depth, buf, 0)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def divide(T, s, depth, buf):
     """(moves, counts): each legal move with the perft of depth - 1 below it."""
     moves = legal_moves(T, s)

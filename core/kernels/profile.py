@@ -4,6 +4,7 @@ inside the real kernels)."""
 import numpy as np
 from numba import njit, types
 
+from .cache import CACHE
 from .board import make
 from .movegen import count_moves, generate_moves, king_destinations, legality_masks
 from .perft import MAX_MOVES, MOVES, STATE, TABLE
@@ -12,7 +13,7 @@ from .perft import MAX_MOVES, MOVES, STATE, TABLE
 STAGE_NOTHING, STAGE_MASKS, STAGE_KING, STAGE_FULL = 0, 1, 2, 3
 
 
-@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, types.int64), cache=True, _nrt=False)
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, types.int64), cache=CACHE, _nrt=False)
 def staged_walk(T, s, depth, buf, ply, stage):
     """perft's walk (depth >= 2) where each leaf parent stops after `stage`. The returned
     number depends on every stage's result so nothing is optimised away."""

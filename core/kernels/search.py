@@ -18,6 +18,7 @@ Pass a min_depth above the run's depth to run without a table."""
 import numpy as np
 from numba import njit, types
 
+from .cache import CACHE
 from .bits import atomic_add, atomic_load, prefetch
 from .board import make
 from .expand import row_state
@@ -41,7 +42,7 @@ COUNTERS = types.Array(types.int64, 1, "C")
 FLAG = types.Array(types.int64, 1, "C")
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def remember(H, mask, key, depth, total, ctr, slot, stop):
     """Store a finished subtree's count, and count what the store did."""
     # a stopped subtree's count is partial: never remember it
@@ -55,7 +56,7 @@ def remember(H, mask, key, depth, total, ctr, slot, stop):
         ctr[slot + FILLS] += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def take_item(next_item, n, stop):
     """Index of the next work item from the shared queue head, or -1 when the items
     are gone or the run is stopped."""
@@ -66,7 +67,7 @@ def take_item(next_item, n, stop):
 
 
 @njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, HASH, types.int64,
-                   types.int64, COUNTERS, types.int64, FLAG), cache=True, _nrt=False)
+                   types.int64, COUNTERS, types.int64, FLAG), cache=CACHE, _nrt=False)
 def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
     # depth >= 2 here, as in core.kernels.perft._perft
     if atomic_load(stop, 0):
@@ -106,7 +107,7 @@ def _search(T, s, depth, buf, ply, H, mask, min_depth, ctr, slot, stop):
     return total
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=CACHE, _nrt=False)
 def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, slot, stop):
     """Count items (rows of 11 uint64) until none are left or stop[0] is set, hashed and
     interruptible (a stopped item counts 0: check the flag). next_item[0] is the shared

@@ -9,6 +9,7 @@ modules carried them. Import it at first use, from one thread, before starting w
 import numpy as np
 from numba import njit, types
 
+from .cache import CACHE
 from .bits import atomic_load, popcnt
 from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, make, move_flag, move_to
 from .expand import row_state
@@ -18,7 +19,7 @@ from .perft import (CAPTURES, CASTLES, CHECKMATES, CHECKS, DISCOVERY_CHECKS, DOU
 from .search import COUNTERS, FLAG, ITEMS, NODES, take_item
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _leaf_stats(T, s, m, stats):
     """Classify one leaf move as the chessprogramming table does."""
     flag = move_flag(m)
@@ -47,7 +48,7 @@ def _leaf_stats(T, s, m, stats):
             stats[CHECKMATES] += 1
 
 
-@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS), cache=True)
+@njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS), cache=CACHE)
 def _perft_stats(T, s, depth, buf, ply, stats):
     base = ply * MAX_MOVES
     end = generate_moves(T, s, buf, base)
@@ -61,7 +62,7 @@ def _perft_stats(T, s, depth, buf, ply, stats):
     return total
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def perft_stats(T, s, depth, buf, stats):
     """perft, filling stats[0:8] with the leaf-move statistics."""
     if depth <= 0:
@@ -70,7 +71,7 @@ def perft_stats(T, s, depth, buf, stats):
 
 
 @njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, STATS, COUNTERS, types.int64,
-                   FLAG), cache=True)
+                   FLAG), cache=CACHE)
 def _search_stats(T, s, depth, buf, ply, stats, ctr, slot, stop):
     # depth >= 1; the chessprogramming statistics need every leaf move, so no bulk count
     if atomic_load(stop, 0):
@@ -90,7 +91,7 @@ def _search_stats(T, s, depth, buf, ply, stats, ctr, slot, stop):
 
 # explicit, so the worker threads find it compiled (or loaded) by the import
 @njit(types.none(TABLE, types.Array(types.uint64, 2, "C"), types.int64, types.Array(types.uint64, 1, "C"),
-                 FLAG, MOVES, STATS, COUNTERS, types.int64, FLAG), nogil=True, cache=True)
+                 FLAG, MOVES, STATS, COUNTERS, types.int64, FLAG), nogil=True, cache=CACHE)
 def run_stats_worker(T, items, depth, out, next_item, buf, stats, ctr, slot, stop):
     """run_worker's twin for perft with statistics (stats: this worker's own 8 counters)."""
     i = take_item(next_item, items.shape[0], stop)

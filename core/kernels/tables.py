@@ -10,6 +10,8 @@ share one layout (a square's block starts at the same offset)."""
 import numpy as np
 from numba import njit
 
+from .cache import CACHE
+
 # --- layout ----------------------------------------------------------------
 KNIGHT = 0            # [sq] knight attacks
 KING = 64             # [sq] king attacks
@@ -102,7 +104,7 @@ def _relevant_mask(sq, dirs):
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _ray_attacks_jit(sq, occ, dirs):
     out = np.uint64(0)
     for i in range(dirs.shape[0]):
@@ -117,7 +119,7 @@ def _ray_attacks_jit(sq, occ, dirs):
     return out
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _fill_pext(T, sq, mask, base, dirs):
     # Carry-rippler enumerates subsets in increasing order, which is exactly
     # the order of their PEXT indices: the n-th subset has pext(subset) == n.
@@ -131,7 +133,7 @@ def _fill_pext(T, sq, mask, base, dirs):
             break
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _find_magic(T, sq, mask, base, bits, dirs, seed):
     size = 1 << bits
     occs = np.empty(size, np.uint64)

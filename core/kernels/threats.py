@@ -9,6 +9,7 @@ counting of the table is timed."""
 import numpy as np
 from numba import njit
 
+from .cache import CACHE
 from .analysis import king_zones
 from .bits import atomic_load, popcnt
 from .movegen import attacks_of, is_attacked
@@ -16,7 +17,7 @@ from .movegen import attacks_of, is_attacked
 WORDS = 11            # a state's uint64 words, one row of `states`
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def square_test_loop(T, flat, squares, reps):
     """reps x len(squares) single-square tests (is the square attacked by the side not
     to move?); returns how many said yes, so the work cannot be dropped."""
@@ -31,7 +32,7 @@ def square_test_loop(T, flat, squares, reps):
     return hits
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def king_zone_loop(T, flat, n, reps):
     """reps x n bulk king-zone passes (both sides' attack counts); returns the total
     attacker count on both zones, summed over all passes."""
@@ -48,7 +49,7 @@ def king_zone_loop(T, flat, n, reps):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=CACHE, _nrt=False)
 def attack_map_loop(T, flat, n, reps):
     """reps x n full attack maps of the side not to move (what a generator without
     per-square tests builds at every node); returns the xor of all maps."""

@@ -14,6 +14,7 @@ the rare moves (castling, promotions, en passant) share one more, behind a call
 import numpy as np
 from numba import njit, types
 
+from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
 from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, ONE, PROMOTE, ZERO, make_leaf_parent
@@ -29,7 +30,7 @@ _NOT_8 = ~RANK_8
 _FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def _count(T, s, frm, delta, targets, what):
     """Leaves below the children reached by moving `what` to each of `targets`, from
     frm, or for pawns (delta > 0) from each target minus delta."""
@@ -41,14 +42,14 @@ def _count(T, s, frm, delta, targets, what):
     return total
 
 
-@njit(types.uint64(TABLE, STATE, types.int64, types.int64, types.uint64, types.int64), cache=True, _nrt=False)
+@njit(types.uint64(TABLE, STATE, types.int64, types.int64, types.uint64, types.int64), cache=CACHE, _nrt=False)
 def _count_rare(T, s, frm, delta, targets, what):
     """_count for the rare moves (castling, promotions, en passant), left a call so
     that the counting code is not compiled in once more for each."""
     return _count(T, s, frm, delta, targets, what)
 
 
-@njit(types.uint64(TABLE, STATE), cache=True, _nrt=False)
+@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
 def perft2(T, s):
     """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
     takes core.kernels.perft's move-list path, since make_leaf_parent knows standard

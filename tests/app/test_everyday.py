@@ -1,5 +1,5 @@
 """The window's everyday features: paste, undo, the editor, notation, divide export, the
-tree's row menu, Help/About, remembered settings, runs without a table, the splash."""
+tree's row menu, Help/About, remembered settings, runs without a table."""
 import csv
 import io
 import json
@@ -254,38 +254,6 @@ def test_the_notation_toggle_reaches_the_divide_tree(qtbot, window):
     assert w.model.data(w.model.find(["e5f7"])) == "Nxf7"
     w.menus.san.trigger()
     assert w.model.data(index) == "e1g1" and not w.board.san
-
-
-def test_the_splash_follows_every_warmup_step(qtbot):
-    from perftscope.app import warmup
-    from perftscope.app.launch import Splash, prepare_kernels
-    splash = Splash()
-    qtbot.addWidget(splash)
-    splash.show()
-    seen = []
-    original = splash.show_step
-    splash.show_step = lambda d, t, label: (seen.append((d, label)), original(d, t, label))
-    seconds = prepare_kernels(splash, terminal=None)
-    assert seconds >= 0
-    assert [d for d, _ in seen] == list(range(len(warmup.STEPS) + 1))
-    assert seen[-1][1] == "ready" and f"{len(warmup.STEPS)}/{len(warmup.STEPS)}: ready · " in splash.text()
-
-
-def test_nothing_before_the_splash_can_compile_a_kernel():
-    """Kernels with explicit signatures compile when their module is imported: `perftscope gui`
-    must reach its splash without importing any of them."""
-    import subprocess
-    import sys
-    code = ("import sys; from perftscope.app.cli import main; from perftscope.app import launch, warmup\n"
-            "warmup.cache_is_warm = lambda: False\n"
-            "launch.prepare_kernels = lambda splash: sys.exit(print(sorted(m for m in sys.modules "
-            "if m.startswith('perftscope.core.kernels.') and m != 'perftscope.core.kernels.tables'"
-            " or m == 'perftscope.core.board.position')))\n"
-            "main(['gui', '--fen', '8/8/8/8/8/8/8/8 w - - 0 1', '--divide', '3', '--overlays', 'pins'])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "[]"
 
 
 def test_san_reaches_the_finder_report(qtbot, window, engine_path):

@@ -90,8 +90,67 @@ def test_push_keeps_the_kernels_child_state_and_its_incremental_key(monkeypatch)
     pos = Position.from_fen(START_FEN)
     assert pos.state() is pos.state()                      # built once per position
     calls = []
-    monkeypatch.setattr(position, "full_key", lambda *a: calls.append(a) or 0)
+    monkeypatch.setattr(position._k()[1], "full_key", lambda *a: calls.append(a) or 0)
     child = pos.push("e2e4").push("e7e5")
     assert calls == []                                     # no full key recomputed along a game
     monkeypatch.undo()
     assert child.key == Position.from_fen(child.fen()).key
+
+
+def _rules_answers(pos: Position):
+    """What the board asks the rules, as the rules in force answer it."""
+    moves = sorted(pos.legal_moves())
+    return moves, pos.castling_moves(), pos.in_check(), {uci: pos.push(uci) for uci in moves}
+
+
+def _chess960_games(seed, count, plies):
+    import random
+    rng = random.Random(seed)
+    for _ in range(count):
+        board = chess.Board.from_chess960_pos(rng.randrange(960))
+        for _ in range(rng.randrange(plies)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            castles = [m for m in moves if board.is_castling(m)]
+            board.push(rng.choice(castles) if castles and rng.random() < 0.5 else rng.choice(moves))
+        yield Position.from_fen(board.fen(), chess960=True)
+
+
+def test_python_chess_answers_the_rules_move_for_move_as_the_kernels_do():
+    """The GUI's first seconds on an empty compile cache: python-chess answers the board's rules
+    until the kernels are loaded. Every answer must be the kernels' own: legal moves, castlings,
+    check, and the position after each move (board, rights and rook files, en passant, clocks)."""
+    import threading
+
+    import perftscope.core.board.position as position
+    positions = [Position.from_fen(b.fen()) for b in random_boards(13, 60, plies=80, pawn_bias=0.4)]
+    positions += list(_chess960_games(14, 30, plies=40))
+    loaded = threading.Event()
+    for pos in positions:
+        by_kernels = _rules_answers(pos)
+        position.python_chess_until(loaded)
+        try:
+            by_python_chess = _rules_answers(pos)
+            with pytest.raises(MoveError) as illegal:
+                pos.push("a1a1")
+        finally:
+            position.python_chess_until(None)
+        assert by_python_chess == by_kernels, pos.fen()
+        with pytest.raises(MoveError) as same:
+            pos.push("a1a1")
+        assert str(illegal.value) == str(same.value)
+
+
+def test_python_chess_answers_only_until_the_kernels_are_loaded():
+    import threading
+
+    import perftscope.core.board.position as position
+    loaded = threading.Event()
+    position.python_chess_until(loaded)
+    try:
+        assert isinstance(Position.from_fen(START_FEN).moves()[0].token, chess.Move)
+        loaded.set()
+        assert isinstance(Position.from_fen(START_FEN).moves()[0].token, int)
+    finally:
+        position.python_chess_until(None)

@@ -1,0 +1,37 @@
+"""`perftscope gui` on an empty compile cache: the window first, the kernels behind it."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+
+from ..core.python_chess_reference import python_chess_perft
+
+HERE = Path(__file__).parent
+
+
+def test_the_window_works_while_the_kernels_are_prepared_and_the_run_panel_enables_itself(tmp_path):
+    """Slow on purpose (tens of seconds of CPU): an empty compile cache is the point. The driver
+    opens the window as `perftscope gui` does, types a FEN and plays a move with the mouse
+    before the kernels are ready, then waits for them and starts a run with the mouse."""
+    env = dict(os.environ, PERFTSCOPE_CACHE=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run([sys.executable, str(HERE / "launch_driver.py")], env=env, capture_output=True,
+                         text=True, timeout=1200)
+    assert out.returncode == 0, out.stderr
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    # at once: the run panel says what it waits for, and cannot start
+    assert seen["at_open"] == {"panel": "preparing perft: 0 of 5 kernels", "start_enabled": False}
+    # the FEN and the move were taken while the pool's kernels were still being prepared
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    board.push_uci("e1g1")
+    after = seen["after_move"]
+    assert after["fen"] == board.fen(en_passant="fen")
+    assert not after["pool_ready"] and after["panel"].startswith("preparing perft: ")
+    assert not after["start_enabled"]
+    # then everything is loaded, the panel enabled itself, the overlays are there
+    assert all(seen["prepared"].values())
+    assert seen["after_preparation"] == {"panel": "idle", "start_enabled": True, "overlays": True}
+    assert seen["run"] == {"fen": board.fen(en_passant="fen"), "nodes": python_chess_perft(board, 3)}
