@@ -10,13 +10,14 @@ Hanging engines are given a 5 s timeout (the window's default is 60 s, the CLI's
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from tests.processes import marker, with_marker
 
 PAWNS = "8/8/8/8/8/8/PP6/K6k w - - 0 1"
 TIMEOUT = 5.0
@@ -39,7 +40,8 @@ DRILLS = [
     ("closes-stdin", "closes its input after the handshake", "uci",
      "read line; echo uciok; read line; echo readyok\nexec 0<&-\nsleep MARK"),
     ("child.sh", "leaves a child holding its output", "perftree", "sleep MARK &\nprintf 'a2a3: 1\\n'"),
-    ("setsid-child.sh", "leaves a setsid grandchild holding its output", "perftree", "setsid sleep MARK &\nprintf 'a2a3: 1\\n'"),
+    ("setsid-child.sh", "leaves a setsid grandchild holding its output", "perftree",
+     "setsid sleep MARK &\nprintf 'a2a3: 1\\n'"),
     ("quiet-child.sh", "leaves a child running, output redirected", "perftree",
      "sleep MARK >/dev/null 2>&1 &\nprintf 'a2a3: 1\\na2a4: 1\\nb2b3: 1\\nb2b4: 1\\na1b1: 1\\n'"),
     ("stubborn", "ignores SIGTERM and quit (closed after one answer)", "uci-stubborn",
@@ -54,25 +56,12 @@ def _rss_mb() -> float:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
 
 
-def _left(marker: str) -> int:
-    count = 0
-    for name in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
-                    with open(f"/proc/{name}/stat", "rb") as s:
-                        count += s.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-        except (OSError, ValueError):
-            pass
-    return count
-
-
 def drill(folder: Path, name: str, what: str, kind: str, body: str) -> dict:
     from perftscope.core.engines.oracles import make_oracle
     from perftscope.core.errors import PerftscopeError
-    marker = f"{random.randint(100_000, 999_999)}.{os.getpid()}"
+    mark = marker()
     script = folder / name
-    script.write_text("#!/bin/sh\n" + body.replace("MARK", marker) + "\n")
+    script.write_text("#!/bin/sh\n" + body.replace("MARK", mark) + "\n")
     script.chmod(0o755)
     peak, before, stop = [_rss_mb()], _rss_mb(), threading.Event()
 
@@ -98,32 +87,32 @@ def drill(folder: Path, name: str, what: str, kind: str, body: str) -> dict:
     stop.set()
     watcher.join()
     time.sleep(1.5 if kind == "uci-stubborn" else 1.0)
-    left = _left(marker) + _left(str(script))
+    left = len(with_marker(mark)) + len(with_marker(str(script)))
     return {"fault": what, "said": said, "seconds": seconds, "memory_mb": max(peak) - before, "left": left}
 
 
 def window_killed(how: str, work: str) -> dict:
     """The window's process killed (or closed) while a hanging engine works: seconds from the
     signal until no process of the engine is left."""
-    from tests.app.test_gui_killed import VICTIM, _engine, _processes
-    marker = f"{random.randint(100_000, 999_999)}.{os.getpid()}"
+    from tests.app.test_gui_killed import VICTIM, _engine
+    mark = marker()
     kind = "perftree" if work == "finder" else "uci"
-    engine = _engine(Path(tempfile.mkdtemp()), marker, kind)
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    engine = _engine(Path(tempfile.mkdtemp()), mark, kind)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=tempfile.mkdtemp())
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env["PATH"]
     window = subprocess.Popen([sys.executable, "-c", VICTIM, work, engine, how], stdout=subprocess.PIPE,
                               text=True, env=env)
     window.stdout.readline()
-    while len(_processes(marker)) < 3:
+    while len(with_marker(mark)) < 3:
         time.sleep(0.01)
     start = time.monotonic()
     if how != "close":
         window.send_signal(getattr(__import__("signal"), how))
     window.wait()
-    while _processes(marker) and time.monotonic() - start < 10:
+    while with_marker(mark) and time.monotonic() - start < 10:
         time.sleep(0.005)
     return {"fault": f"window {'closed' if how == 'close' else 'sent ' + how} during a {work} run",
-            "seconds": time.monotonic() - start, "left": len(_processes(marker))}
+            "seconds": time.monotonic() - start, "left": len(with_marker(mark))}
 
 
 def main() -> int:

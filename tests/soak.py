@@ -8,8 +8,9 @@ loop's latency sampled as it goes.
 
 Each sample is taken between two steps (nothing running, so what is counted is what stayed):
 `rss_mb` resident memory, `threads` the process's threads, `children` processes descended from
-it other than the warden (core.engines.warden), `latency_p99_ms` / `latency_max_ms` how late a
-50 ms timer fired since the previous sample. tests/app/test_soak.py runs a few seconds of it.
+it that were not there when the soak began, other than the warden (core.engines.warden),
+`latency_p99_ms` / `latency_max_ms` how late a 50 ms timer fired since the previous sample.
+tests/app/test_soak.py runs a few seconds of it.
 """
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.processes import alive
+
 ENGINES = Path(__file__).parent / "engines"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
@@ -29,32 +32,29 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 PROBE_MS = 50
 
 
-def process_figures() -> dict:
-    """Resident memory (MB), threads and child processes (the warden left out) of this process."""
+def process_figures(before: frozenset = frozenset()) -> dict:
+    """Resident memory (MB) and threads of this process, and the processes descended from it
+    other than the warden and those in `before` (there when the soak began: a test session's
+    Dask workers, say)."""
     from perftscope.core.engines import warden
     with open("/proc/self/status") as f:
         status = dict(line.split(":", 1) for line in f if ":" in line)
-    table = warden._table()
-    me, keeper = os.getpid(), warden.warden_pid()
-    below = {p for p, (parent, _, _) in table.items() if parent == me}
-    stack = list(below)
+    return {"rss_mb": int(status["VmRSS"].split()[0]) / 1024, "threads": int(status["Threads"]),
+            "children": len(descendants() - before - {warden.warden_pid()})}
+
+
+def descendants() -> frozenset:
+    """The live (not zombie) processes descended from this one."""
+    from perftscope.core.engines import warden
+    table = warden.processes()
+    below, stack = set(), [os.getpid()]
     while stack:
         pid = stack.pop()
         for child, (parent, _, _) in table.items():
             if parent == pid and child not in below:
                 below.add(child)
                 stack.append(child)
-    children = sorted(p for p in below if p != keeper and _state(p) != "Z")
-    return {"rss_mb": int(status["VmRSS"].split()[0]) / 1024, "threads": int(status["Threads"]),
-            "children": len(children)}
-
-
-def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0].decode()
-    except OSError:
-        return "gone"
+    return frozenset(filter(alive, below))
 
 
 class Soak:
@@ -67,6 +67,7 @@ class Soak:
         self.w, self.seconds, self.every, self.small = window, seconds, every, small
         self.random = random.Random(seed)
         self.samples: list[dict] = []
+        self.before = descendants()
         self.counts = {"rounds": 0, "perft runs": 0, "divides": 0, "finder runs": 0, "fuzz sessions": 0,
                        "moves": 0, "sessions saved and opened": 0}
         self.started = time.monotonic()
@@ -175,7 +176,7 @@ class Soak:
     def _sample(self, now: float):
         late = sorted(self.lateness) or [0.0]
         self.lateness = []
-        self.samples.append({"t": round(now - self.started, 1), **process_figures(),
+        self.samples.append({"t": round(now - self.started, 1), **process_figures(self.before),
                              "latency_p50_ms": round(1000 * late[len(late) // 2], 1),
                              "latency_p99_ms": round(1000 * late[min(len(late) - 1, int(len(late) * 0.99))], 1),
                              "latency_max_ms": round(1000 * late[-1], 1), **self.counts})
@@ -204,11 +205,14 @@ def summary(samples: list[dict], warm: int = 1) -> dict:
 def run(minutes: float, every: float, out: str | None, small: bool = False) -> dict:
     """The soak in a window of its own; returns {"samples", "summary", "counts"}."""
     os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
-    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
     from perftscope.app.gui import MainWindow, apply_style
     app = QApplication.instance() or QApplication([])
     apply_style(app)
+    # settings of its own: the window remembers its engines and sizes, the user's stay as they are
+    for kind in (QSettings.NativeFormat, QSettings.IniFormat):
+        QSettings.setPath(kind, QSettings.UserScope, tempfile.mkdtemp(prefix="perftscope-soak-settings-"))
     w = MainWindow(KIWIPETE, reference="core")
     w.resize(1280, 800)
     w.show()

@@ -1,13 +1,14 @@
 """The window closed, or killed with SIGTERM or SIGKILL, in the middle of a finder run or a
 fuzz session: no engine process is left running, nor anything an engine started."""
 import os
-import random
 import signal
 import subprocess
 import sys
 import time
 
 import pytest
+
+from ..processes import marker, with_marker
 
 # The window in a process of its own, busy with a hanging engine; it prints "busy" once the
 # engine runs. `close` makes it close its window a moment later, as a user would.
@@ -41,58 +42,45 @@ app.exec()
 """
 
 
-def _engine(tmp_path, marker: str, kind: str) -> str:
+def _engine(tmp_path, mark: str, kind: str) -> str:
     """An engine that starts a helper (plain and in a session of its own) and never answers."""
     path = tmp_path / f"hang-{kind}.sh"
-    helpers = f"sleep {marker} &\nsetsid sleep {marker} &\n"
+    helpers = f"sleep {mark} &\nsetsid sleep {mark} &\n"
     if kind == "uci":
         body = (helpers + 'while read line; do case "$line" in uci) echo uciok;; isready) echo readyok;;\n'
-                f"  go*) sleep {marker};; esac; done\n")
+                f"  go*) sleep {mark};; esac; done\n")
     else:
-        body = helpers + f"sleep {marker}\n"
+        body = helpers + f"sleep {mark}\n"
     path.write_text("#!/bin/sh\n" + body)
     path.chmod(0o755)
     return f"{kind}:{path}"
 
 
-def _processes(marker: str) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
-                    with open(f"/proc/{name}/stat", "rb") as s:
-                        if s.read().rsplit(b")", 1)[1].split()[0] != b"Z":
-                            found.append(int(name))
-        except (OSError, ValueError):
-            pass
-    return found
-
-
 @pytest.mark.parametrize("work, kind", [("finder", "perftree"), ("fuzz", "uci")])
 @pytest.mark.parametrize("how", ["close", "SIGTERM", "SIGKILL"])
 def test_no_engine_process_outlives_the_window(tmp_path, work, kind, how):
-    marker = f"{random.randint(100_000, 999_999)}.{os.getpid()}"
-    engine = _engine(tmp_path, marker, kind)
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    mark = marker()
+    engine = _engine(tmp_path, mark, kind)
+    # settings of its own: the window remembers its engine, and must not leave this one to the user's
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"))
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env["PATH"]
     window = subprocess.Popen([sys.executable, "-c", VICTIM, work, engine, how], stdout=subprocess.PIPE,
                               text=True, env=env)
     try:
         assert window.stdout.readline().strip() == "busy"
         deadline = time.monotonic() + 10
-        while len(_processes(marker)) < 3 and time.monotonic() < deadline:
+        while len(with_marker(mark)) < 3 and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert len(_processes(marker)) >= 3          # the engine's sleep and both helpers
+        assert len(with_marker(mark)) >= 3          # the engine's sleep and both helpers
         if how != "close":
             window.send_signal(getattr(signal, how))
         window.wait(timeout=30)
         deadline = time.monotonic() + 5
-        while _processes(marker) and time.monotonic() < deadline:
+        while with_marker(mark) and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert _processes(marker) == []
+        assert with_marker(mark) == []
     finally:
         if window.poll() is None:
             window.kill()
-        for pid in _processes(marker):
+        for pid in with_marker(mark):
             os.kill(pid, signal.SIGKILL)
