@@ -60,7 +60,14 @@ def _cannot_write(folder: Path) -> str | None:
     return None
 
 
-_new = not CACHE_DIR.exists()
+def _is_new(folder: Path) -> bool:
+    try:
+        return not folder.exists()
+    except OSError:         # before Python 3.12 a folder we may not look into raises
+        return True
+
+
+_new = _is_new(CACHE_DIR)
 _problem = _cannot_write(CACHE_DIR)
 # Every kernel is @njit(cache=CACHE). Without a cache numba would write next to the sources,
 # keyed on each file alone (stale code after an edit in another file) and often not writable
