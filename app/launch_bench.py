@@ -109,9 +109,11 @@ def gui(cache: str | None = None, command: list[str] | None = None, limit: float
     start = time.monotonic()
     proc = subprocess.Popen(command, env=_env(cache, config), stderr=subprocess.PIPE, text=True)
     out: dict = {"splash": None, "window": None, "ready": None}
+    said: list[str] = []
 
     def read_terminal():
         for line in proc.stderr:
+            said.append(line)
             if "first run only" in line and re.search(r"\d+/\d+ ready\b", line):
                 out["ready"] = time.monotonic() - start
     reader = threading.Thread(target=read_terminal, daemon=True)
@@ -135,6 +137,8 @@ def gui(cache: str | None = None, command: list[str] | None = None, limit: float
             shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(config, ignore_errors=True)
     out["cpu"] = _children_cpu() - cpu
+    if out["window"] is None:
+        out["error"] = "".join(said[-5:]).strip() or f"exit status {proc.returncode}"
     return out
 
 
@@ -178,7 +182,7 @@ def format_rows(rows: dict) -> str:
     for label in ("cold", "warm"):
         for r in rows.get(f"gui_{label}", ()):
             ready = f", every kernel ready {r['ready']:.2f} s" if r.get("ready") is not None else ""
-            window = f"{r['window']:.2f} s" if r.get("window") is not None else "not seen"
+            window = f"{r['window']:.2f} s" if r.get("window") is not None else f"not seen ({r.get('error')})"
             splash = f"{r['splash']:.2f} s" if r.get("splash") is not None else "not seen"
             lines.append(f"  `perftscope gui`, {label}: splash {splash}, usable window {window}{ready} "
                          f"(cpu {r['cpu']:.2f} s)")
