@@ -126,6 +126,7 @@ class DivideService:
         self.pair = None               # core.engines.pair.EnginePair, or the EngineError of a half-typed spec
         self.timeout = timeout
         self._oracles: dict[str, object] = {}
+        self._written: dict[str, str] = {}   # FEN -> as written, for the FENs loaded with something dropped
         self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
@@ -142,6 +143,15 @@ class DivideService:
             with self._lock:
                 for oracle in self._oracles.values():
                     oracle.timeout = timeout          # read at the start of each call
+
+    def remember_written(self, fen: str, written: str):
+        """`fen` was loaded as `written` (a right or en-passant square that cannot stand, dropped
+        for the reference): the engine under test is asked about it as written, as compare does."""
+        self._written[fen] = written
+
+    def as_written(self, fen: str) -> str:
+        """The FEN the engine under test is given for a tree rooted at `fen`."""
+        return self._written.get(fen, fen)
 
     def oracle(self, spec):
         """The oracle of `spec` (a core.engines.spec.Spec), started on first use."""
@@ -162,7 +172,8 @@ class DivideService:
         engine's count beside the reference's; with no engine its counts are None."""
         from perftscope.core.mismatch.finder import diff_rows
         engine, reference = self.oracles(pair)
-        engine_rows = engine.divide(fen, list(moves), depth) if engine is not None else {}
+        engine_rows = engine.divide(self.as_written(fen), list(moves), depth, as_written=True) \
+            if engine is not None else {}
         return diff_rows(engine_rows, reference.divide(fen, list(moves), depth))
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Job:

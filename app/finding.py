@@ -37,7 +37,7 @@ class FinderController(QObject):
 
         def work():
             engine, reference = divides.oracles(pair)
-            return find_mismatch(engine, reference, fen, list(moves), depth,
+            return find_mismatch(engine, reference, divides.as_written(fen), list(moves), depth,
                                  progress=lambda lv: self.bridge.post(job, self._level, lv),
                                  cancelled=lambda: job.cancelled).raise_unless_finding()
 

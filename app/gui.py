@@ -187,6 +187,7 @@ class MainWindow(QMainWindow):
     def _connect(self):
         model = self.main_model
         self.board.positionChanged.connect(lambda pos: model.board_moved(pos, self.board.root()))
+        self.board.fenWritten.connect(self.divides.remember_written)
         self.board.positionChanged.connect(self._show_chess960)
         model.showRequested.connect(self.board.set_position)
         model.changed.connect(self._show_model)

@@ -91,7 +91,8 @@ def _marker(name: str):
 
 def is_cached(name: str) -> bool:
     """The step's kernels are in the cache (a helper or a process of this version finished it)."""
-    return _marker(name).exists()
+    from perftscope.core.kernel_cache import is_new
+    return not is_new(_marker(name))
 
 
 def cache_is_warm() -> bool:

@@ -60,6 +60,13 @@ CACHE_DIR = Path(os.environ.get("PERFTSCOPE_CACHE", Path.home() / ".cache" / "pe
     f"numba-{_sources_digest()}-{SLIDER_MODE}"
 
 
+def is_new(folder: Path) -> bool:
+    try:
+        return not folder.exists()
+    except OSError:         # before Python 3.12 a folder we may not look into raises
+        return True
+
+
 def cannot_write(folder: Path = CACHE_DIR) -> str | None:
     """Why `folder` cannot hold the cache (None: it can); creates it."""
     try:

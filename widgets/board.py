@@ -265,6 +265,9 @@ def _read_fen(fen: str, chess960: bool = False) -> tuple[Position, list[str]]:
 class BoardPanel(QWidget):
     """BoardView with the moves played (back/forward), undo/redo, flip, and a FEN field."""
     positionChanged = Signal(object)      # the Position now shown
+    # (FEN, FEN as written): a FEN loaded with a right or en-passant square that cannot stand, which
+    # the engine under test is asked about as written (core.engines.lenient_fen)
+    fenWritten = Signal(str, str)
     historyChanged = Signal()             # undo/redo availability may have changed
 
     def __init__(self, parent=None):
@@ -419,6 +422,7 @@ class BoardPanel(QWidget):
             raise
         self.set_position(pos)
         self._show_error("; ".join(warnings), warning=True)
+        self._written(pos, fen, warnings)
 
     def play(self, uci: str):
         """Play a legal move from the shown position, dropping any moves ahead of it."""
@@ -509,7 +513,14 @@ class BoardPanel(QWidget):
     def _load_typed(self):
         text = self.fen_edit.text().strip()
         if self._validate(text):
-            self.set_position(self._typed_position(text)[0])
+            pos, warnings = self._typed_position(text)
+            self.set_position(pos)
+            self._written(pos, text, warnings)
+
+    def _written(self, pos: Position, text: str, warnings):
+        if warnings:
+            from perftscope.core.engines.lenient_fen import fen_as_written
+            self.fenWritten.emit(pos.fen(), fen_as_written(text))
 
     def _show_error(self, message: str, warning: bool = False):
         """Under the FEN field: what is wrong with it (red), or what was dropped from it."""

@@ -358,3 +358,14 @@ def test_a_state_bug_is_traced_in_the_window_too(qtbot, window, engine_path):
     text = " ".join(w.finder_panel.text().split())
     assert ("state after a move: after b2a1 (move 1 of the path) rook_capture_keeps_right.py's position counts "
             "like `4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling rights Q; the true position has none)") in text
+
+
+def test_the_window_gives_the_engine_a_fen_as_written_as_compare_does(qtbot, window, engine_path):
+    # the board drops the 'Q' that cannot stand (the reference plays without it); the engine is
+    # asked about the FEN as written, and castling with no rook on a1 is its bug
+    fen = "8/8/8/4B2b/6nN/8/5P2/2R1K2k w Q - 0 1"
+    w = window(fen, f"perftree:{engine_path('castle_without_rook')}", "core")
+    assert w.board.position.fen() == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w - - 0 1"
+    report = find(qtbot, w, 3)
+    assert report.root_fen == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w - - 0 1" and report.extra == ["e1c1"]
+    assert "Chess960" not in " ".join(report.explanations.values())
