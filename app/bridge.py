@@ -170,11 +170,13 @@ class DivideService:
     def divides(self, pair, fen: str, moves, depth: int) -> list:
         """The rows (core.mismatch.finder.Row) of the position after `moves` (worker thread): the
         engine's count beside the reference's; with no engine its counts are None."""
+        from perftscope.core.engines.oracle import Request
         from perftscope.core.mismatch.finder import diff_rows
         engine, reference = self.oracles(pair)
-        engine_rows = engine.divide(self.as_written(fen), list(moves), depth, as_written=True) \
-            if engine is not None else {}
-        return diff_rows(engine_rows, reference.divide(fen, list(moves), depth))
+        # checked once: the engine is sent its FEN as written, the reference the one that stands
+        request = Request.of(self.as_written(fen), moves)
+        engine_rows = engine.divide(request, (), depth, as_written=True) if engine is not None else {}
+        return diff_rows(engine_rows, reference.divide(request, (), depth))
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
         job = self.bridge.submit(self.divides, on_done, on_error, self.pair, fen, tuple(moves), depth)

@@ -13,6 +13,7 @@ perft run starts before its kernels are loaded, so no run's clock includes a com
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
@@ -89,8 +90,9 @@ def start_preparation(terminal=sys.stderr) -> tuple[warmup.Preparation, KernelNe
             print(f"perftscope: {warmup.MESSAGE} {done}/{total} {label} "
                   f"({time.monotonic() - started:.0f} s)", file=terminal, flush=True)
 
+    # nothing is loaded into this process before the window is shown (attach)
     preparation = warmup.Preparation(on_progress=progress, on_ready=news.ready.emit,
-                                     on_error=news.failed.emit)
+                                     on_error=news.failed.emit, hold=threading.Event())
     warmup.begin(preparation)
     return preparation, news
 
@@ -129,6 +131,13 @@ def attach(window, preparation: warmup.Preparation, news: KernelNews):
         if preparation.ready(name):
             on_ready(name)
     show_progress()
+
+
+def window_shown(app, preparation: warmup.Preparation):
+    """The window is on screen: paint it, then let the kernels be loaded into this process."""
+    app.processEvents()
+    if preparation.hold is not None:
+        preparation.hold.set()
 
 
 def when_ready(preparation: warmup.Preparation, news: KernelNews, name: str, action):

@@ -4,6 +4,7 @@ temporary folder: the user's own cache is left alone). Wall time and the process
 (children included) side by side: on a shared machine the wall clock also measures the others.
 
     python -m perftscope.app.launch_bench [--rounds N] [--no-gui] [--json] [--python PYTHON]
+    python -m perftscope.app.launch_bench --kernels [--python PYTHON]   # each kernel's compile
     perftscope bench --startup                   # the same rows after the speed bench
 
 --python times another installed build (another checkout's venv) with the same method, for a
@@ -76,6 +77,51 @@ def compile_all() -> tuple[float, float]:
         shutil.rmtree(cache, ignore_errors=True)
 
 
+_EVENTS = """
+import json, sys, time
+from collections import defaultdict
+import numba.core.event as ev
+stack, own, count = [], defaultdict(float), defaultdict(int)
+class Listener(ev.Listener):
+    def on_start(self, event):
+        f = event.data["dispatcher"].py_func
+        stack.append([f.__module__.rpartition(".")[2] + "." + f.__name__, time.process_time(), 0.0])
+    def on_end(self, event):
+        name, start, nested = stack.pop()
+        spent = time.process_time() - start
+        own[name] += spent - nested
+        count[name] += 1
+        if stack:
+            stack[-1][2] += spent
+ev.register("numba:compile", Listener())
+from perftscope.app.cli import main
+main(sys.argv[1:])
+print(json.dumps({"kernels": sorted(([n, t, count[n]] for n, t in own.items()), key=lambda r: -r[1]),
+                  "cpu": time.process_time()}), file=sys.stderr)
+"""
+
+
+def compile_events(argv: list[str] = DIVIDE) -> dict:
+    """numba's compile events around `perftscope ARGV` on an empty cache: each function's own
+    compile CPU time (the compiles nested in it left out) and how many signatures it got."""
+    cache = tempfile.mkdtemp(prefix="perftscope-cache-")
+    try:
+        proc = subprocess.run([PYTHON, "-c", _EVENTS, *argv], env=_env(cache), check=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        return json.loads(proc.stderr.strip().splitlines()[-1])
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def format_events(events: dict, most: int = 15) -> str:
+    total = sum(t for _, t, _ in events["kernels"])
+    lines = [f"compile events of a cold `perftscope divide -d 1`: {total:.2f} s of CPU in "
+             f"{len(events['kernels'])} functions (the process: {events['cpu']:.2f} s)"]
+    for name, t, n in events["kernels"][:most]:
+        lines.append(f"  {t:7.2f} s  {100 * t / total:4.0f}%  {name}" + (f" ({n} signatures)" if n > 1 else ""))
+    return "\n".join(lines)
+
+
 def _windows() -> list[tuple[int, int]]:
     found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^perftscope$"],
                            capture_output=True, text=True).stdout.split()
@@ -109,9 +155,11 @@ def gui(cache: str | None = None, command: list[str] | None = None, limit: float
     start = time.monotonic()
     proc = subprocess.Popen(command, env=_env(cache, config), stderr=subprocess.PIPE, text=True)
     out: dict = {"splash": None, "window": None, "ready": None}
+    said: list[str] = []
 
     def read_terminal():
         for line in proc.stderr:
+            said.append(line)
             if "first run only" in line and re.search(r"\d+/\d+ ready\b", line):
                 out["ready"] = time.monotonic() - start
     reader = threading.Thread(target=read_terminal, daemon=True)
@@ -135,6 +183,8 @@ def gui(cache: str | None = None, command: list[str] | None = None, limit: float
             shutil.rmtree(cache, ignore_errors=True)
         shutil.rmtree(config, ignore_errors=True)
     out["cpu"] = _children_cpu() - cpu
+    if out["window"] is None:
+        out["error"] = "".join(said[-5:]).strip() or f"exit status {proc.returncode}"
     return out
 
 
@@ -178,7 +228,7 @@ def format_rows(rows: dict) -> str:
     for label in ("cold", "warm"):
         for r in rows.get(f"gui_{label}", ()):
             ready = f", every kernel ready {r['ready']:.2f} s" if r.get("ready") is not None else ""
-            window = f"{r['window']:.2f} s" if r.get("window") is not None else "not seen"
+            window = f"{r['window']:.2f} s" if r.get("window") is not None else f"not seen ({r.get('error')})"
             splash = f"{r['splash']:.2f} s" if r.get("splash") is not None else "not seen"
             lines.append(f"  `perftscope gui`, {label}: splash {splash}, usable window {window}{ready} "
                          f"(cpu {r['cpu']:.2f} s)")
@@ -191,9 +241,15 @@ def main(argv=None) -> int:
     parser.add_argument("--no-gui", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--python", default=sys.executable, help="the Python of the build to time")
+    parser.add_argument("--kernels", action="store_true",
+                        help="instead: what each kernel costs to compile (numba's compile events)")
     args = parser.parse_args(argv)
     global PYTHON
     PYTHON = args.python
+    if args.kernels:
+        events = compile_events()
+        print(json.dumps(events, indent=1) if args.json else format_events(events))
+        return 0
     rows = measure(max(1, args.rounds), with_gui=not args.no_gui)
     print(json.dumps(rows, indent=1) if args.json else format_rows(rows))
     return 0

@@ -85,13 +85,14 @@ STEPS: dict[str, Step] = {s.name: s for s in (
 
 
 def _marker(name: str):
-    from perftscope.core import kernels
-    return kernels.CACHE_DIR / f"prepared-{name}"
+    from perftscope.core.kernel_cache import CACHE_DIR     # known without importing numba
+    return CACHE_DIR / f"prepared-{name}"
 
 
 def is_cached(name: str) -> bool:
     """The step's kernels are in the cache (a helper or a process of this version finished it)."""
-    return _marker(name).exists()
+    from perftscope.core.kernel_cache import is_new
+    return not is_new(_marker(name))
 
 
 def cache_is_warm() -> bool:
@@ -123,19 +124,24 @@ class Preparation:
     """The steps asked for, compiled in helper processes where the cache lacks them and then
     loaded here, on a thread of its own: `start()` returns at once. `on_progress(done, total,
     label)` and `on_ready(name)` are called from that thread; `on_error(name, message)` when a
-    step fails here (it is then not ready). `ready(name)` and `wait(name)` from any thread."""
+    step fails here (it is then not ready). `ready(name)` and `wait(name)` from any thread.
+    Loading here waits for `hold` when given (the window is built first: loading imports numba
+    and holds the GIL for a while)."""
 
     def __init__(self, steps=tuple(STEPS), helpers: int = HELPERS,
                  on_progress: Callable[[int, int, str], None] = lambda done, total, label: None,
                  on_ready: Callable[[str], None] = lambda name: None,
-                 on_error: Callable[[str, str], None] = lambda name, message: None):
+                 on_error: Callable[[str, str], None] = lambda name, message: None,
+                 hold: threading.Event | None = None):
         self.steps = tuple(steps)
         self.helpers = helpers
+        self.hold = hold
         self.on_progress, self.on_ready, self.on_error = on_progress, on_ready, on_error
         self.events = {name: threading.Event() for name in self.steps}
         self.cold = False                 # some step had to be compiled
         self.done = threading.Event()     # every step ready or failed
         self._procs: list[subprocess.Popen] = []
+        self._stopped = False
         self._thread = threading.Thread(target=self._main, name="kernel-preparation", daemon=True)
 
     def start(self) -> "Preparation":
@@ -153,7 +159,9 @@ class Preparation:
         return sum(e.is_set() for e in self.events.values()), len(self.steps)
 
     def stop(self):
-        """End the helpers now (the window closed): a step cut short leaves nothing in the cache."""
+        """End the helpers now (the window closed): a step cut short leaves nothing in the cache,
+        and nothing more is loaded here."""
+        self._stopped = True
         for p in self._procs:
             if p.poll() is None:
                 p.kill()
@@ -163,11 +171,11 @@ class Preparation:
     # --- the preparation's own thread -------------------------------------------------
     def _main(self):
         try:
-            from perftscope.core import kernels
+            from perftscope.core.kernel_cache import cannot_write
             todo = [name for name in self.steps if not is_cached(name)]
             self.cold = bool(todo)
             # a cache that cannot be written: what a helper compiled would be lost with it
-            helpers = self.helpers if kernels.CACHE else 0
+            helpers = self.helpers if cannot_write() is None else 0
             lines: queue.SimpleQueue = queue.SimpleQueue()
             idle = [self._spawn(i, lines) for i in range(min(helpers, len(todo)))]
             idle = [p for p in idle if p is not None]
@@ -233,6 +241,10 @@ class Preparation:
                 busy.add(name)
 
     def _load(self, name: str):
+        if self.hold is not None:
+            self.hold.wait()
+        if self._stopped:
+            return
         done, total = self.progress()
         self.on_progress(done, total, STEPS[name].label)
         try:
@@ -271,6 +283,17 @@ def begin(preparation: Preparation) -> Preparation:
     _current = preparation
     position.python_chess_until(preparation.events["board"] if "board" in preparation.events else None)
     return preparation.start()
+
+
+def end(preparation: Preparation):
+    """`preparation` is over (the window closed): its helpers end, and this process's kernels
+    are asked for directly again (compiled on the spot if they were not loaded)."""
+    global _current
+    from perftscope.core.board import position
+    preparation.stop()
+    if _current is preparation:
+        _current = None
+        position.python_chess_until(None)
 
 
 def ready(name: str) -> bool:

@@ -1,6 +1,6 @@
 """The package's imports read from its source, every import counted (those inside functions too,
 since a lazy import is still a dependency): no circle; core below app and widgets and free of
-Qt; widgets free of numba (core.limits is how a widget learns a bound)."""
+Qt; widgets free of numba (core.limits is how a widget learns a bound) and of the app above them."""
 import ast
 from pathlib import Path
 
@@ -110,7 +110,8 @@ def test_core_is_below_app_and_widgets_and_knows_no_qt():
     assert wrong == []
 
 
-def test_widgets_never_import_numba():
+def test_widgets_never_import_numba_nor_the_app():
     wrong = sorted((name, dep) for name, deps in graph().items() if room(name) == "widgets"
-                   for dep in deps if dep in ("numba", "llvmlite") or dep.startswith(f"{PACKAGE}.core.kernels"))
+                   for dep in deps if dep in ("numba", "llvmlite") or dep.startswith(f"{PACKAGE}.core.kernels")
+                   or room(dep) == "app")
     assert wrong == []

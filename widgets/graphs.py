@@ -6,8 +6,9 @@ within the plot): a sample covers one timer tick, and ticks that land between wo
 from zero to twice the rate. The hit rate is drawn only where a sample had enough probes behind
 it. A run without a hash table says so where the table's plots would be.
 
-Samples go into growing numpy buffers that keep the whole run (`add_sample` is cheap
-and called by the one refresh timer); `refresh()` hands them to the curves with setData.
+Samples go into numpy buffers bounded however long the run lasts (Series: the older half
+thinned when full; `add_sample` is cheap and called by the one refresh timer); `refresh()`
+hands them to the curves with setData.
 Curves downsample by peak and clip to the view so a long run stays fast to draw.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ pg.setConfigOptions(antialias=False, background="w", foreground="#333")
 CURVE = palette.CURVE
 RAW = (31, 95, 168, 70)          # CURVE, faint
 SMOOTH_SECONDS = 1.0
+SAMPLE_LIMIT = 16_384           # samples kept per series: 27 minutes of 100 ms ticks one by one
 NO_TABLE = "no hash table in this run"
 HIT = palette.GREEN
 WORKER_BAR = palette.YELLOW
@@ -31,23 +33,43 @@ FILL_BAR = palette.RED
 
 
 class Series:
-    """An append-only float buffer that doubles when full: the whole run, amortised O(1)."""
+    """A float buffer of at most `limit` kept samples, however long the run. Each kept sample
+    is the mean of `stride` ticks; when the buffer is full every pair becomes its mean and the
+    stride doubles, so all kept samples stand for the same stretch of the run (a run of N ticks
+    is drawn from samples of under 2N / limit ticks each: a pixel of a plot hours wide covers
+    that many anyway) and the mean of any stretch is what it was. The ticks of a stride not yet
+    complete are shown as their mean, so the newest reading is always on the plot. Series
+    appended in step (time beside values) thin at the same moments and stay aligned."""
 
-    def __init__(self, capacity: int = 1024):
-        self._data = np.zeros(capacity, np.float64)
-        self.size = 0
+    def __init__(self, capacity: int = 1024, limit: int = SAMPLE_LIMIT):
+        self.limit = max(2, limit - limit % 2)
+        self._data = np.zeros(min(capacity, self.limit), np.float64)
+        self.size = 0               # kept samples
+        self.stride = 1             # ticks per kept sample
+        self._open_sum, self._open = 0.0, 0      # ticks of the stride under way
 
     def append(self, value: float):
-        if self.size == self._data.shape[0]:
-            self._data = np.concatenate([self._data, np.zeros_like(self._data)])
-        self._data[self.size] = value
+        self._open_sum += value
+        self._open += 1
+        if self._open < self.stride:
+            return
+        if self.size == self.limit:
+            half = self.size // 2
+            self._data[:half] = self._data[:self.size].reshape(-1, 2).mean(axis=1)
+            self.size, self.stride = half, self.stride * 2
+        elif self.size == self._data.shape[0]:
+            self._data = np.concatenate([self._data, np.zeros_like(self._data)])[:self.limit]
+        self._data[self.size] = self._open_sum / self._open
         self.size += 1
+        self._open_sum, self._open = 0.0, 0
 
     def values(self) -> np.ndarray:
-        return self._data[:self.size]
+        kept = self._data[:self.size]
+        return np.append(kept, self._open_sum / self._open) if self._open else kept
 
     def clear(self):
-        self.size = 0
+        self.size, self.stride = 0, 1
+        self._open_sum, self._open = 0.0, 0
 
 
 def moving_average(t: np.ndarray, y: np.ndarray, window: float = SMOOTH_SECONDS) -> np.ndarray:

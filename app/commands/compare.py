@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from perftscope.core.mismatch.finder import Level, Report, find_mismatch
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, fen_warnings, make_oracle, stockfish_available, validate
+from perftscope.core.engines.oracle import Request
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, stockfish_available
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from . import add_parser
@@ -29,7 +30,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    validate(args.fen, args.moves)         # a bad FEN or move fails before any engine starts
+    request = Request.of(args.fen, args.moves)     # a bad FEN or move fails before any engine starts
     reference_spec = args.reference or ("stockfish" if stockfish_available() else "core")
     engine = make_oracle(args.engine, timeout=args.timeout)
     try:
@@ -37,7 +38,7 @@ def run(args) -> int:
         if not args.json:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
-            for warning in fen_warnings(args.fen):
+            for warning in request.warnings:
                 print(f"warning    the FEN's {warning} (for the truth, as python-chess drops it; "
                       f"{engine.name} is given the FEN as written)")
             print(flush=True)
@@ -48,7 +49,7 @@ def run(args) -> int:
             _print_reading(engine, args.verbose, said)
 
         try:
-            report = find_mismatch(engine, reference, args.fen, args.moves, args.depth,
+            report = find_mismatch(engine, reference, request, (), args.depth,
                                    progress=None if args.json else progress).raise_unless_finding()
             if report.crash and not args.json:
                 _print_reading(engine, args.verbose, said)

@@ -129,25 +129,27 @@ def run_gui(args) -> int:
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               f"or under a virtual one with `xvfb-run -a {_invocation()} gui`", file=sys.stderr)
         return 2
-    from perftscope.app.launch import start_preparation
-    # the kernels first: helper processes compile what the cache lacks while Qt starts here
-    preparation, news = start_preparation()
-    try:
-        return _open_window(args, preparation, news)
-    finally:
-        preparation.stop()
-
-
-def _open_window(args, preparation, news) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from perftscope.app.launch import Splash, attach, wait_in_event_loop, when_ready
+    from perftscope.app.launch import Splash, start_preparation
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("perftscope")
     splash = Splash()
     splash.show()
     app.processEvents()
+    # helper processes compile what the cache lacks while Qt builds the window here
+    preparation, news = start_preparation()
+    try:
+        return _open_window(app, splash, args, preparation, news)
+    finally:
+        from perftscope.app import warmup
+        warmup.end(preparation)
+
+
+def _open_window(app, splash, args, preparation, news) -> int:
+    from perftscope.app.launch import attach, wait_in_event_loop, when_ready, window_shown
+
     try:
         fen, engine, overlays = _checked(args)
     except BaseException:
@@ -169,6 +171,7 @@ def _open_window(args, preparation, news) -> int:
         window.resize(*args.size)
     window.show()
     splash.finish(window)
+    window_shown(app, preparation)
     if overlays is not None:
         for key, *_ in LAYERS:
             window.legend.set_enabled(key, key in overlays)

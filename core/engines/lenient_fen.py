@@ -63,14 +63,15 @@ def lenient_fen(fen: str) -> tuple[str, list[str]]:
     return normal, warnings
 
 
-def fen_as_written(fen: str) -> str:
+def fen_as_written(fen: str, lenient: tuple[str, list[str]] | None = None) -> str:
     """The FEN normalised (counters filled in) but with its castling and en-passant fields as
-    given, even where they cannot stand; FenError as lenient_fen raises it.
+    given, even where they cannot stand; FenError as lenient_fen raises it. `lenient`:
+    lenient_fen(fen) when the caller has it already.
 
     >>> fen_as_written("4k3/8/8/8/8/8/8/4K3 w K -")
     '4k3/8/8/8/8/8/8/4K3 w K - 0 1'
     """
-    normal, warnings = lenient_fen(fen)
+    normal, warnings = lenient or lenient_fen(fen)
     if not warnings:
         return normal
     fields, given = normal.split(), fen.split()

@@ -2,7 +2,10 @@
 checked before any engine sees it, and `divide`/`perft` built on it.
 
 The FEN and every move are validated by core.board.position first, so an engine only ever sees
-legal requests; depth 0 is answered here (an empty divide, one node) because engines disagree
+legal requests. A `Request` holds them validated once: the FEN as it is sent, the moves and the
+Position they reach; a descent makes the next request by playing one move on that Position
+(`then`), never by reading the FEN and replaying the path again, and every method takes a Request
+where it takes a FEN. The FEN is written out only where a process is spoken to; depth 0 is answered here (an empty divide, one node) because engines disagree
 about what it means. Every oracle is safe to call from several threads: one lock per oracle, one
 engine process each. `cancel()` and `close()` never wait: a request running in another thread
 ends at once with OracleCancelled. `activity()` and `log` say what it is doing, for the GUI.
@@ -11,10 +14,10 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..board.position import Position
-from ..errors import EngineError, OracleCancelled
+from ..errors import EngineError, MoveError, OracleCancelled
 from .divide_parser import ParsedDivide
 from .lenient_fen import fen_as_written, lenient_fen
 from .process import Activity, EngineLog
@@ -22,20 +25,55 @@ from .process import Activity, EngineLog
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
 
 
+@dataclass(frozen=True)
+class Request:
+    """A position to ask engines about, validated once. `root`: the FEN with the castling rights
+    and en-passant square that cannot stand dropped (core.engines.lenient_fen), what references
+    are sent; `written`: the FEN with those fields as given, what the engine under test is sent;
+    `warnings`: one line per field dropped; `moves`: played from the root; `position`: where they
+    lead."""
+    root: str
+    written: str
+    warnings: tuple[str, ...]
+    moves: tuple[str, ...]
+    position: Position
+
+    @classmethod
+    def of(cls, fen, moves=()) -> Request:
+        """FenError or MoveError naming what is wrong; a Request is returned as it is (with
+        `moves` played on it)."""
+        if isinstance(fen, Request):
+            return fen.then(*_move_list(moves))
+        moves = _move_list(moves)
+        lenient = lenient_fen(fen)
+        root, warnings = lenient
+        return cls(root, fen_as_written(fen, lenient), tuple(warnings), moves, Position.from_fen(root).play(moves))
+
+    def then(self, *moves: str) -> Request:
+        """The request after `moves` more, played on the position already reached."""
+        if not moves:
+            return self
+        moves = _move_list(moves)
+        position = self.position
+        for i, move in enumerate(moves):
+            try:
+                position = position.push(move)
+            except MoveError as e:
+                raise MoveError(f"move {len(self.moves) + i + 1} of the move list: {e}") from None
+        return replace(self, moves=self.moves + moves, position=position)
+
+
+def _move_list(moves) -> tuple[str, ...]:
+    return tuple(m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves))
+
+
 def validate(fen: str, moves) -> tuple[str, list[str]]:
     """(normalised root FEN, lower-case moves) after checking both with core.board.position; castling
     rights and en-passant squares that cannot stand are dropped (core.engines.lenient_fen).
 
     Raises FenError or MoveError naming what is wrong; the engine is never asked."""
-    root, moves, _ = _validated(fen, moves)
-    return root, moves
-
-
-def _validated(fen: str, moves) -> tuple[str, list[str], Position]:
-    """validate() and the position it reached, so a request parses and replays it once."""
-    moves = [m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves)]
-    root, _ = lenient_fen(fen)
-    return root, moves, Position.from_fen(root).play(moves)
+    request = Request.of(fen, moves)
+    return request.root, list(request.moves)
 
 
 def fen_warnings(fen: str) -> list[str]:
@@ -74,17 +112,17 @@ class Oracle:
         running = self._running
         return None if running is None else Activity(running[0], time.monotonic() - running[1])
 
-    def answer(self, fen: str, moves=(), depth: int = 1, as_written: bool = False) -> Answer:
-        """The engine's answer after playing `moves` from `fen`: a divide, or only a total.
-        The engine is sent the FEN with what cannot stand dropped, or with `as_written` its
-        castling and en-passant fields as given (for the engine under test: see lenient_fen)."""
+    def answer(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> Answer:
+        """The engine's answer after playing `moves` from `fen` (a FEN or a Request): a divide,
+        or only a total. The engine is sent the FEN with what cannot stand dropped, or with
+        `as_written` its castling and en-passant fields as given (for the engine under test:
+        see lenient_fen)."""
         if not isinstance(depth, int) or depth < 0:
             raise EngineError(f"{self.name}: depth must be a non-negative whole number, got {depth!r}")
-        root, moves, position = _validated(fen, moves)
+        request = Request.of(fen, moves)
         if depth == 0:
             return Answer({}, 1)
-        if as_written:
-            root = fen_as_written(fen)
+        root, moves, position = request.written if as_written else request.root, list(request.moves), request.position
 
         with self._lock:
             self._cancelled.clear()
@@ -100,19 +138,20 @@ class Oracle:
                 self._running = None
             return self.last
 
-    def divide(self, fen: str, moves=(), depth: int = 1, as_written: bool = False) -> dict[str, int]:
+    def divide(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> dict[str, int]:
         """{uci_move: leaf count depth - 1 plies below it} after playing `moves` from `fen`.
         From an engine that prints only totals, the divide is asked for one move at a time."""
-        answer = self.answer(fen, moves, depth, as_written)
+        request = Request.of(fen, moves)
+        answer = self.answer(request, (), depth, as_written)
         if answer.moves is not None:
             return answer.moves
-        _, moves, pos = _validated(fen, moves)
         if depth == 1:
             raise EngineError(f"{self.name} prints only totals: a depth-1 divide cannot be read "
                               f"from them (it counted {answer.total} moves)")
-        return {m: self.answer(fen, moves + [m], depth - 1, as_written).total for m in pos.legal_moves()}
+        return {m: self.answer(request.then(m), (), depth - 1, as_written).total
+                for m in request.position.legal_moves()}
 
-    def perft(self, fen: str, moves=(), depth: int = 1, as_written: bool = False) -> int:
+    def perft(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> int:
         """Total leaf count (1 at depth 0, like every perft)."""
         return self.answer(fen, moves, depth, as_written).total
 

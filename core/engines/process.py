@@ -253,8 +253,7 @@ class _Lines:
     def feed(self, chunk: bytes) -> list:
         if self._after_cr and chunk.startswith(b"\n"):
             chunk = chunk[1:]
-        if chunk:
-            self._after_cr = chunk.endswith(b"\r")
+        self._after_cr = chunk.endswith(b"\r")
         data = self.pending + chunk
         lines, start = [], 0
         for end in _LINE_END.finditer(data):
@@ -487,7 +486,8 @@ class EngineProcess:
         said = [x for x in self.stderr if x.strip()]
         if not said:
             return "nothing on stderr"
-        return f"its stderr ends with {quoted(own_error(said) or said[-1])} ({len(said)} line{'s' if len(said) != 1 else ''})"
+        lines = f"{len(said)} line{'s' if len(said) != 1 else ''}"
+        return f"its stderr ends with {quoted(own_error(said) or said[-1])} ({lines})"
 
     def reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` seconds for the process to exit and return its exit code (None if

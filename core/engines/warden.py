@@ -26,7 +26,7 @@ import threading
 ROUNDS = 5          # looks for new processes between stopping and killing
 
 
-def _table() -> dict[int, tuple[int, int, int]]:
+def processes() -> dict[int, tuple[int, int, int]]:
     """{pid: (parent pid, process group, session)} of every process, from /proc."""
     table = {}
     for name in os.listdir("/proc"):
@@ -111,7 +111,7 @@ def end(roots: set[int], pipes=()) -> set[int]:
         return set(roots)
     stopped: set[int] = set()
     for _ in range(ROUNDS):
-        new = members(roots | stopped, _table(), pipes) - stopped
+        new = members(roots | stopped, processes(), pipes) - stopped
         if not new:
             break
         _signal(new, signal.SIGSTOP)
@@ -138,7 +138,8 @@ def _tell(line: str) -> None:
             except OSError:
                 _warden = None
                 return
-            line = "".join(f"+{pid} {pipes}\n" for pid, pipes in _watched.items()) + line   # a new warden learns them all
+            # a new warden learns them all
+            line = "".join(f"+{pid} {pipes}\n" for pid, pipes in _watched.items()) + line
         try:
             _warden.stdin.write(line.encode())
         except (OSError, ValueError):

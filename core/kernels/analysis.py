@@ -12,7 +12,7 @@ per-square counters)."""
 import numpy as np
 from numba import njit
 
-from . import CACHE
+from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
 from .board import ONE, ZERO

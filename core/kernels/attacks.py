@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from . import CACHE, SLIDER_MODE
+from .cache import CACHE, SLIDER_MODE
 from .bits import at, pext
 from .tables import BISHOP_MAGIC, BISHOP_MASK, BISHOP_OFF, BISHOP_SHIFT, ROOK_MAGIC, ROOK_MASK, ROOK_OFF, \
     ROOK_SHIFT

@@ -21,7 +21,7 @@ rook's file comes from CR in Chess960). `move_from`, `move_to`, `move_flag` and
 import numpy as np
 from numba import njit
 
-from . import CACHE
+from .cache import CACHE
 from .bits import bswap, tzcnt
 from .tables import CASTLE_KEEP, PAWN_B, PAWN_W, Z_CASTLE, Z_EP, Z_PIECE, Z_TURN
 

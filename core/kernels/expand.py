@@ -12,7 +12,7 @@ key collision never merges two different positions."""
 import numpy as np
 from numba import njit
 
-from . import CACHE
+from .cache import CACHE
 from .board import ep_is_hashed, make
 from .movegen import count_moves, generate_moves
 from .perft import MAX_MOVES, _perft

@@ -16,7 +16,7 @@ import mmap
 import numpy as np
 from numba import njit
 
-from . import CACHE
+from .cache import CACHE
 from ..limits import TABLE_DEPTH_BITS as DEPTH_BITS, TABLE_ENTRY_BYTES as ENTRY_BYTES, \
     TABLE_MIN_EXP as MIN_EXP
 

@@ -15,7 +15,7 @@ by popcount without producing moves."""
 import numpy as np
 from numba import njit
 
-from . import CACHE
+from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
 from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file

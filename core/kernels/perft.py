@@ -6,7 +6,7 @@ so `perft`, which only picks the kernel for the depth, is plain Python."""
 import numpy as np
 from numba import njit, types
 
-from . import CACHE
+from .cache import CACHE
 from .bits import at
 from .board import CR_RIGHTS, make
 from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves

@@ -4,7 +4,7 @@ inside the real kernels)."""
 import numpy as np
 from numba import njit, types
 
-from . import CACHE
+from .cache import CACHE
 from .board import make
 from .movegen import count_moves, generate_moves, king_destinations, legality_masks
 from .perft import MAX_MOVES, MOVES, STATE, TABLE

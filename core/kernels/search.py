@@ -18,7 +18,7 @@ Pass a min_depth above the run's depth to run without a table."""
 import numpy as np
 from numba import njit, types
 
-from . import CACHE
+from .cache import CACHE
 from .bits import atomic_add, atomic_load, prefetch
 from .board import make
 from .expand import row_state

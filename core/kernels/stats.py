@@ -9,7 +9,7 @@ modules carried them. Import it at first use, from one thread, before starting w
 import numpy as np
 from numba import njit, types
 
-from . import CACHE
+from .cache import CACHE
 from .bits import atomic_load, popcnt
 from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, make, move_flag, move_to
 from .expand import row_state

@@ -10,7 +10,7 @@ share one layout (a square's block starts at the same offset)."""
 import numpy as np
 from numba import njit
 
-from . import CACHE
+from .cache import CACHE
 
 # --- layout ----------------------------------------------------------------
 KNIGHT = 0            # [sq] knight attacks

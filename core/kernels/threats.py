@@ -9,7 +9,7 @@ counting of the table is timed."""
 import numpy as np
 from numba import njit
 
-from . import CACHE
+from .cache import CACHE
 from .analysis import king_zones
 from .bits import atomic_load, popcnt
 from .movegen import attacks_of, is_attacked

@@ -14,7 +14,7 @@ the rare moves (castling, promotions, en passant) share one more, behind a call
 import numpy as np
 from numba import njit, types
 
-from . import CACHE
+from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
 from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, ONE, PROMOTE, ZERO, make_leaf_parent

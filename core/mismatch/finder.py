@@ -30,9 +30,9 @@ import chess
 
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout
-from ..engines.lenient_fen import fen_as_written
 from ..engines.notation import is_bare_promotion
-from ..engines.oracles import Oracle, OracleCancelled, fen_warnings, validate
+from ..engines.oracle import Request
+from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position
 from .state_trace import StateTrace, trace_state
 
@@ -219,21 +219,24 @@ def _subtree_size(row: Row) -> tuple:
     return (max(row.engine or 0, row.reference or 0), row.move)
 
 
-def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: int = 1,
+def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(), depth: int = 1,
                   progress: Callable[[Level], None] | None = None,
                   cancelled: Callable[[], bool] | None = None) -> Report:
-    """Descend from `fen` + `moves` until the two move lists differ (or everything agrees).
+    """Descend from `fen` (a FEN or a core.engines.oracle.Request) + `moves` until the two move
+    lists differ (or everything agrees). The request is validated once; each level below is the
+    one above with the chosen move played on its Position.
 
     `progress(level)` is called after each level; when `cancelled()` turns true the finder stops
     before the next engine call and returns what it has with `report.cancelled` set. To stop
     inside a long divide, also call cancel() on the oracles: that ends the same way.
     FenError/MoveError for a bad request; an oracle that fails ends the report with its
     `failure` (`raise_unless_finding()` raises the ones that are not findings)."""
-    root_fen, path = validate(fen, moves)
-    start = Position.from_fen(root_fen).play(path)
-    report = Report(engine=engine.name, reference=reference.name, root_fen=root_fen, depth=depth,
-                    path=list(path), fen=start.fen(), unreachable=_unreachable(start),
-                    fen_warnings=fen_warnings(fen), given_fen=fen_as_written(fen))
+    request = Request.of(fen, moves)
+    fen = fen if isinstance(fen, str) else request.written
+    start = request.position
+    report = Report(engine=engine.name, reference=reference.name, root_fen=request.root, depth=depth,
+                    path=list(request.moves), fen=start.fen(), unreachable=_unreachable(start),
+                    fen_warnings=list(request.warnings), given_fen=request.written)
     report.agree = depth == 0          # depth 0: one node each, nothing to ask
     pos, remaining = start, depth
     while remaining > 0:
@@ -243,10 +246,10 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
         side, asked = "engine", report.path
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
-            answer = engine.answer(fen, report.path, remaining, as_written=True)
+            answer = engine.answer(request, (), remaining, as_written=True)
             report.engine_calls += 1
             side = "reference"
-            theirs = reference.divide(root_fen, report.path, remaining)
+            theirs = reference.divide(request, (), remaining)
             report.reference_calls += 1
             ours = answer.moves
             if ours is None:           # totals only: ask below each move only when the totals differ
@@ -257,7 +260,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
                 ours, side = {}, "engine"
                 for move in theirs:
                     asked = report.path + [move]
-                    ours[move] = engine.perft(fen, asked, remaining - 1, as_written=True)
+                    ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
                     report.engine_calls += 1
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
             report.cancelled = True
@@ -293,7 +296,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str, moves=(), depth: 
             report.agree = True
             return report
         report.path.append(level.chosen)
-        pos = pos.push(level.chosen)
+        request = request.then(level.chosen)
+        pos = request.position
         remaining -= 1
     return report
 
@@ -377,9 +381,9 @@ def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]
 def failed_at_root(engine: Oracle, fen: str, depth: int, error: EngineError) -> Report:
     """The report of an engine under test that failed when asked about `fen` itself, at `depth`
     (one call, no descent): for a session that will not ask it again."""
-    root_fen, _ = validate(fen, [])
-    report = Report(engine=engine.name, reference="", root_fen=root_fen, depth=depth, fen=root_fen,
-                    fen_warnings=fen_warnings(fen), given_fen=fen_as_written(fen), engine_calls=1)
+    request = Request.of(fen)
+    report = Report(engine=engine.name, reference="", root_fen=request.root, depth=depth, fen=request.root,
+                    fen_warnings=list(request.warnings), given_fen=request.written, engine_calls=1)
     return _failed(report, engine, "engine", error, [])
 
 

@@ -29,6 +29,7 @@ from .edge_positions import edge_positions
 from ..errors import EngineError, EngineTimeout, PerftscopeError
 from .findings import Finding, investigate, merge, timeout_finding
 from ..engines.oracles import OracleCancelled
+from ..engines.oracle import Request
 from ..engines.pair import EnginePair
 from ..board.position import START_FEN, Position
 from .shrink import can_arise
@@ -173,8 +174,9 @@ class Fuzzer(EngineSession):
         return result
 
     def _test(self, fen: str) -> Finding | None:
+        request = Request.of(fen)              # checked once for both engines
         try:
-            answer = self.engine.answer(fen, [], self.depth)
+            answer = self.engine.answer(request, (), self.depth)
         except OracleCancelled:
             raise
         except EngineTimeout as e:         # asking again would wait as long again; the next
@@ -182,7 +184,7 @@ class Fuzzer(EngineSession):
         except EngineError:
             answer = None                  # a crash: the finder asks again and records it
         if answer is not None:
-            theirs = self.reference.divide(fen, [], self.depth)
+            theirs = self.reference.divide(request, (), self.depth)
             if answer.moves == theirs or (answer.moves is None and answer.total == sum(theirs.values())):
                 return None
         # the shrink of a finding runs to its end (bounded by shrink_calls), even past --seconds

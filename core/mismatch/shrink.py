@@ -24,6 +24,7 @@ import chess
 
 from ..board.analysis import analyze
 from ..errors import EngineError, FenError
+from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, square_name
 
@@ -94,15 +95,16 @@ class _Probe:
 
     def failure(self, fen: str, depth: int) -> str | None:
         """'mismatch', 'crash' or None (they agree). OracleCancelled passes through."""
+        request = Request.of(fen)              # checked once for both engines
         try:
             self.engine_calls += 1
-            answer = self.engine.answer(fen, [], depth)
+            answer = self.engine.answer(request, (), depth)
         except OracleCancelled:
             raise
         except EngineError:
             return "crash"
         self.reference_calls += 1
-        theirs = self.reference.divide(fen, [], depth)
+        theirs = self.reference.divide(request, (), depth)
         ours = answer.moves
         if ours is None:                   # an engine that prints only totals
             self.differing = []

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from perftscope.app.launch import attach, start_preparation, wait_in_event_loop
+from perftscope.app.launch import attach, start_preparation, wait_in_event_loop, window_shown
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -20,13 +20,13 @@ def centre(view, name):
 
 
 def main():
-    preparation, news = start_preparation(terminal=None)
     app = QApplication(sys.argv[:1])
+    preparation, news = start_preparation(terminal=None)
     from perftscope.app.gui import MainWindow
     window = MainWindow(reference="python-chess", engine="none")
     attach(window, preparation, news)
     window.show()
-    app.processEvents()
+    window_shown(app, preparation)
     seen = {"at_open": {"panel": window.run_panel.progress_text(),
                         "start_enabled": window.run_panel.start_button.isEnabled()}}
     # a FEN typed into the FEN field, then castling played on the board with the mouse

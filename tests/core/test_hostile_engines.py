@@ -2,8 +2,6 @@
 `\\r` line ends, half a line and then silence, everything on stderr, nothing at all; engines that
 close their input, leave processes behind or ignore being told to quit. Each ends within its
 timeout in one line naming the engine and what it printed, and leaves no process running."""
-import os
-import random
 import time
 
 import pytest
@@ -12,6 +10,8 @@ from perftscope.core.engines import dialogue
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.process import QUEUE_BYTES, QUEUE_LINES, _Output, _Lines, quoted
 from perftscope.core.errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout
+
+from ..processes import alive, marker, with_marker
 
 PAWNS = "8/8/8/8/8/8/PP6/K6k w - - 0 1"        # a2a3 a2a4 b2b3 b2b4 a1b1
 PAWNS_DIVIDE = {"a2a3": 1, "a2a4": 1, "b2b3": 1, "b2b4": 1, "a1b1": 1}
@@ -37,48 +37,22 @@ def _printf(text: str) -> str:
     return f"printf '{text}'"
 
 
-def _marker() -> str:
-    """A `sleep` duration no other process uses, to find the processes an engine left."""
-    return f"{random.randint(100_000, 999_999)}.{os.getpid()}"
-
-
-def _running(marker: str, count: int = 0) -> list[int]:
-    """The processes with `marker` in their command line, waiting (2 s at most) for `count` of
-    them: a background program may not have been exec'ed yet."""
+def _running(mark: str, count: int = 0) -> list[int]:
+    """The processes marked `mark`, waiting (2 s at most) for `count` of them: a background
+    program may not have been exec'ed yet."""
     deadline = time.monotonic() + 2
-    while len(found := _with_marker(marker)) < count and time.monotonic() < deadline:
+    while len(found := with_marker(mark)) < count and time.monotonic() < deadline:
         time.sleep(0.02)
-    return found
-
-
-def _with_marker(marker: str) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
-                    found.append(int(name))
-        except (OSError, ValueError):
-            pass
     return found
 
 
 def _gone(pids, within: float = 3.0) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if not [p for p in pids if os.path.exists(f"/proc/{p}") and _state(p) != "Z"]:
+        if not any(map(alive, pids)):
             return True
         time.sleep(0.02)
     return False
-
-
-def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            data = f.read()
-        return data[data.rindex(b")") + 2:].split()[0].decode()
-    except OSError:
-        return "gone"
 
 
 def _divide(spec, timeout=5.0, fen=PAWNS):
@@ -135,10 +109,11 @@ def test_carriage_returns_split_across_reads_are_one_line_end():
     assert lines.feed(b"a2a3: 1\r") == [b"a2a3: 1"]
     assert lines.feed(b"\nb2b3: 1\r\r") == [b"b2b3: 1", b""]
     assert lines.feed(b"x") == [] and lines.pending == b"x"
+    assert lines.feed(b"\r") == [b"x"] and lines.feed(b"\n") == [] and lines.feed(b"\n") == [b""]
 
 
 def test_half_a_line_then_silence_times_out_naming_the_half_line(tmp_path):
-    spec = f"perftree:{_script(tmp_path, _printf('a2a3: 1') + f'; sleep {_marker()}')}"
+    spec = f"perftree:{_script(tmp_path, _printf('a2a3: 1') + f'; sleep {marker()}')}"
     start = time.monotonic()
     with pytest.raises(EngineTimeout) as err:
         _divide(spec, timeout=1)
@@ -171,9 +146,9 @@ def test_exit_0_with_nothing_printed_is_a_failure_where_there_are_moves(tmp_path
 
 
 def test_a_uci_engine_that_closes_its_input_is_stopped_and_says_so(tmp_path):
-    marker = _marker()
+    mark = marker()
     engine = _script(tmp_path, "read line; echo uciok; read line; echo readyok\n"
-                               f"exec 0<&-\nsleep {marker}\n", "closer")
+                               f"exec 0<&-\nsleep {mark}\n", "closer")
     # it closes its input after readyok: what comes next finds the pipe closed (EngineCrashed),
     # or, sent before it closed, is never read (the timeout says why)
     started = time.monotonic()
@@ -184,36 +159,36 @@ def test_a_uci_engine_that_closes_its_input_is_stopped_and_says_so(tmp_path):
     assert (text.startswith("closer closed its input (stdin) while answering ")
             and "but kept running; it was stopped" in text) or (
         text.startswith("closer: no answer within 1 s") and "; it closed its input (stdin)" in text), text
-    assert _gone(_running(marker))
+    assert _gone(_running(mark))
 
 
 @pytest.mark.parametrize("start", ["", "setsid "], ids=["child", "setsid-child"])
 def test_a_child_left_holding_the_output_is_named_and_killed_within_the_timeout(tmp_path, start):
-    marker = _marker()
-    body = f"{start}sleep {marker} &\n" + _printf(r"a2a3: 1\n")
+    mark = marker()
+    body = f"{start}sleep {mark} &\n" + _printf(r"a2a3: 1\n")
     spec = f"perftree:{_script(tmp_path, body)}"
     started = time.monotonic()
     with pytest.raises(EngineTimeout) as err:
         _divide(spec, timeout=1)
     assert time.monotonic() - started < 3          # stopping it never waits on the pipe it holds
     assert "it exited, but " in _one_line(err.value) and "(sleep) it started kept its output open" in str(err.value)
-    assert _gone(_running(marker), within=1)
+    assert _gone(_running(mark), within=1)
 
 
 def test_a_child_left_running_without_the_output_is_killed_after_the_answer(tmp_path):
-    marker = _marker()
-    body = f"sleep {marker} >/dev/null 2>&1 &\nprintf 'a2a3: 1\\na2a4: 1\\nb2b3: 1\\nb2b4: 1\\na1b1: 1\\n'"
+    mark = marker()
+    body = f"sleep {mark} >/dev/null 2>&1 &\nprintf 'a2a3: 1\\na2a4: 1\\nb2b3: 1\\nb2b4: 1\\na1b1: 1\\n'"
     assert _divide(f"perftree:{_script(tmp_path, body)}") == PAWNS_DIVIDE
-    assert _gone(_running(marker), within=1)
+    assert _gone(_running(mark), within=1)
 
 
 def test_closing_an_interactive_engine_ends_every_process_it_started(tmp_path):
-    marker = _marker()
+    mark = marker()
     engine = _uci(tmp_path, "printf 'a2a3: 1\\n\\nNodes searched: 1\\n'",
-                  before=f"sleep {marker} &\nsetsid sleep {marker} &\n(setsid sleep {marker} &)\n")
+                  before=f"sleep {mark} &\nsetsid sleep {mark} &\n(setsid sleep {mark} &)\n")
     oracle = make_oracle(f"uci:{engine}")
     assert oracle.divide(PAWNS, [], 1) == {"a2a3": 1}
-    left = _running(marker, 3)
+    left = _running(mark, 3)
     assert len(left) == 3
     oracle.close()
     assert _gone(left + [oracle_pid for oracle_pid in [oracle.pid] if oracle_pid])
@@ -252,14 +227,14 @@ def test_the_warden_ends_engines_of_a_perftscope_killed_with_sigkill(tmp_path):
     import signal
     import subprocess
     import sys
-    marker = _marker()
-    engine = _uci(tmp_path, "echo 'Nodes searched: 0'", before=f"sleep {marker} &\nsetsid sleep {marker} &\n")
+    mark = marker()
+    engine = _uci(tmp_path, "echo 'Nodes searched: 0'", before=f"sleep {mark} &\nsetsid sleep {mark} &\n")
     # a perftscope process that starts the engine and is then killed without any chance to clean up
     code = (f"from perftscope.core.engines.oracles import make_oracle\n"
             f"o = make_oracle('uci:{engine}')\nprint(o.pid, flush=True)\nimport time; time.sleep(60)\n")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     engine_pid = int(proc.stdout.readline())
-    left = _running(marker, 2)
+    left = _running(mark, 2)
     assert len(left) == 2 and not _gone([engine_pid], within=0.1)
     proc.send_signal(signal.SIGKILL)
     proc.wait()

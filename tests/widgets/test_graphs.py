@@ -1,6 +1,6 @@
 import numpy as np
 
-from perftscope.widgets.graphs import NO_TABLE, LiveGraphs, Series, moving_average
+from perftscope.widgets.graphs import NO_TABLE, SAMPLE_LIMIT, LiveGraphs, Series, moving_average
 
 
 def test_series_keeps_the_whole_run_past_its_first_capacity():
@@ -8,6 +8,34 @@ def test_series_keeps_the_whole_run_past_its_first_capacity():
     for i in range(10):
         s.append(i)
     assert s.values().tolist() == list(range(10))
+
+
+def test_series_stay_bounded_in_step_and_keep_the_mean():
+    t, y = Series(limit=1000), Series(limit=1000)
+    for i in range(1_000_000):
+        t.append(i * 0.1)
+        y.append(float(i % 8))
+    assert t.size == y.size <= 1000 and t._data.nbytes <= 1000 * 8
+    assert len(t.values()) == len(y.values()) <= 1001      # thinned in step
+    assert np.all(np.diff(t.values()) > 0)                 # still in time order
+    span = 2 * 1_000_000 * 0.1 / 1000                      # seconds one kept sample stands for, at most
+    assert t.values()[0] <= span / 2 and np.diff(t.values()).max() <= span
+    assert t.values()[-1] > 99_999.9 - span                # the newest ticks are on the plot
+    assert abs(y.values()[:-1].mean() - 3.5) < 0.01         # the mean of any stretch is kept
+
+
+def test_a_run_of_hours_keeps_bounded_buffers_and_the_same_lines(qtbot):
+    graphs = LiveGraphs()
+    qtbot.addWidget(graphs)
+    ticks = 100_000                           # 10 000 s of 100 ms ticks
+    for i in range(ticks):
+        graphs.add_sample(i * 0.1, 2e6 if i % 2 else 0.0, 0.25, [10, 20], 0.5)   # swinging 0 / 2M
+    graphs.refresh()
+    x = graphs.nps_raw.xData
+    assert len(x) <= SAMPLE_LIMIT + 1 and x[0] < 60 and x[-1] > (ticks - 1) * 0.1 - 2
+    # the smoothed line still reads the steady 1M/s, at the start as at the end
+    assert np.allclose(graphs.nps_curve.yData[len(x) // 10:], 1e6, rtol=0.15)
+    assert np.allclose(graphs.hit_curve.yData, 25.0)
 
 
 def test_refresh_hands_every_sample_to_the_curves(qtbot):

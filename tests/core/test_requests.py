@@ -1,0 +1,59 @@
+"""A position is validated once into a Request: references get the FEN that stands, the engine under
+test the FEN as written, and a descent plays each move on the Position it has instead of reading
+the FEN and replaying the path again at every level."""
+import pytest
+
+from perftscope.core.board import position as position_module
+from perftscope.core.board.position import START_FEN, Position
+from perftscope.core.engines.oracle import Request
+from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.errors import FenError, MoveError
+from perftscope.core.mismatch.finder import find_mismatch
+
+POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+
+
+def test_a_request_holds_both_fens_the_moves_and_the_position():
+    # a castling right with no rook on h1: references drop it, the engine under test is sent it
+    request = Request.of("4k3/8/8/8/8/8/8/4K3 w K -", ["E1D1 "])
+    assert request.root == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    assert request.written == "4k3/8/8/8/8/8/8/4K3 w K - 0 1"
+    assert len(request.warnings) == 1 and request.moves == ("e1d1",)
+    assert request.position == Position.from_fen(request.root).push("e1d1")
+    after = request.then("e8d8", "d1c2")
+    assert after.moves == ("e1d1", "e8d8", "d1c2") and after.root == request.root
+    assert after.position == Position.from_fen(request.root).play(["e1d1", "e8d8", "d1c2"])
+    assert Request.of(request) is request and Request.of(request, ["e8d8"]) == request.then("e8d8")
+
+
+def test_a_bad_request_is_refused_before_any_engine_is_asked():
+    with pytest.raises(FenError):
+        Request.of("8/8/8/8/8/8/8/8 w - - 0 1")
+    with pytest.raises(MoveError, match="move 2 of the move list"):
+        Request.of(START_FEN).then("e2e4", "e2e4")
+
+
+def test_every_oracle_method_takes_a_request():
+    core = make_oracle("core")
+    request = Request.of(START_FEN, ["e2e4"])
+    assert core.divide(request, (), 2) == core.divide(START_FEN, ["e2e4"], 2)
+    assert core.perft(request.then("e7e5"), (), 2) == make_oracle("python-chess").perft(START_FEN, "e2e4 e7e5", 2)
+    assert core.answer(request, ["e7e5"], 1).total == 29
+
+
+def test_the_finder_reads_the_fen_once_however_deep_it_goes(engine_path, monkeypatch):
+    from_fen = position_module.Position.from_fen.__func__
+    reads = []
+
+    def counted(cls, fen, *args, **kwargs):
+        reads.append(fen)
+        return from_fen(cls, fen, *args, **kwargs)
+    monkeypatch.setattr(position_module.Position, "from_fen", classmethod(counted))
+    engine, core = make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core")
+    by_levels = {}
+    for depth in (2, 4):
+        reads.clear()
+        report = find_mismatch(engine, core, POSITION_3, [], depth)
+        by_levels[len(report.levels)] = len(reads)
+    # two levels or four: the same reads (the request, the analysis of where the lists differ)
+    assert set(by_levels) == {2, 4} and by_levels[2] == by_levels[4]
