@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import signal
 import sys
+import threading
 
 from perftscope.core.errors import PerftscopeError
 
@@ -37,14 +39,15 @@ def main(argv=None) -> int:
     # collector's passes over it cost about a tenth of a short command's imports, and the
     # interpreter's collections at exit were 0.3-0.5 s of a warm `perftscope divide -d 1`.
     # Frozen objects are never scanned again (nor freed, which they would not be anyway).
-    gc.disable()
+    _Interrupts.install()
     try:
-        parser = build_parser(argv)
-    finally:
-        gc.freeze()
-        gc.enable()
-    args = parser.parse_args(argv)
-    try:
+        gc.disable()
+        try:
+            parser = build_parser(argv)
+        finally:
+            gc.freeze()
+            gc.enable()
+        args = parser.parse_args(argv)
         return int(args.run(args) or 0)
     except PerftscopeError as e:
         print(f"perftscope: error: {e}", file=sys.stderr)
@@ -54,8 +57,39 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:
+        # Ctrl-C during a first compile: numba turns the interrupt into an error of its own
+        if _Interrupts.seen:
+            print("perftscope: interrupted", file=sys.stderr)
+            return 130
+        raise
     finally:
         gc.freeze()       # what the command built goes with the process: no collection at exit
+
+
+class _Interrupts:
+    """Ctrl-C as KeyboardInterrupt, remembered: during a first compile the interrupt can land in
+    one of llvmlite's ctypes callbacks, which swallows it, and numba then fails with an error of
+    its own (no compiled object yet). The error after a Ctrl-C is the interrupt, not a crash."""
+    seen = False
+
+    @classmethod
+    def install(cls) -> None:
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, cls._handle)
+            cls._unraisable = sys.unraisablehook
+            sys.unraisablehook = cls._quiet_when_interrupted
+
+    @classmethod
+    def _quiet_when_interrupted(cls, unraisable) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            cls._unraisable(unraisable)
+
+    @classmethod
+    def _handle(cls, signum, frame):
+        cls.seen = True
+        raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from perftscope.core.counting.pool import STAT_NAMES, Result, default_workers, start_perft
+from perftscope.core.counting.pool import STAT_NAMES, Result, default_workers, prepare, start_perft
 from perftscope.core.limits import TABLE_MAX_EXP, WORKERS_LIMIT
 
 from . import add_parser
@@ -103,6 +103,7 @@ def _wait(run) -> Result:
 
 def _run(args, divide: bool) -> Result:
     pos = position_from_args(args)
+    prepare(args.stats)       # here, not on the run's thread: Ctrl-C stops a first compile at once
     run = start_perft(pos, args.depth, workers=args.workers, hash_exp=args.hash, divide=divide,
                       stats=args.stats)
     return _wait(run)

@@ -165,7 +165,7 @@ class PerftRun:
         self._items_total = 0
         self._table = None
         self._prepared = prepared
-        self._started = time.perf_counter()    # set again when the count starts
+        self._started: float | None = None     # when the count starts (kernels prepared, threads up)
         self._finished = None
         self._done = threading.Event()
         self._result: Result | None = None
@@ -198,12 +198,13 @@ class PerftRun:
                                                           _s.REPLACEMENTS, _s.ITEMS]]))
                     for row in c)
         end = self._finished if self._finished is not None else time.perf_counter()
+        started = self._started if self._started is not None else end      # not counting yet
         done = self._done.is_set()
         if self._result is not None and self._result.hash is not None:
             hstats = self._result.hash
         else:
             hstats = self._hash_stats(c, exact=False)
-        return Snapshot(elapsed=end - self._started, nodes=int(c[:, _s.NODES].sum()), workers=per,
+        return Snapshot(elapsed=max(0.0, end - started), nodes=int(c[:, _s.NODES].sum()), workers=per,
                         hash=hstats, items_done=int(c[:, _s.ITEMS].sum()),
                         items_total=self._items_total, done=done,
                         cancelled=done and self._result is not None and self._result.cancelled)
@@ -237,6 +238,9 @@ class PerftRun:
     def _run(self) -> Result:
         if not self._prepared:
             prepare(self.want_stats)
+        if self._stop[0]:                      # cancelled while the kernels were prepared
+            self._started = time.perf_counter()
+            return self._finish(None, 0, None, cancelled=True)
         T = kernels.table()
         s = self.pos.state()
         buf = _k.new_move_stack()

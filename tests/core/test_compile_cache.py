@@ -82,3 +82,23 @@ def test_a_cache_that_cannot_be_written_is_said_once_and_the_kernels_compile_in_
     assert len(lines) == 1 and "cannot be written" in lines[0] and str(blocker) in lines[0], err
     assert out.splitlines() == expected()
     assert {p for p in PACKAGE.rglob("*.nb[ic]")} == before      # nothing written next to the sources
+
+
+def test_ctrl_c_during_the_first_compile_is_an_interrupt_not_a_crash(tmp_path):
+    # the interrupt can land inside llvmlite's callbacks, which swallow it and leave numba to fail
+    # with an error of its own: the user still sees one line and exit code 130, at once
+    for delay in (0.0, 1.5):
+        cache = tmp_path / f"cache{delay}"
+        proc = subprocess.Popen([sys.executable, "-m", "perftscope.app.cli", "perft", "-d", "3"],
+                                env=dict(os.environ, PERFTSCOPE_CACHE=str(cache)),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not any(cache.rglob("*.nbi")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(delay)
+        assert proc.poll() is None, "the first compile ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = proc.communicate(timeout=60)
+        assert (proc.returncode, err, out) == (130, "perftscope: interrupted\n", "")
+        assert time.monotonic() - sent < 5
