@@ -337,6 +337,7 @@ class UciOracle(InteractiveOracle):
 
     def _read_answer(self, depth, expected, what, sentinel, moves):
         self._stop_sent = False
+        self._heard = False        # a meaningful line of this answer (not `info string`) was read
         return super()._read_answer(depth, expected, what, sentinel, moves)
 
     def _quiet(self, lines, quiet):
@@ -354,9 +355,11 @@ class UciOracle(InteractiveOracle):
 
     def _check_line(self, line, lines, what, moves):
         super()._check_line(line, lines, what, moves)
-        meaningful = [x for x in lines if x.strip() and not x.startswith("info string")]
-        if not meaningful and (self.dialogue.divide or "").startswith("go ") and _NO_GO_PERFT.match(line.strip()):
+        if self._heard:        # only the first meaningful line tells a search from a perft
+            return
+        if (self.dialogue.divide or "").startswith("go ") and _NO_GO_PERFT.match(line.strip()):
             self._engine.send("stop", what)
             self._engine.kill()
             raise CalibrationError(f"{self.name} has no `go perft` (it answered {line.strip()!r}): describe "
                                    f"its perft command in an engine file (see README)")
+        self._heard = bool(line.strip()) and not line.startswith("info string")

@@ -68,10 +68,11 @@ def test_a_flooding_interactive_engine_is_stopped_and_restarted(tmp_path):
                                '  go*) yes "a2a3: 1";; quit) exit 0;; esac; done\n', "flood-uci")
     with make_oracle(f"uci:{engine}") as flood:
         first = flood.pid
-        before = _rss_mb()
+        before, start = _rss_mb(), time.monotonic()
         with pytest.raises(EngineFlood, match="^flood-uci: printed more than 20000 lines"):
             flood.divide(START_FEN, [], 2)
         assert _rss_mb() - before < 200
+        assert time.monotonic() - start < 5       # cut off at once, not after reading its flood again and again
         deadline = time.monotonic() + 5
         while not _gone(first) and time.monotonic() < deadline:
             time.sleep(0.05)
