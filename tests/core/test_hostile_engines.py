@@ -32,6 +32,15 @@ def _uci(tmp_path, on_go, before="", name="my-uci.sh"):
                              f"  go*) {on_go};; quit) exit 0;; esac; done\n", name)
 
 
+def _told(tmp_path, engine) -> str:
+    """An engine file for `engine` that gives its dialect (Stockfish's divide), so the tests of
+    its life are not spent calibrating a program that prints the same answer to everything."""
+    toml = tmp_path / f"{engine.name}.toml"
+    toml.write_text(f'command = ["{engine}"]\n\n[dialect]\nrows = ["{{move}}: {{count}}"]\n'
+                    'total = "Nodes searched: {total}"\n')
+    return f"file:{toml}"
+
+
 def _printf(text: str) -> str:
     """A shell line printing `text` (printf escapes: \\n, \\r, \\377 ...)."""
     return f"printf '{text}'"
@@ -186,7 +195,7 @@ def test_closing_an_interactive_engine_ends_every_process_it_started(tmp_path):
     mark = marker()
     engine = _uci(tmp_path, "printf 'a2a3: 1\\n\\nNodes searched: 1\\n'",
                   before=f"sleep {mark} &\nsetsid sleep {mark} &\n(setsid sleep {mark} &)\n")
-    oracle = make_oracle(f"uci:{engine}")
+    oracle = make_oracle(_told(tmp_path, engine))
     assert oracle.divide(PAWNS, [], 1) == {"a2a3": 1}
     left = _running(mark, 3)
     assert len(left) == 3
@@ -197,7 +206,7 @@ def test_closing_an_interactive_engine_ends_every_process_it_started(tmp_path):
 def test_an_engine_ignoring_quit_and_sigterm_is_killed_and_close_does_not_wait(tmp_path):
     engine = _uci(tmp_path, "printf 'a2a3: 1\\n\\nNodes searched: 1\\n'", before="trap '' TERM INT HUP")
     engine.write_text(engine.read_text().replace("quit) exit 0;;", "quit) ;;"))
-    oracle = make_oracle(f"uci:{engine}")
+    oracle = make_oracle(_told(tmp_path, engine))
     oracle.divide(PAWNS, [], 1)
     pid = oracle.pid
     start = time.monotonic()
