@@ -53,21 +53,28 @@ class Probe:
     def total(self) -> int:
         return sum(self.truth[self.depth].values())
 
-    def watch(self) -> Callable[[str], bool]:
-        """A predicate fed each line of the answer as it comes: true once the lines hold its
-        known total or a line for each of its legal moves (an answer whose end is not otherwise
-        known is then over after a short silence)."""
+    def watch(self) -> Callable[[str], str | None]:
+        """A function fed each line of the answer as it comes, saying what the lines so far
+        hold: "total" once its known total was printed, "moves" once a line for each of its
+        legal moves was (its total may still come), else None. An answer whose end is not
+        otherwise known is then over after a short silence."""
         board = chess.Board(self.fen, chess960=self.chess960)
         wanted = set(self.truth[self.depth])
+        state: list[str | None] = [None]
 
-        def seen(line: str) -> bool:
+        def seen(line: str) -> str | None:
+            if state[0] == "total":
+                return state[0]
             if any(self.total in readings(m.group(0)).values() for m in NUMBER.finditer(line)):
-                return True
+                state[0] = "total"
+                return state[0]
             for word in MOVE_WORD.finditer(normalize(line)):
                 read = read_move(board, word.group(0), san=False)
                 if read is not None:
                     wanted.discard(read.uci)
-            return not wanted
+            if not wanted:
+                state[0] = "moves"
+            return state[0]
         return seen
 
 

@@ -19,8 +19,11 @@ from .program import ProgramOracle
 from .templates import fill_line
 
 HANDSHAKE_TIMEOUT = 10.0       # uci/isready must answer quickly, whatever the perft timeout
-CALIBRATION_QUIET = 1.5        # while calibrating without a known end: an answer ends after this silence
-AFTER_TOTAL_QUIET = 0.3        # ... or this long once its known total or all its moves were printed
+# While calibrating without a known end, an answer ends after a silence: a long one until it held
+# something known, a short one once every legal move was printed (its total may follow, or a
+# per-depth engine's next block), a shorter one once its known total was (only words follow it).
+CALIBRATION_QUIET = 1.5
+QUIET_AFTER = {"moves": 0.3, "total": 0.1}
 # an xboard engine refusing a move (`Illegal move: e2e4`, `Illegal move (in check): e1f1`, `Invalid move: e2e5`)
 XBOARD_ILLEGAL = r"^(Illegal|Invalid) move\b"
 
@@ -199,8 +202,7 @@ class InteractiveOracle(ProgramOracle):
         end = self._answer_end(depth, sentinel, calibrating=expected is not None)
         lines: list[str] = []
         quiet = None
-        complete = expected.watch() if expected is not None else None
-        done = False
+        holds = expected.watch() if expected is not None else None
         while True:
             try:
                 line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet))
@@ -221,9 +223,8 @@ class InteractiveOracle(ProgramOracle):
             if end is not None and end(line):
                 return lines if sentinel else lines + [line]
             lines.append(line)
-            if complete is not None and end is None:
-                done = done or complete(line)
-                quiet = AFTER_TOTAL_QUIET if done else CALIBRATION_QUIET
+            if holds is not None and end is None:
+                quiet = QUIET_AFTER.get(holds(line), CALIBRATION_QUIET)
 
     def _quiet(self, lines, quiet):
         return quiet
