@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from perftscope.core.mismatch.finder import Level, Report, find_mismatch
 from perftscope.core.engines.oracle import Request
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, stockfish_available
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, stockfish_available
+from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from . import add_parser
@@ -32,9 +33,8 @@ def register(sub):
 def run(args) -> int:
     request = Request.of(args.fen, args.moves)     # a bad FEN or move fails before any engine starts
     reference_spec = args.reference or ("stockfish" if stockfish_available() else "core")
-    engine = make_oracle(args.engine, timeout=args.timeout)
-    try:
-        reference = make_oracle(reference_spec, timeout=args.timeout)
+    engine, reference = EnginePair.parse(args.engine, reference_spec, args.timeout).make_both()
+    with engine, reference:
         if not args.json:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}")
@@ -48,15 +48,10 @@ def run(args) -> int:
             _print_level(level)
             _print_reading(engine, args.verbose, said)
 
-        try:
-            report = find_mismatch(engine, reference, request, (), args.depth,
-                                   progress=None if args.json else progress).raise_unless_finding()
-            if report.crash and not args.json:
-                _print_reading(engine, args.verbose, said)
-        finally:
-            reference.close()
-    finally:
-        engine.close()
+        report = find_mismatch(engine, reference, request, (), args.depth,
+                               progress=None if args.json else progress).raise_unless_finding()
+        if report.crash and not args.json:
+            _print_reading(engine, args.verbose, said)
     if args.json:
         print_json(report.to_json())
     else:

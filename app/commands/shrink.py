@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.finder import find_mismatch
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle, validate
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, validate
+from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS, shrink
 
 from . import add_parser
@@ -34,23 +35,17 @@ def run(args) -> int:
     validate(args.fen, args.moves)
     if args.depth < 1:
         raise PerftscopeError("depth must be at least 1 to shrink (at depth 0 every engine counts 1)")
-    engine = make_oracle(args.engine, timeout=args.timeout)
-    try:
-        reference = make_oracle(args.reference, timeout=args.timeout)
-        try:
-            if not args.json:
-                print(f"engine     {engine.name}")
-                print(f"reference  {reference.name}", flush=True)
-            progress = None if args.json else (lambda step, fen: print(f"  step     {step}: {fen}", flush=True))
-            result = shrink(engine, reference, args.fen, args.depth, args.moves, max_calls=args.max_calls,
-                            progress=progress)
-            report = None
-            if result is not None and result.failure == "mismatch":
-                report = find_mismatch(engine, reference, result.fen, [], result.depth).raise_unless_finding()
-        finally:
-            reference.close()
-    finally:
-        engine.close()
+    engine, reference = EnginePair.parse(args.engine, args.reference, args.timeout).make_both()
+    with engine, reference:
+        if not args.json:
+            print(f"engine     {engine.name}")
+            print(f"reference  {reference.name}", flush=True)
+        progress = None if args.json else (lambda step, fen: print(f"  step     {step}: {fen}", flush=True))
+        result = shrink(engine, reference, args.fen, args.depth, args.moves, max_calls=args.max_calls,
+                        progress=progress)
+        report = None
+        if result is not None and result.failure == "mismatch":
+            report = find_mismatch(engine, reference, result.fen, [], result.depth).raise_unless_finding()
     if args.json:
         print_json({"engine": engine.name, "reference": reference.name,
                     "shrunk": None if result is None else result.to_json(),
