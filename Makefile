@@ -33,8 +33,12 @@ system-deps:
 run: system-deps $(STAMP)
 	$(VENV)/bin/perftscope gui
 
+# Every test but those marked `alone` on all cores, then those by themselves (tests/conftest.py).
 test: system-deps $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	@status=0; \
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto -m "not alone" || status=1; \
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m alone || status=1; \
+	exit $$status
 
 bench: $(STAMP)
 	$(VENV)/bin/perftscope bench

@@ -10,6 +10,26 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Dialects learned by calibration are kept for the session in a folder of its own, never the user's.
 os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects-")
 
+# Tests that must have the machine to themselves: bounds of a second or less on what a user waits
+# for, sessions of fixed seconds, races timing engines, cold compiles, an X server, a Dask cluster,
+# memory and thread counts over a soak. `make test` runs every other test on all cores first
+# (pytest -n), then these alone (-m alone); plain `pytest` runs everything in one process.
+ALONE = {"app/test_gui.py", "app/test_gui_test_engine.py", "app/test_gui_race.py", "app/test_race_cli.py",
+         "core/test_race.py", "app/test_cluster_cli.py", "core/test_cluster.py", "app/test_soak.py",
+         "app/test_gui_killed.py", "app/test_launch.py", "core/test_compile_cache.py",
+         "core/test_hostile_engines.py", "core/test_oracles.py", "core/test_pool.py"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "alone: run with the machine to itself (see tests/conftest.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if Path(item.fspath).relative_to(here).as_posix() in ALONE:
+            item.add_marker(pytest.mark.alone)
+
 
 @pytest.fixture(autouse=True)
 def _private_settings(tmp_path_factory):
