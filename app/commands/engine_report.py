@@ -81,7 +81,8 @@ def _print_case(args, case: Case):
 def run_engine_suite(args, entries) -> int:
     run = SuiteRun(entries, EnginePair.parse(args.engine, args.reference, args.timeout), jobs=args.jobs,
                    max_depth=args.max_depth, max_nodes=args.max_nodes, shrink_calls=args.shrink_calls,
-                   on_case=lambda case: _print_case(args, case))
+                   on_case=lambda case: _print_case(args, case),
+                   keep_passed=bool(args.json or args.junit))      # a text report prints each as it ends
     if not args.json:
         print(f"engine     {run.engine_name}")
         print(f"reference  {run.reference_name}")
@@ -106,8 +107,7 @@ def run_engine_suite(args, entries) -> int:
               + (f", {counts['skipped']} skipped" if counts['skipped'] else "") + f" in {run.seconds:.1f} s")
         for line in summary_lines(run.findings):
             print(line)
-    unreadable = sum(bool(c.entry.error) for c in run.cases)       # named on stderr as they came
-    return 2 if unreadable else 1 if counts["failed"] else 0
+    return 2 if run.unreadable else 1 if counts["failed"] else 0
 
 
 def shrunk_lines(s: Shrunk) -> list[str]:

@@ -78,11 +78,16 @@ class SuiteRun(EngineSession):
     def __init__(self, entries: Iterable[SuiteEntry], pair: EnginePair, jobs: int = 1,
                  max_depth: int | None = None, max_nodes: int | None = None,
                  shrink_calls: int = DEFAULT_SHRINK_CALLS, on_case: Callable[[Case], None] | None = None,
-                 on_finding: Callable[[Finding], None] | None = None, on_position: Callable[[], None] | None = None):
+                 on_finding: Callable[[Finding], None] | None = None, on_position: Callable[[], None] | None = None,
+                 keep_passed: bool = True):
         self.entries, self.jobs = entries, max(1, jobs)
         self.max_depth, self.max_nodes, self.shrink_calls = max_depth, max_nodes, shrink_calls
         self.on_case = on_case
+        # every case, or (keep_passed False: a text report of a suite of any length) only those
+        # that did not pass, the others counted: memory then grows with the failures alone
+        self.keep_passed = keep_passed
         self.cases: list[Case] = []
+        self._counts = dict.fromkeys(("passed", "failed", "may_differ", "skipped", "unreadable"), 0)
         self.seconds = 0.0
         self._local = threading.local()
         super().__init__(pair, on_finding, on_position)
@@ -130,7 +135,11 @@ class SuiteRun(EngineSession):
             return                           # cut short: its result would be a guess
         case.seconds = time.perf_counter() - started
         with self._lock:
-            self.cases.append(case)
+            for key, value in (("passed", case.passed), ("failed", case.failed), ("may_differ", case.may_differ),
+                               ("skipped", bool(case.skipped)), ("unreadable", bool(case.entry.error))):
+                self._counts[key] += value
+            if self.keep_passed or not case.passed:
+                self.cases.append(case)
         self.tested()
         if case.finding is not None:
             self.found(case.finding)
@@ -216,9 +225,13 @@ class SuiteRun(EngineSession):
         return [c.finding for c in self.cases if c.finding is not None and c.failed]
 
     def counts(self) -> dict[str, int]:
-        return {"passed": sum(c.passed for c in self.cases), "failed": sum(c.failed for c in self.cases),
-                "may_differ": sum(c.may_differ for c in self.cases),
-                "skipped": sum(bool(c.skipped) for c in self.cases)}
+        with self._lock:
+            return {k: n for k, n in self._counts.items() if k != "unreadable"}
+
+    @property
+    def unreadable(self) -> int:
+        """Suite lines that could not be read (each named on stderr as it came)."""
+        return self._counts["unreadable"]
 
     def summary(self) -> str:
         return ", ".join(f"{n} {k}" for k, n in self.counts().items()) + (" (stopped)" if self.stopped.is_set() else "")

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from perftscope.core.counting.suites import load
+from perftscope.core.counting.suites import load, read
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.errors import EngineError
 from perftscope.core.mismatch.fuzz import Fuzzer
@@ -63,3 +63,17 @@ def test_a_spec_that_cannot_start_fails_when_the_session_is_made(suite):
         Fuzzer(EnginePair.parse("uci:/nonexistent/engine", "core"))
     with pytest.raises(EngineError, match="/nonexistent/engine"):
         SuiteRun(suite, EnginePair.parse("core", "uci:/nonexistent/engine"))
+
+
+def test_a_suite_kept_for_a_text_report_holds_only_what_did_not_pass(tmp_path):
+    # a text report prints each case as it ends: a suite of any length then holds its failures
+    # alone in memory, the passes counted (the JSON and JUnit reports keep every case)
+    path = tmp_path / "long.epd"
+    path.write_text(f"{START} ;D1 20\n" * 1500 + f"{START} ;D1 21\n" + f"{START} ;D1 20\n" * 500)
+    pair = EnginePair.parse("core", "python-chess")
+    for keep_passed, kept in ((False, 1), (True, 2001)):
+        run = SuiteRun(read(path), pair, keep_passed=keep_passed, shrink_calls=0)
+        run.run()
+        assert run.counts() == {"passed": 2000, "failed": 1, "may_differ": 0, "skipped": 0}
+        assert len(run.cases) == kept
+        assert [c.index for c in run.cases if not c.passed] == [1500] and len(run.findings) == 1
