@@ -60,21 +60,22 @@ class Probe:
         otherwise known is then over after a short silence."""
         board = chess.Board(self.fen, chess960=self.chess960)
         wanted = set(self.truth[self.depth])
-        state: list[str | None] = [None]
+        held: str | None = None
 
         def seen(line: str) -> str | None:
-            if state[0] == "total":
-                return state[0]
+            nonlocal held
+            if held == "total":
+                return held
             if any(self.total in readings(m.group(0)).values() for m in NUMBER.finditer(line)):
-                state[0] = "total"
-                return state[0]
+                held = "total"
+                return held
             for word in MOVE_WORD.finditer(normalize(line)):
                 read = read_move(board, word.group(0), san=False)
                 if read is not None:
                     wanted.discard(read.uci)
             if not wanted:
-                state[0] = "moves"
-            return state[0]
+                held = "moves"
+            return held
         return seen
 
 

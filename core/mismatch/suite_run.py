@@ -87,7 +87,8 @@ class SuiteRun(EngineSession):
         # that did not pass, the others counted: memory then grows with the failures alone
         self.keep_passed = keep_passed
         self.cases: list[Case] = []
-        self._counts = dict.fromkeys(("passed", "failed", "may_differ", "skipped", "unreadable"), 0)
+        self._counts = dict.fromkeys(("passed", "failed", "may_differ", "skipped"), 0)
+        self.unreadable = 0            # suite lines that could not be read (each named on stderr as it came)
         self.seconds = 0.0
         self._local = threading.local()
         super().__init__(pair, on_finding, on_position)
@@ -136,8 +137,9 @@ class SuiteRun(EngineSession):
         case.seconds = time.perf_counter() - started
         with self._lock:
             for key, value in (("passed", case.passed), ("failed", case.failed), ("may_differ", case.may_differ),
-                               ("skipped", bool(case.skipped)), ("unreadable", bool(case.entry.error))):
+                               ("skipped", bool(case.skipped))):
                 self._counts[key] += value
+            self.unreadable += bool(case.entry.error)
             if self.keep_passed or not case.passed:
                 self.cases.append(case)
         self.tested()
@@ -226,12 +228,7 @@ class SuiteRun(EngineSession):
 
     def counts(self) -> dict[str, int]:
         with self._lock:
-            return {k: n for k, n in self._counts.items() if k != "unreadable"}
-
-    @property
-    def unreadable(self) -> int:
-        """Suite lines that could not be read (each named on stderr as it came)."""
-        return self._counts["unreadable"]
+            return dict(self._counts)
 
     def summary(self) -> str:
         return ", ".join(f"{n} {k}" for k, n in self.counts().items()) + (" (stopped)" if self.stopped.is_set() else "")
