@@ -37,9 +37,10 @@ def yield_to_gui(seen: weakref.WeakSet):
                 pass            # the thread has just ended
 
 
-class Job:
-    """A submitted call. `cancelled` only stops its result from being delivered: a running
-    kernel is not interrupted (runs that can stop early go through core.counting.pool)."""
+class Ticket:
+    """A submitted call (core.job.Job is long work itself; this is the call's ticket). `cancelled`
+    only stops its results from being delivered: a running kernel is not interrupted (work that can
+    stop early is a core.job.Job, stopped through app.jobs.JobController)."""
 
     def __init__(self):
         self.cancelled = False
@@ -61,31 +62,38 @@ class Bridge(QObject):
         self.timer.timeout.connect(self.tick)
         self.timer.start()
 
-    def submit(self, fn, on_done, on_error=None, *args, job: Job | None = None) -> Job:
+    def submit(self, fn, on_done, on_error=None, *args, job: Ticket | None = None) -> Ticket:
         """Run fn(*args) on a worker thread; on_done(value) or on_error(message) later
         runs on the GUI thread. User errors arrive as their one-line message; anything
         else as its type and message (the traceback goes to stderr)."""
-        job = job or Job()
-
-        def work():
-            if job.cancelled:
-                job.done.set()
-                return
-            try:
-                value = fn(*args)
-                self._inbox.put((job, on_done, value))
-            except PerftscopeError as e:
-                self._inbox.put((job, on_error, str(e)))
-            except Exception as e:  # noqa: BLE001 - a worker must report, never die silently
-                traceback.print_exc()
-                self._inbox.put((job, on_error, f"{type(e).__name__}: {e}"))
-            finally:
-                job.done.set()
-
-        self._pool.submit(work)
+        job = job or Ticket()
+        self._pool.submit(self._work, job, fn, on_done, on_error, args)
         return job
 
-    def post(self, job: Job, callback, value):
+    def start_thread(self, fn, on_done, on_error=None, *args, job: Ticket | None = None) -> Ticket:
+        """As submit, on a thread of its own: for long work (a core.job.Job runs until it is done or
+        stopped) that must not hold one of the pool's threads away from the divides."""
+        job = job or Ticket()
+        threading.Thread(target=self._work, args=(job, fn, on_done, on_error, args),
+                         name="perftscope-job", daemon=True).start()
+        return job
+
+    def _work(self, job: Ticket, fn, on_done, on_error, args):
+        if job.cancelled:
+            job.done.set()
+            return
+        try:
+            value = fn(*args)
+            self._inbox.put((job, on_done, value))
+        except PerftscopeError as e:
+            self._inbox.put((job, on_error, str(e)))
+        except Exception as e:  # noqa: BLE001 - a worker must report, never die silently
+            traceback.print_exc()
+            self._inbox.put((job, on_error, f"{type(e).__name__}: {e}"))
+        finally:
+            job.done.set()
+
+    def post(self, job: Ticket, callback, value):
         """From a worker thread: have callback(value) run on the GUI thread (progress)."""
         self._inbox.put((job, callback, value))
 
@@ -178,12 +186,12 @@ class DivideService:
         engine_rows = engine.divide(request, (), depth, as_written=True) if engine is not None else {}
         return diff_rows(engine_rows, reference.divide(request, (), depth))
 
-    def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
+    def fetch(self, fen, moves, depth, on_done, on_error) -> Ticket:
         job = self.bridge.submit(self.divides, on_done, on_error, self.pair, fen, tuple(moves), depth)
         self._jobs.add(job)
         return job
 
-    def track(self, job: Job) -> Job:
+    def track(self, job: Ticket) -> Ticket:
         """Let cancel() stop another job that uses these oracles (the finder)."""
         self._jobs.add(job)
         return job

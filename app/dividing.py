@@ -188,7 +188,7 @@ class DivideController(QObject):
         fen, moves, engine, reference = self._start_tree(depth, fetch=False)
         self.finder_panel.set_finding(engine, reference, fen, depth)
         self.model.say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
-        self.finder.start(fen, depth, moves)
+        self.finder.start(fen, depth, moves, (engine, reference))
 
     def _level(self, where, level):
         """One level of the finder: the rows of the position reached so far."""
@@ -268,7 +268,7 @@ class DivideController(QObject):
         the row the board showed (`row`, moves from the tree's FEN; by default the finder's
         differing one) expanded and selected, its mark on the board."""
         from .session import fill_divide
-        self.finder.report = report
+        self.finder.state.result = report
         if report is not None:
             self.finder_panel.show_report(report)
         else:
