@@ -125,25 +125,33 @@ class Bridge(QObject):
 class DivideService:
     """The engine's divide and the reference's, computed on the bridge's threads, for the
     engines of the tree being shown (`set_pair` at each new tree: rows expanded later are still
-    that tree's engines). Oracles are made on first use (starting an engine can fail: that arrives
-    as an error message like any other) and kept until other engines are chosen. With no engine
-    only the reference is asked."""
+    that tree's engines). Their oracles are made by the core.engines.pair.EnginePair on first use
+    (starting an engine can fail: that arrives as an error message like any other) and kept until
+    other engines are chosen. With no engine only the reference is asked. A tree's root is made a
+    core.engines.oracle.Request once; each row's position is that Request with the row's moves
+    played on its Position, never its FEN read again."""
 
     def __init__(self, bridge: Bridge, timeout: float = 60.0):
         self.bridge = bridge
-        self.pair = None               # core.engines.pair.EnginePair, or the EngineError of a half-typed spec
+        self.pair = None               # core.engines.pair.EnginePair of the tree shown
+        self.refused = None            # ... or the EngineError of a half-typed spec, which every divide fails with
         self.timeout = timeout
         self._oracles: dict[str, object] = {}
         self._written: dict[str, str] = {}   # FEN -> as written, for the FENs loaded with something dropped
+        self._roots: dict[str, object] = {}  # FEN -> its Request (the engine's FEN as written)
         self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
     def set_pair(self, pair):
-        """Divide with `pair` from now on (an EngineError: every divide fails with it)."""
-        self.pair = pair
-        if not isinstance(pair, Exception):
-            self.set_timeout(pair.timeout)
+        """Divide with `pair` (a core.engines.pair.EnginePair) from now on."""
+        self.pair, self.refused = pair, None
+        self.set_timeout(pair.timeout)
         self._drop_unused()
+
+    def refuse(self, error):
+        """The engines chosen cannot be read (an EngineError): every divide fails with it, as an
+        engine that cannot start does; the oracles already made are kept."""
+        self.pair, self.refused = None, error
 
     def set_timeout(self, timeout: float):
         if timeout != self.timeout:
@@ -156,38 +164,55 @@ class DivideService:
         """`fen` was loaded as `written` (a right or en-passant square that cannot stand, dropped
         for the reference): the engine under test is asked about it as written, as compare does."""
         self._written[fen] = written
+        with self._lock:
+            self._roots.pop(fen, None)
 
     def as_written(self, fen: str) -> str:
         """The FEN the engine under test is given for a tree rooted at `fen`."""
         return self._written.get(fen, fen)
 
-    def oracle(self, spec):
-        """The oracle of `spec` (a core.engines.spec.Spec), started on first use."""
-        from perftscope.core.engines.oracles import make_oracle
+    def request(self, fen: str, moves=()):
+        """The Request of the tree rooted at `fen` (checked once per root) with `moves` played."""
+        from perftscope.core.engines.oracle import Request
         with self._lock:
-            if spec.text not in self._oracles:
-                self._oracles[spec.text] = make_oracle(spec, timeout=self.timeout)
-            return self._oracles[spec.text]
+            root = self._roots.get(fen)
+        if root is None:
+            root = Request.of(self.as_written(fen))      # the engine is sent it as written, the reference what stands
+            with self._lock:
+                self._roots[fen] = root
+        return root.then(*moves)
 
-    def oracles(self, pair) -> tuple:
+    def _oracle(self, spec, make):
+        """The oracle of `spec` (a core.engines.spec.Spec), made by `make()` on first use."""
+        with self._lock:
+            oracle = self._oracles.get(spec.text)
+        if oracle is None:
+            made = make()
+            made.timeout = self.timeout
+            with self._lock:
+                oracle = self._oracles.setdefault(spec.text, made)
+            if oracle is not made:
+                made.close()                  # another thread made it first
+        return oracle
+
+    def oracles(self, pair, refused=None) -> tuple:
         """(engine's oracle or None, reference's) of `pair`, as set_pair was given it (worker thread)."""
-        if isinstance(pair, Exception):
-            raise pair
-        return (self.oracle(pair.engine) if pair.engine is not None else None), self.oracle(pair.reference)
+        if refused is not None:
+            raise refused
+        engine = self._oracle(pair.engine, pair.make_engine) if pair.engine is not None else None
+        return engine, self._oracle(pair.reference, pair.make_reference)
 
-    def divides(self, pair, fen: str, moves, depth: int) -> list:
+    def divides(self, pair, refused, fen: str, moves, depth: int) -> list:
         """The rows (core.mismatch.finder.Row) of the position after `moves` (worker thread): the
         engine's count beside the reference's; with no engine its counts are None."""
-        from perftscope.core.engines.oracle import Request
         from perftscope.core.mismatch.finder import diff_rows
-        engine, reference = self.oracles(pair)
-        # checked once: the engine is sent its FEN as written, the reference the one that stands
-        request = Request.of(self.as_written(fen), moves)
+        engine, reference = self.oracles(pair, refused)
+        request = self.request(fen, moves)
         engine_rows = engine.divide(request, (), depth, as_written=True) if engine is not None else {}
         return diff_rows(engine_rows, reference.divide(request, (), depth))
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Ticket:
-        job = self.bridge.submit(self.divides, on_done, on_error, self.pair, fen, tuple(moves), depth)
+        job = self.bridge.submit(self.divides, on_done, on_error, self.pair, self.refused, fen, tuple(moves), depth)
         self._jobs.add(job)
         return job
 
@@ -219,7 +244,7 @@ class DivideService:
 
     def _drop_unused(self):
         pair = self.pair
-        if pair is None or isinstance(pair, Exception):
+        if pair is None:
             return                             # nothing usable chosen: keep what runs
         used = {s.text for s in (pair.engine, pair.reference) if s is not None}
         with self._lock:

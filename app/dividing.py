@@ -86,7 +86,7 @@ class DivideController(QObject):
         try:
             self.divides.set_pair(self.engines.pair())
         except EngineError as e:
-            self.divides.set_pair(e)          # the divide fails with it, as an engine that cannot start
+            self.divides.refuse(e)            # the divide fails with it, as an engine that cannot start
         fen, moves = self._root()
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)

@@ -38,18 +38,17 @@ class FinderController(QObject):
 
     def start(self, fen: str, depth: int, moves=(), engines: tuple[str, ...] = ()):
         """Search from `fen` + `moves` at `depth`; a search still running is abandoned."""
-        from perftscope.core.engines.oracle import Request
         from perftscope.core.mismatch.jobs import FindJob, FindSettings
         self.cancel()
-        divides, pair = self.divides, self.divides.pair
+        divides, pair, refused = self.divides, self.divides.pair, self.divides.refused
         try:
-            # the engine under test is sent the FEN as written (core.engines.lenient_fen)
-            settings = FindSettings(Request.of(divides.as_written(fen), moves), depth)
+            # the tree's root Request: the engine under test is sent the FEN as written
+            settings = FindSettings(divides.request(fen, moves), depth)
         except PerftscopeError as e:
             self.state.fail(str(e))
             self.failed.emit(str(e))
             return
-        job = FindJob(settings, lambda: divides.oracles(pair), engines)
+        job = FindJob(settings, lambda: divides.oracles(pair, refused), engines)
         self.jobs.start(job, "", on_event=self._level, ticket=divides.track(Ticket()))
 
     def replay(self, report):
