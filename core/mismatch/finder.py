@@ -268,7 +268,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
         except EngineError as e:
             if side == "engine":
                 report.engine_calls += 1          # the call it failed in was made
-            return _failed(report, engine if side == "engine" else reference, side, e, asked)
+            at = request.then(*asked[len(report.path):]).position     # where it failed, played on, not read again
+            return _failed(report, engine if side == "engine" else reference, side, e, asked, at)
         level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
         report.levels.append(level)
         report.fen = level.fen
@@ -378,18 +379,19 @@ def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]
     return text
 
 
-def failed_at_root(engine: Oracle, fen: str, depth: int, error: EngineError) -> Report:
+def failed_at_root(engine: Oracle, fen: str | Request, depth: int, error: EngineError) -> Report:
     """The report of an engine under test that failed when asked about `fen` itself, at `depth`
     (one call, no descent): for a session that will not ask it again."""
     request = Request.of(fen)
     report = Report(engine=engine.name, reference="", root_fen=request.root, depth=depth, fen=request.root,
                     fen_warnings=list(request.warnings), given_fen=request.written, engine_calls=1)
-    return _failed(report, engine, "engine", error, [])
+    return _failed(report, engine, "engine", error, [], request.position)
 
 
-def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path) -> Report:
-    """An oracle failed mid-descent: the report ends there, with the levels found so far."""
-    fen = Position.from_fen(report.root_fen).play(path).fen()
+def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path, at: Position) -> Report:
+    """An oracle failed mid-descent at `at` (the root + `path`): the report ends there, with the
+    levels found so far."""
+    fen = at.fen()
     where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
     if not isinstance(error, EngineFailed) or getattr(error, "calibrating", False):

@@ -21,6 +21,7 @@ import chess
 
 from ..errors import EngineError
 from ..engines.notation import is_bare_promotion
+from ..engines.oracle import Request
 from .finder import Report, failed_at_root, find_mismatch
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, parse_square
@@ -274,15 +275,17 @@ def own_error(error: EngineError) -> str:
     return str(own) if own else str(error)
 
 
-def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: str = "",
+def investigate(engine: Oracle, reference: Oracle, fen: str | Request, depth: int, name: str = "",
                 shrink_calls: int = 0, move_pieces: bool = False, cancelled=None) -> Finding | None:
     """Drill down from (fen, depth) with the finder and classify; shrink when `shrink_calls` > 0.
+    `fen` may be the Request a session read it into (the finder starts from it, not the FEN again).
 
     None when the engine agrees with the reference there. A call the engine failed is a Finding
     of that failure's class with the levels found before it; OracleCancelled passes through, and
     a failure that is no finding (the reference failing, an engine that cannot be calibrated)
     raises its EngineError."""
     report = find_mismatch(engine, reference, fen, [], depth, cancelled=cancelled)
+    fen = fen if isinstance(fen, str) else fen.written
     failure = report.failure
     if failure is not None:
         if not failure.is_finding:
@@ -324,12 +327,13 @@ def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pie
                   cancelled=cancelled)
 
 
-def timeout_finding(engine: Oracle, fen: str, depth: int, error: EngineError, name: str = "") -> Finding:
+def timeout_finding(engine: Oracle, fen: str | Request, depth: int, error: EngineError, name: str = "") -> Finding:
     """The engine hung on the position itself (asked at `depth` from `fen`): a timeout finding
     at once, without the finder asking (and waiting) again."""
     if getattr(error, "calibrating", False):
         raise error            # it hung on the start position while perftscope learned how it talks
     report = failed_at_root(engine, fen, depth, error)
+    fen = fen if isinstance(fen, str) else fen.written
     return Finding(fen, depth, "timeout", report=report, error=report.failure.own_error, name=name)
 
 

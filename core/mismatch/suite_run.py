@@ -24,6 +24,7 @@ from typing import Callable, Iterable
 from ..errors import CalibrationError, EngineError, EngineTimeout, FenError
 from .findings import (Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples,
                        timeout_finding)
+from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
 from ..engines.pair import EnginePair
 from ..board.position import Position
@@ -154,24 +155,25 @@ class SuiteRun(EngineSession):
             return
         engine, reference = self._pair_for_thread()
         try:
-            fen = Position.from_fen(case.entry.full_fen).fen()
+            # the suite line's FEN, read here once: every call below is given this Request
+            request = Request.of(Position.from_fen(case.entry.full_fen).fen())
         except FenError as e:
             if str(e).startswith("FEN field 3 (castling)"):
                 case.skipped = f"unsupported (Chess960 castling?): {e}"
             else:
                 case.error = str(e)
             return
-        depths = self._depths(case.entry, fen, reference)
+        depths = self._depths(case.entry, request, reference)
         if not depths:
             case.skipped = "no depth within the limits"
             return
         for depth, expected in depths:
             try:
-                got = engine.perft(fen, [], depth)
+                got = engine.perft(request, (), depth)
             except OracleCancelled:
                 raise
             except CalibrationError:
-                if Position.from_fen(fen).chess960 and getattr(engine, "takes_chess960", None) is False:
+                if request.position.chess960 and getattr(engine, "takes_chess960", None) is False:
                     case.skipped = f"{engine.name} does not take Chess960 positions"
                     return
                 raise
@@ -184,16 +186,16 @@ class SuiteRun(EngineSession):
             if got == expected:
                 continue
             if isinstance(failed_with, EngineTimeout):     # asking again would wait as long again
-                case.finding = timeout_finding(engine, fen, depth, failed_with, case.name)
+                case.finding = timeout_finding(engine, request, depth, failed_with, case.name)
                 return
-            case.finding = investigate(engine, reference, fen, depth, name=case.name,
+            case.finding = investigate(engine, reference, request, depth, name=case.name,
                                        shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
             if case.finding is None:
-                case.finding = self._unexplained(case, fen, depth, expected, got, failed_with)
-            case.unreachable = why_unreachable(Position.from_fen(fen))
+                case.finding = self._unexplained(case, request.written, depth, expected, got, failed_with)
+            case.unreachable = why_unreachable(request.position)
             return
 
-    def _depths(self, entry: SuiteEntry, fen: str, reference: Oracle) -> list[tuple[int, int]]:
+    def _depths(self, entry: SuiteEntry, request: Request, reference: Oracle) -> list[tuple[int, int]]:
         """(depth, expected) ascending: the file's counts within the limits, and the reference's
         for depths up to max_depth the file gives none for (1 to 3 when it gives none at all)."""
         within = lambda d, n: ((self.max_depth is None or d <= self.max_depth)  # noqa: E731
@@ -204,7 +206,7 @@ class SuiteRun(EngineSession):
         for depth in range(1, top + 1):
             if depth in entry.expected:
                 continue
-            nodes = reference.perft(fen, [], depth)
+            nodes = reference.perft(request, (), depth)
             if not within(depth, nodes):
                 break
             out[depth] = nodes
