@@ -1,6 +1,7 @@
 """The package's imports read from its source, every import counted (those inside functions too,
 since a lazy import is still a dependency): no circle; core below app and widgets and free of
-Qt; widgets free of numba (core.limits is how a widget learns a bound) and of the app above them."""
+Qt; widgets free of numba (core.limits is how a widget learns a bound) and of the app above them,
+and taking from core's engines, mismatch and race rooms only their public types and words."""
 import ast
 from pathlib import Path
 
@@ -115,3 +116,54 @@ def test_widgets_never_import_numba_nor_the_app():
                    for dep in deps if dep in ("numba", "llvmlite") or dep.startswith(f"{PACKAGE}.core.kernels")
                    or room(dep) == "app")
     assert wrong == []
+
+
+# What a widget may take from the rooms that talk to engines, find mismatches and race: their public
+# types and words (a spec, a pair of engines, a row, a verdict, a job's settings), never their machinery.
+PUBLIC = {
+    "perftscope.core.engines.spec": {"KINDS", "BY_NAME", "Kind", "Spec", "parse_spec"},
+    "perftscope.core.engines.pair": {"EnginePair"},
+    "perftscope.core.engines.stockfish": {"find_stockfish"},        # whether Stockfish can be offered
+    "perftscope.core.engines.lenient_fen": {"lenient_fen", "fen_as_written"},   # the FEN field, where a FEN enters
+    "perftscope.core.mismatch.verdicts": None,                      # the vocabulary: every name
+    "perftscope.core.mismatch.finder": {"Row"},
+    "perftscope.core.mismatch.jobs": {"SuiteSettings", "FuzzSettings"},
+    "perftscope.core.race.runner": {"RacePosition"},
+    "perftscope.core.race.jobs": {"RaceSettings"},
+    "perftscope.core.race.report": {"short_verdict"},
+}
+GUARDED = tuple(f"{PACKAGE}.core.{room}" for room in ("engines", "mismatch", "race"))
+
+
+def names_taken(path: Path) -> list[tuple[str, str]]:
+    """(module, name) for every `from perftscope.x import name` and `import perftscope.x` (name '*')."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out += [(node.module, alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            out += [(alias.name, "*") for alias in node.names]
+    return out
+
+
+def test_widgets_take_only_the_public_types_of_engines_mismatch_and_race():
+    wrong = []
+    for name, path in modules().items():
+        if room(name) != "widgets":
+            continue
+        for module, taken in names_taken(path):
+            if not module.startswith(GUARDED):
+                continue
+            allowed = PUBLIC.get(module, set())
+            if allowed is not None and taken not in allowed:
+                wrong.append((name, f"{module}.{taken}"))
+    assert wrong == []
+
+
+def test_the_widget_rule_sees_a_widget_reaching_into_the_machinery(tmp_path):
+    widget = tmp_path / "w.py"
+    widget.write_text("from perftscope.core.engines.oracles import make_oracle\n"
+                      "from perftscope.core.engines.spec import parse_spec\n")
+    taken = [t for t in names_taken(widget) if t[0].startswith(GUARDED)]
+    assert [t for t in taken if t[1] not in (PUBLIC.get(t[0]) or set())] == \
+        [("perftscope.core.engines.oracles", "make_oracle")]

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFi
                                QListWidgetItem, QPushButton, QRadioButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from perftscope.core.engines.stockfish import find_stockfish
 from perftscope.core.limits import RUN_DEPTH_LIMIT
 from perftscope.core.race.jobs import RaceSettings
 from perftscope.core.units import format_rate
@@ -47,9 +46,9 @@ class RacePanel(StartStop, QWidget):
         self.core.setChecked(True)
         self.core.setToolTip("The core as a yardstick, with the threads and hash below")
         self.stockfish = QCheckBox("Stockfish")
-        self.stockfish.setChecked(find_stockfish() is not None)
-        self.stockfish.setEnabled(find_stockfish() is not None)
-        self.stockfish.setToolTip("Stockfish's go perft as a yardstick" if find_stockfish()
+        self.stockfish.setChecked(selection.stockfish is not None)     # found by the selection, once
+        self.stockfish.setEnabled(selection.stockfish is not None)
+        self.stockfish.setToolTip("Stockfish's go perft as a yardstick" if selection.stockfish
                                   else "Stockfish is not installed")
         self.position_list = QListWidget()
         self.position_list.setMaximumHeight(110)
