@@ -42,6 +42,13 @@ def run_environment(folder: str, sources) -> dict[str, str]:
             "LLVM_PROFILE_FILE": os.path.join(folder, "llvm", "%p.profraw")}
 
 
+def scratch_environment(folder: str) -> dict[str, str]:
+    """For the engine's calls outside every run (the finder's deeper divides): a native program's
+    coverage data goes to a folder thrown away, not into its build folder's .gcda files."""
+    return {"GCOV_PREFIX": os.path.join(folder, "gcov"), "GCOV_PREFIX_STRIP": "0",
+            "LLVM_PROFILE_FILE": os.path.join(folder, "llvm", "%p.profraw")}
+
+
 def under(path: str, roots) -> bool:
     return any(path.startswith(os.path.join(root, "")) for root in roots)
 

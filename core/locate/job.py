@@ -29,6 +29,8 @@ from ..job import Emit, Progress, Subject, ignore
 from ..mismatch.finder import Report, find_mismatch
 from ..mismatch.fuzz import fuzz_positions
 from ..mismatch.shrink import shrink
+from ..engines.process import launched_with
+from .coverage import scratch_environment
 from .runs import CoveredEngine, Run, focus_of, position_kinds
 from .sources import Program, no_coverage_hint, program_of
 from .spectra import Suspect, rank
@@ -147,6 +149,8 @@ class LocateJob:
             reference.close()
             raise
         self._oracles.append(covered)
+        scratch = launched_with(scratch_environment(covered.scratch))
+        scratch.__enter__()
         try:
             self._doing = f"finding where {covered.name} differs from {reference.name}"
             emit(Progress(0, None, self._doing))
@@ -183,6 +187,7 @@ class LocateJob:
         except OracleCancelled:
             result.stopped = True
         finally:
+            scratch.__exit__(None, None, None)
             self._doing = None
             covered.close()
             reference.close()

@@ -136,6 +136,7 @@ class CoveredEngine(Oracle):
         self.runs: list[Run] = []
         self.plain = pair.make_engine()              # deeper calls, and the dialect every run reads in
         self._folder = tempfile.mkdtemp(prefix="perftscope-locate-")
+        self.scratch = os.path.join(self._folder, "outside-runs")   # data of the calls that are not runs
         self._current: set[Oracle] = set()
         self._guard = threading.Lock()
         self._seen: dict[tuple, _Done] = {}

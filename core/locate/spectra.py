@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -68,7 +69,8 @@ def rank(runs: list[Run], roots, focus: str | None = None) -> list[Suspect]:
             for line in lines:
                 spectra.setdefault((path, line), set()).add(i)
     failing_set, featured_set = set(failing), set(featured)
-    groups = _groups(spectra)
+    texts: dict[str, list[str]] = {}
+    groups = _groups(spectra, lambda path, line: _text(texts, path, line))
     rows = []
     for path, first, last, ran in groups:
         ef = len(ran & failing_set)
@@ -80,7 +82,7 @@ def rank(runs: list[Run], roots, focus: str | None = None) -> list[Suspect]:
     rows.sort(key=lambda r: (-r[5], -r[7], r[0], r[1]))
     by_score = Counter(round(r[5], 12) for r in rows)
     by_both = Counter((round(r[5], 12), round(r[7], 12)) for r in rows)
-    suspects, texts = [], {}
+    suspects = []
     current_rank = 0
     for i, (path, first, last, ef, ep, score, ds, contrast) in enumerate(rows):
         key = (round(score, 12), round(contrast, 12))
@@ -97,9 +99,10 @@ def rank(runs: list[Run], roots, focus: str | None = None) -> list[Suspect]:
     return suspects
 
 
-def _groups(spectra: dict[tuple[str, int], set[int]]):
+def _groups(spectra: dict[tuple[str, int], set[int]], text):
     """(file, first, last, runs) for each stretch of consecutive ran lines of one file with the
-    same spectrum (lines no run ran do not break a stretch: they are blank, comments, braces)."""
+    same spectrum; lines between them that no run ran must hold no code (blank, a comment, a
+    brace: `text(path, line)` says), else they end the stretch."""
     out = []
     by_file: dict[str, list[int]] = {}
     for path, line in spectra:
@@ -108,7 +111,8 @@ def _groups(spectra: dict[tuple[str, int], set[int]]):
         lines.sort()
         start = prev = lines[0]
         for line in lines[1:] + [None]:
-            if line is not None and spectra[(path, line)] == spectra[(path, start)]:
+            if (line is not None and spectra[(path, line)] == spectra[(path, start)]
+                    and all(_NOT_CODE.match(text(path, n)) for n in range(prev + 1, line))):
                 prev = line
                 continue
             out.append((path, start, prev, frozenset(spectra[(path, start)])))
@@ -124,7 +128,13 @@ def _relative(path: str, roots) -> str:
     return path
 
 
+# a line holding no code: blank, a comment, braces, `else`
+_NOT_CODE = re.compile(r"^(?:[{}()\[\];,]*|(?:#|//|/\*|\*).*|else\s*:?\{?|\}\s*else\s*\{?)$")
+
+
 def _text(cache: dict[str, list[str]], path: str, line: int) -> str:
+    """The source line, stripped (None past the end or when the file cannot be read: code, for
+    all anyone knows)."""
     if path not in cache:
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -132,4 +142,4 @@ def _text(cache: dict[str, list[str]], path: str, line: int) -> str:
         except OSError:
             cache[path] = []
     lines = cache[path]
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return lines[line - 1].strip() if 0 < line <= len(lines) else "?"
