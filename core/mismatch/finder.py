@@ -33,7 +33,7 @@ from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, Engi
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
-from ..board.position import Position
+from ..board.position import START_FEN, Position
 from .state_trace import StateTrace, trace_state
 
 _DEPENDS = "its count depends on how the position was reached"
@@ -392,7 +392,13 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path)
     fen = Position.from_fen(report.root_fen).play(path).fen()
     where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
-    if not isinstance(error, EngineFailed) or getattr(error, "calibrating", False):
+    calibrating = getattr(error, "calibrating", False)
+    if calibrating and isinstance(error, EngineTimeout):
+        # it hung on the first position perftscope asks any engine: a finding, said of that position
+        kind = "timeout"
+        where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints "
+                 f"a divide, before the position asked")
+    elif not isinstance(error, EngineFailed) or calibrating:
         # not a call that broke off: an answer it could not use, a start that failed, or it
         # failed on the start position while perftscope learned how it talks (not this position)
         kind = "error"

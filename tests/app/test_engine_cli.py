@@ -131,3 +131,12 @@ def test_compare_verbose_shows_ignored_lines_and_notes(capsys, engine_path):
     code, out, _ = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core", "--verbose",
                        "--engine", in_format("numbered", "correct"))
     assert f"ignored    formats.py: 'perft of {EP_PIN} to depth 2'\n" in out
+
+
+def test_compare_on_an_engine_that_never_answers_is_a_hang_finding(capsys, engine_path):
+    code, out, err = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--engine", f"uci:{engine_path('uci_hang')}",
+                         "--reference", "core", "--timeout", "3")
+    assert code == 1, (out, err)
+    assert "timeout    uci_hang.py hung on the start position (rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w " \
+           "KQkq - 0 1), the first one asked to learn how it prints a divide, before the position asked: " \
+           "no answer within 3 s to " in out

@@ -153,18 +153,20 @@ def test_no_finding_on_a_correct_xboard_engine_in_a_fuzz_session(xboard_file, co
 
 # --- a UCI engine without go perft -----------------------------------------------------------
 
-@pytest.mark.parametrize("silent", [False, True])
-def test_a_uci_engine_without_go_perft_is_told_at_once(silent, engine_path, tmp_path):
+@pytest.mark.parametrize("how", ["", " --silent", " --ignores"])
+def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_path):
     script = tmp_path / "no-perft"
-    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}'
-                      f'{" --silent" if silent else ""}\n')
+    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}{how}\n')
     script.chmod(0o755)
-    start = time.monotonic()
     with make_oracle(f"uci:{script}", timeout=600) as engine:
+        start = time.monotonic()
         with pytest.raises(CalibrationError) as err:
             engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [], 2)
-    assert time.monotonic() - start < 10          # not the 600-second timeout
-    assert str(err.value).startswith("no-perft has no `go perft` (it answered ")
+        named = time.monotonic() - start
+    assert named < (2 if how == " --ignores" else 10)          # not the 600-second timeout
+    said = "it said nothing to 'position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 / go " \
+           "perft 2' nor to `stop`, and answered `isready` at once" if how == " --ignores" else "it answered "
+    assert str(err.value).startswith(f"no-perft has no `go perft` ({said}")
     assert str(err.value).endswith("): describe its perft command in an engine file (see README)")
 
 
