@@ -140,3 +140,32 @@ def test_compare_on_an_engine_that_never_answers_is_a_hang_finding(capsys, engin
     assert "timeout    uci_hang.py hung on the start position (rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w " \
            "KQkq - 0 1), the first one asked to learn how it prints a divide, before the position asked: " \
            "no answer within 3 s to " in out
+
+
+PINS = "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1"
+
+
+def test_a_move_listed_with_0_is_called_rejected_only_once_depth_1_says_so(capsys, engine_path):
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", PINS, "--engine", in_format("pseudo", "correct"),
+                       "--reference", "core", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["agree"]
+    assert report["notes"] == ["2 moves listed with 0 that are not legal (pseudo-legal moves it rejects, and at "
+                               "depth 1 it does not count them either): h4h3 f4e3"]
+
+
+def test_a_move_listed_with_0_that_it_counts_at_depth_1_is_an_illegal_move(capsys, engine_path):
+    spec = f"perftree:{engine_path('zero_then_one')}"
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", PINS, "--engine", spec, "--reference", "core")
+    assert code == 1 and "pseudo-legal moves it rejects)" not in out
+    assert "note       zero_then_one.py: at depth 2 it listed h4h3 f4e3 with 0, as it would a pseudo-legal move " \
+           "it rejects, but at depth 1 it counts them: it generates these illegal moves\n" in out
+    assert "  f4e3  en passant f4e3 exposes king h4 to rook b4 along rank 4\n" in out
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", PINS, "--engine", spec, "--reference", "core", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["extra"] == ["h4h3", "f4e3"] and "it generates these illegal moves" in report["notes"][0]
+
+
+def test_compare_with_a_totals_only_engine_that_agrees_says_the_count(capsys, engine_path):
+    code, out, _ = run(capsys, "compare", "-d", "3", "--engine", in_format("raw_nodes", "correct"), "--reference", "core")
+    assert code == 0 and "agree      8902 nodes at depth 3\n" in out, out
