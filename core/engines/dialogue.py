@@ -14,7 +14,7 @@ from . import dialect_store
 from .dialect import Dialect, normalize
 from .mode import Mode, fill_mode, uci_setoptions
 from .oracle import DEFAULT_TIMEOUT
-from .process import QUIET, EngineProcess, executable
+from .process import QUIET, EngineProcess, StderrLine, executable
 from .program import ProgramOracle
 from .templates import fill_line
 
@@ -203,9 +203,12 @@ class InteractiveOracle(ProgramOracle):
         lines: list[str] = []
         quiet = None
         holds = expected.watch() if expected is not None else None
+        stream = self._stream(expected)
         while True:
             try:
-                line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet))
+                # an answer on stderr is read with stdout, whose lines are dropped (the log keeps them)
+                line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet),
+                                        stream="stdout" if stream == "stdout" else "both")
             except EngineTimeout as e:
                 if not engine.lines_read or end is None or engine.binary:
                     raise
@@ -219,8 +222,12 @@ class InteractiveOracle(ProgramOracle):
                 return lines
             if line is None:
                 raise engine.crashed(what)
+            if stream == "stderr" and not isinstance(line, StderrLine):
+                continue
             self._check_line(line, lines, what, moves)
             if end is not None and end(line):
+                if stream == "stderr":
+                    engine.check_stderr_kept(what)
                 return lines if sentinel else lines + [line]
             lines.append(line)
             if holds is not None and end is None:

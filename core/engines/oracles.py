@@ -121,14 +121,17 @@ def make_oracle(spec, timeout: float = DEFAULT_TIMEOUT, mode: Mode | None = None
         return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text,
                          dialogue=replace(UCI, dialect=STOCKFISH), mode=mode)
     elif spec.kind == "uci":
-        return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode)
+        return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode,
+                         dialogue=replace(UCI, chess960=spec.chess960))
     elif spec.kind == "xboard":
         from .xboard import XboardOracle
-        return XboardOracle.from_path(spec.target, spec.text, timeout=timeout, mode=mode)
+        return XboardOracle.from_path(spec.target, spec.text, timeout=timeout, mode=mode, chess960=spec.chess960)
     elif spec.kind in ("perftree", "cmd"):
         return CommandOracle(spec, timeout=timeout, mode=mode)
     else:
         described = load_engine_file(spec.target)
+        if spec.chess960 is False:
+            described = replace(described, dialogue=replace(described.dialogue, chess960=False))
         if timeout == DEFAULT_TIMEOUT and described.timeout is not None:
             timeout = described.timeout       # the file's own timeout, unless one was given
         if described.protocol == "xboard":

@@ -8,7 +8,9 @@
 Kinds: `core`, `python-chess` (also `chess`), `stockfish`, `uci:PATH`, `xboard:PATH`, `perftree:PATH`,
 `cmd:TEMPLATE` (a command run per divide, placeholders {depth} {fen} {fen_after} {moves}
 {fen_moves}, and {threads} {hash_mb} for core.engines.mode)
-and `file:ENGINE.toml` (an engine file, see core.engines.engine_file).
+and `file:ENGINE.toml` (an engine file, see core.engines.engine_file). A program's kind may carry
+options in brackets: `perftree[chess960=false]:PATH` says it does not take Chess960 positions
+(they are then never sent to it), as `chess960 = false` does in an engine file.
 """
 from __future__ import annotations
 
@@ -22,15 +24,18 @@ SPECS = ("core, python-chess, stockfish, uci:PATH, xboard:PATH, perftree:PATH, c
          "or file:ENGINE.toml")
 BUILTIN = ("core", "python-chess", "stockfish")
 WITH_TARGET = ("uci", "xboard", "perftree", "cmd", "file")
+OPTIONS = {"chess960": ("false",)}          # option: the values it may take
 
 
 @dataclass(frozen=True)
 class Spec:
     """A parsed spec: `kind` is one of BUILTIN or WITH_TARGET, `target` the path, template or
-    file after the colon ('' for built-in engines), `text` the spec as written."""
+    file after the colon ('' for built-in engines), `text` the spec as written; `chess960`
+    False when an option says the program does not take Chess960 (None: not said)."""
     kind: str
     target: str
     text: str
+    chess960: bool | None = None
 
     @property
     def short_name(self) -> str:
@@ -62,7 +67,7 @@ def parse_spec(text) -> Spec:
     if text in BUILTIN:
         return Spec(text, "", text)
     kind, colon, target = text.partition(":")
-    kind = kind.strip().lower()
+    kind, options = _options(kind.strip().lower(), text)
     if colon and kind in WITH_TARGET:
         target = target.strip()
         if not target:
@@ -75,5 +80,23 @@ def parse_spec(text) -> Spec:
                 raise EngineError(f"engine {text!r}: cannot split the command template: {e}") from None
             if not words:
                 raise EngineError(f"engine {text!r}: empty command template")
-        return Spec(kind, target, text)
+        return Spec(kind, target, text, **options)
     raise EngineError(f"unknown engine {text!r}: expected {SPECS}")
+
+
+def _options(kind: str, text: str) -> tuple[str, dict]:
+    """`perftree[chess960=false]` -> ('perftree', {'chess960': False})."""
+    if "[" not in kind:
+        return kind, {}
+    kind, _, written = kind.partition("[")
+    if not written.endswith("]") or kind not in WITH_TARGET:
+        raise EngineError(f"engine {text!r}: options are written KIND[OPTION=VALUE]:TARGET, for "
+                          f"{', '.join(WITH_TARGET)}")
+    options = {}
+    for item in filter(None, (x.strip() for x in written[:-1].split(","))):
+        key, _, value = (x.strip() for x in item.partition("="))
+        if value not in OPTIONS.get(key, ()):
+            raise EngineError(f"engine {text!r}: unknown option {item!r} (expected "
+                              f"{', '.join(f'{k}={v}' for k, vs in OPTIONS.items() for v in vs)})")
+        options[key] = False
+    return kind, options

@@ -39,8 +39,7 @@ from .verdicts import zero_rows_note
 
 _DEPENDS = "its count depends on how the position was reached"
 # Failure.kind as a report says it of the engine
-_FAILED = {"crash": "crashed", "timeout": "hung", "flood": "flooded", "error": "failed",
-           "unreadable": "gave an unreadable answer"}
+_FAILED = {"crash": "crashed", "timeout": "hung", "flood": "flooded", "error": "failed"}
 
 
 @dataclass(frozen=True)
