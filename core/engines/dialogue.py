@@ -350,9 +350,13 @@ class UciOracle(InteractiveOracle):
     def _read_answer(self, depth, expected, what, sentinel, moves):
         self._stop_sent = False
         self._ready_sent = False
-        self._calibrating = expected is not None
+        # `isready` tells an ignored `go perft` only before it ever answered one: later, silence
+        # with a `readyok` is a hang of its own (one that hangs on a Chess960 FEN, say)
+        self._calibrating = expected is not None and not getattr(self, "_answered", False)
         self._heard = False        # a meaningful line of this answer (not `info string`) was read
-        return super()._read_answer(depth, expected, what, sentinel, moves)
+        lines = super()._read_answer(depth, expected, what, sentinel, moves)
+        self._answered = True
+        return lines
 
     def _quiet(self, lines, quiet):
         # silent after `go perft`: nudge it once with `stop` (a searching engine then says bestmove)

@@ -256,3 +256,14 @@ def test_engine_check_asks_depth_1_before_calling_a_zero_a_rejected_move(capsys,
     code, out, _ = run(capsys, "engine", "check", f"perftree:{engine_path('zero_then_one')}")
     assert code == 1 and "pseudo-legal moves it rejects" not in out
     assert "differs\n      at depth 1 it counts h4h3 f4e3, listed with 0 here: it generates these illegal moves\n" in out
+
+
+def test_a_uci_engine_silent_on_a_chess960_fen_is_a_hang_there_not_an_engine_without_go_perft(capsys, engine_path):
+    spec = f"uci:{engine_path('uci_c960_hang')}"
+    code, out, _ = run(capsys, "engine", "check", spec, "--timeout", "120")
+    assert code == 0 and out.count("    agrees\n") == 7, out
+    line = _chess960_line(out)
+    assert line.startswith("does not take Chess960 positions: uci_c960_hang.py: no answer within 5 s to "), line
+    with make_oracle(spec, timeout=120) as engine:
+        probe = engine.calibrate().chess960_probe
+    assert probe.error and probe.seconds < 10
