@@ -9,6 +9,10 @@ import pytest
 from perftscope import resources
 from perftscope.core.board.position import Position
 from perftscope.core.counting.suites import load
+from perftscope.core.engines.pair import EnginePair
+from perftscope.core.mismatch.edge_positions import chess960_edge_positions
+from perftscope.core.mismatch.fuzz import Fuzzer
+from perftscope.core.mismatch.shrink import can_arise
 
 from .cli_run import run
 
@@ -72,3 +76,51 @@ def test_race_960(capsys, xfen_epd):
     assert all(h["laps"][-1]["nodes"] == expected[h["position"]] for h in heats)
     # each position sent as Chess960 (X-FEN with the kings on e1/e8 would read as standard chess)
     assert all(Position.from_fen(h["fen"]).chess960 for h in heats)
+
+
+def test_chess960_edge_positions_are_what_they_say():
+    edges = chess960_edge_positions()
+    families = {e.family for e in edges}
+    assert families == {"chess960_layouts", "chess960_blocked", "chess960_attacked", "chess960_pinned_rook"}
+    for edge in edges:
+        pos = Position.from_fen(edge.fen)
+        assert pos.chess960 and pos.castling and can_arise(pos), edge
+    topics = " ".join(e.topic for e in edges)
+    for words in ("king g1, rooks", "with the king in check", "a square only the rook crosses attacked",
+                  "a piece on", "pinned along the back rank by a queen on a8"):
+        assert words in topics
+    # the rook pinned along the back rank: castling is illegal there, and legal with the pinner gone
+    for edge in (e for e in edges if e.family == "chess960_pinned_rook"):
+        board = chess.Board(edge.fen, chess960=True)
+        assert not any(board.is_castling(m) for m in board.legal_moves), edge
+        pinner = next(sq for sq in chess.SquareSet(board.occupied_co[not board.turn] & chess.BB_BACKRANKS)
+                      if board.piece_type_at(sq) != chess.KING)
+        board.remove_piece_at(pinner)
+        assert any(board.is_castling(m) for m in board.legal_moves), edge
+    # the king already on its target square: a castling where only the rook moves is legal somewhere
+    on_target = [e for e in edges if e.family == "chess960_layouts" and "king g1" in e.topic]
+    assert any(chess.Board(e.fen, chess960=True).has_kingside_castling_rights(chess.WHITE) and
+               any(m.from_square == chess.G1 and chess.Board(e.fen, chess960=True).is_castling(m)
+                   for m in chess.Board(e.fen, chess960=True).legal_moves) for e in on_target)
+
+
+@pytest.mark.parametrize("planted, kind", [("c960_pinned_rook", "castling-attack"),
+                                           ("c960_king_on_target", "castling-missing")])
+def test_fuzz_960_finds_a_planted_chess960_castling_bug(capsys, engine_path, planted, kind):
+    code, out, _ = run(capsys, "fuzz", "--960", "--engine", f"perftree:{engine_path(planted)}", "--seed", "1",
+                       "--positions", "40", "--depth", "1", "--first", "--shrink-calls", "0", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["chess960"] and len(report["findings"]) == 1
+    finding = report["findings"][0]
+    assert finding["kind"] == kind, finding
+    assert Position.from_fen(finding["fen"]).chess960 and "Chess960" in finding["name"]
+
+
+def test_fuzz_960_on_correct_chess960_engines_finds_nothing():
+    # the core against python-chess, then Stockfish with UCI_Chess960, on the same seeded positions
+    python_chess = Fuzzer(EnginePair.parse("python-chess", "core"), seed=3, positions=40, chess960=True).run()
+    assert python_chess.tested == 40 and python_chess.findings == []
+    # every Chess960 castling position and as many from play: Stockfish reads king-takes-rook
+    # castling only with UCI_Chess960
+    result = Fuzzer(EnginePair.parse("stockfish", "core"), seed=3, positions=1040, chess960=True).run()
+    assert result.tested == 1040 and result.findings == []
