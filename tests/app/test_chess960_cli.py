@@ -124,3 +124,17 @@ def test_fuzz_960_on_correct_chess960_engines_finds_nothing():
     # castling only with UCI_Chess960
     result = Fuzzer(EnginePair.parse("stockfish", "core"), seed=3, positions=1040, chess960=True).run()
     assert result.tested == 1040 and result.findings == []
+
+
+def test_shrink_keeps_a_chess960_position_chess960(engine_path):
+    """With the king on e1 and a right naming the b1 rook, a step that wrote the position as
+    standard chess could not stand: the start was the minimal example, ten pieces."""
+    from perftscope.core.engines.oracles import make_oracle
+    from perftscope.core.mismatch.shrink import shrink
+    shrunk = shrink(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
+                    "r3k3/pp6/8/8/8/8/PP6/qR2K2R w HB - 0 1", depth=1, move_pieces=False)
+    assert shrunk.fen == "4k3/8/8/8/8/8/8/qR2K3 w B - 0 1" and Position.from_fen(shrunk.fen).chess960
+    # mirrored colours keep their rook files too
+    black = shrink(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
+                   "Qr2k3/8/8/8/8/8/8/4K2R b Hb - 0 1", depth=1, move_pieces=False)
+    assert black.fen == "4k3/8/8/8/8/8/8/qR2K3 w B - 0 1", black.steps
