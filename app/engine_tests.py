@@ -16,12 +16,14 @@ from .bridge import Job
 
 class EngineTestController(QObject):
     """`selection` is the window's widgets.reference.EngineSelection: a session runs on what it
-    holds when Start is pressed (core.engines.pair.EnginePair, the timeout included)."""
+    holds when Start is pressed (core.engines.pair.EnginePair, the timeout included); `chess960()`
+    says whether it plays Chess960 (the window's box, as the divide tab reads it from the board)."""
     openRequested = Signal(object, object)      # a finding, the EnginePair its session ran on
 
-    def __init__(self, bridge, panel, selection, parent=None):
+    def __init__(self, bridge, panel, selection, chess960=lambda: False, parent=None):
         super().__init__(parent)
         self.bridge, self.panel, self.selection = bridge, panel, selection
+        self.chess960 = chess960       # the window's Chess960 box, read when Start is pressed
         self.job: Job | None = None
         self.session = None            # the running SuiteRun or Fuzzer
         self.pair = None               # the engines of the last session started
@@ -49,6 +51,7 @@ class EngineTestController(QObject):
         except EngineError as e:
             self.panel.show_error(str(e))
             return
+        settings = dict(settings, chess960=self.chess960())
         self.settings, self.pair, self.done, self.session, self.found = settings, pair, 0, None, []
         self._stop_asked = False
         self.panel.clear()
@@ -77,12 +80,12 @@ class EngineTestController(QObject):
         from perftscope.core.mismatch.suite_run import SuiteRun
         hooks = dict(on_finding=lambda finding: self.bridge.post(job, self._found, finding), on_position=self._count)
         if settings["mode"] == "suite":
-            session = SuiteRun(load(resources.path(settings["suite"])), pair, jobs=settings["jobs"],
-                               max_depth=settings["max_depth"], **hooks)
-            said = f"{settings['suite']}: "
+            session = SuiteRun(load(resources.path(settings["suite"]), settings["chess960"]), pair,
+                               jobs=settings["jobs"], max_depth=settings["max_depth"], **hooks)
+            said = f"{settings['suite']}{' as Chess960' if settings['chess960'] else ''}: "
         else:
             session = Fuzzer(pair, seed=settings["seed"], depth=settings["depth"], seconds=settings["seconds"],
-                             **hooks)
+                             chess960=settings["chess960"], **hooks)
             said = ""
         self.names = (session.engine_name, session.reference_name)
         self.session = session

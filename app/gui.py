@@ -109,8 +109,9 @@ class MainWindow(QMainWindow):
                                         self.finder, self.finder_panel, self.board_commands.set_fen, parent=self)
         self.runs = RunController(self.bridge, self.run_panel, self.graphs, self.run_context, self.main_model,
                                   parent=self)
-        self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, parent=self)
-        self.races = RaceController(self.bridge, self.race_panel, parent=self)
+        self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines,
+                                                 chess960=self.chess960.isChecked, parent=self)
+        self.races = RaceController(self.bridge, self.race_panel, chess960=self.chess960.isChecked, parent=self)
         self.sessions = SessionController(self.main_model, self.engines, self.divider)
         self.notation = Notation(self.settings, self.board, self.model, self.finder_panel, self.test_engine,
                                  parent=self)

@@ -15,9 +15,10 @@ from .bridge import Job
 class RaceController(QObject):
     finished = Signal(object)          # the core.race.runner.Race, every engine closed
 
-    def __init__(self, bridge, panel, parent=None):
+    def __init__(self, bridge, panel, chess960=lambda: False, parent=None):
         super().__init__(parent)
         self.bridge, self.panel = bridge, panel
+        self.chess960 = chess960       # the window's Chess960 box: the positions are played as Chess960
         self.race = None               # the running race, then the last one (for export)
         self.job: Job | None = None
         self._index: dict = {}         # (racer, position name) -> table row
@@ -35,12 +36,14 @@ class RaceController(QObject):
         from perftscope.core.engines.mode import Mode
         from perftscope.core.errors import PerftscopeError
         from perftscope.core.race.report import settings_text
-        from perftscope.core.race.runner import Race
+        from perftscope.core.race.runner import Race, as_chess960
         if self.job is not None:
             return
         self.job = job = Job()
         try:
-            race = Race(settings["engines"], settings["positions"], settings["seconds"], settings["depth"],
+            chess960 = self.chess960()
+            positions = as_chess960(settings["positions"]) if chess960 else settings["positions"]
+            race = Race(settings["engines"], positions, settings["seconds"], settings["depth"],
                         Mode(settings["threads"], settings["hash_mb"]), settings["timeout"],
                         settings["yardsticks"], listener=lambda *event: self.bridge.post(job, self._event, event))
         except PerftscopeError as e:
@@ -49,7 +52,8 @@ class RaceController(QObject):
             return
         self.race = race
         self._index = {(h.racer, h.position.name): i for i, h in enumerate(race.heats)}
-        self.panel.show_race(race.heats, [r.name for r in race.racers], self._caption(race, settings_text(race)))
+        said = settings_text(race) + (" · Chess960" if chess960 else "")
+        self.panel.show_race(race.heats, [r.name for r in race.racers], self._caption(race, said))
         self.panel.set_running(True)
         self.panel.set_status(f"Starting {len(race.racers)} engines…")
         self.bridge.submit(race.run, self._finished, self._failed, job=job)

@@ -182,6 +182,8 @@ class Fuzzer(EngineSession):
     def run(self) -> FuzzResult:
         """Test positions until a limit, then close the oracles. Findings alike are merged
         (findings.merge): `on_finding` then gets the one found before, its count up."""
+        (chess960_edge_positions if self.chess960 else edge_positions)()    # built before the clock starts
+        start_positions(self.chess960)
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         over = lambda: self.stopped.is_set() or (deadline is not None and time.perf_counter() > deadline)  # noqa: E731

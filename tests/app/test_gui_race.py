@@ -90,3 +90,21 @@ def test_a_position_of_ones_own(window):
     panel.add_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     assert panel.positions[-1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     assert panel.settings()["positions"][-1] == panel.positions[-1]
+
+
+def test_the_chess960_box_races_the_positions_as_chess960(qtbot, window):
+    """Ticked, the race sends each position so that it says Chess960 (Stockfish gets UCI_Chess960):
+    the same counts, castling written king takes rook."""
+    from perftscope.core.board.position import Position
+    panel = window.race_panel
+    only(panel, "kiwipete")
+    panel.by_depth.setChecked(True)
+    panel.depth.setValue(2)
+    window.chess960.setChecked(True)
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: not window.races.running, timeout=60000)
+    race = window.races.race
+    assert [h.engine for h in race.heats] == ["core", "stockfish"]
+    assert all(h.status == "done" and h.laps[-1].nodes == 2039 for h in race.heats)
+    assert Position.from_fen(race.positions[0].fen).chess960 and " HAha " in race.positions[0].fen
+    assert "Chess960" in panel.graphs.caption.text()
