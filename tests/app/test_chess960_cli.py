@@ -138,3 +138,15 @@ def test_shrink_keeps_a_chess960_position_chess960(engine_path):
     black = shrink(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
                    "Qr2k3/8/8/8/8/8/8/4K2R b Hb - 0 1", depth=1, move_pieces=False)
     assert black.fen == "4k3/8/8/8/8/8/8/qR2K3 w B - 0 1", black.steps
+
+
+def test_gui_960_opens_the_position_as_chess960(xfen_epd):
+    from perftscope.app.cli import build_parser
+    from perftscope.app.commands.gui import _checked
+    fen = xfen_epd.read_text().splitlines()[0].split(";")[0].strip()
+    argv = ["gui", "--960", "--fen", fen]
+    opened, _, _ = _checked(build_parser(argv).parse_args(argv))
+    assert Position.from_fen(opened).chess960 and opened.split()[2] != "KQkq"
+    argv = ["gui", "--960"]
+    opened, _, _ = _checked(build_parser(argv).parse_args(argv))
+    assert opened.split()[2] == "HAha"          # the start position, as Chess960
