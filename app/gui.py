@@ -97,7 +97,7 @@ class MainWindow(QMainWindow):
         self.run_context = ContextBar("Runs count the board position with the core.")
         self.graphs = LiveGraphs()
         self.test_engine = TestEnginePanel(self.engines)
-        self.race_panel = RacePanel(self.engines, standard_positions())
+        self.race_panel = RacePanel(self.engines, standard_positions(), chess960=lambda: self.chess960.isChecked())
         self.exports = DivideActions(self.model, self)
         install_row_menu(self.tree, self.exports)
         self._layout()
