@@ -77,7 +77,7 @@ def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
     only(panel, "initial")
     panel.start_button.click()
     qtbot.waitUntil(lambda: "Racing uci_hang.py on initial: depth 1" in panel.status.text(), timeout=20000)
-    pid = window.races.race.racers[0].oracle.pid
+    pid = window.races.jobs.job.race.racers[0].oracle.pid
     panel.stop_button.click()
     qtbot.waitUntil(lambda: not window.races.running, timeout=3000)
     assert gone(pid)
@@ -90,7 +90,7 @@ def test_a_position_of_ones_own(window):
     assert "king" in panel.status.text().lower() and len(panel.positions) == 5
     panel.add_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     assert panel.positions[-1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
-    assert panel.settings()["positions"][-1] == panel.positions[-1]
+    assert panel.settings().positions[-1] == panel.positions[-1]
 
 
 def test_the_chess960_box_races_the_positions_as_chess960(qtbot, window):
@@ -104,7 +104,7 @@ def test_the_chess960_box_races_the_positions_as_chess960(qtbot, window):
     window.chess960.setChecked(True)
     panel.start_button.click()
     qtbot.waitUntil(lambda: not window.races.running, timeout=60000)
-    race = window.races.race
+    race = window.races.state.result
     assert [h.engine for h in race.heats] == ["core", "stockfish"]
     assert all(h.status == "done" and h.laps[-1].nodes == 2039 for h in race.heats)
     assert Position.from_fen(race.positions[0].fen).chess960 and " HAha " in race.positions[0].fen
@@ -120,3 +120,4 @@ def test_a_chess960_fen_of_ones_own_reads_with_the_box(qtbot, window):
     window.chess960.setChecked(True)
     qtbot.keyClick(panel.fen, Qt.Key_Return)
     assert len(panel.positions) == 6 and panel.positions[-1].fen.split()[2] == "FDfd"
+
