@@ -18,8 +18,8 @@ GUIDE = """
 in the FEN field under the board, play moves on the board, or set it up by hand in
 <i>Edit → Edit position…</i> (Ctrl+E).</li>
 <li><b>Name your engine and the reference</b>: the <i>Engine</i> selector is the engine you are
-debugging, the <i>Reference</i> the truth it is compared with (the core by default). Either can be
-any of: %(kinds)s. Each call has a timeout.</li>
+debugging; the <i>Reference</i> is the truth it is compared with: the core, Stockfish, python-chess or
+another engine. Either can be any of: %(kinds)s. Each call has a timeout.</li>
 <li><b>Divide</b> at a depth: every root move with your engine's count, the reference's and the
 verdict. Expand a marked row to divide below it, or press <b>Find first mismatch</b> and let
 perftscope descend to the position where the move lists differ. A move your engine generates and
