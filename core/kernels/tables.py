@@ -6,7 +6,9 @@ offsets below are plain ints, frozen into the kernels as constants.
 
 Squares: a1 = 0, b1 = 1, ..., h8 = 63. Slider attacks come from PEXT-indexed
 tables where the CPU has BMI2, from magic multiplication elsewhere; both modes
-share one layout (a square's block starts at the same offset)."""
+share one layout (a square's block starts at the same offset). In PEXT mode a rook
+is looked up by rank and by file (RANK_ATT, FILE_ATT) and the rook blocks under
+SLIDERS go unread: only the magic mode uses them."""
 import numpy as np
 from numba import njit
 
