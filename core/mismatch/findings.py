@@ -168,22 +168,53 @@ class Finding:
 
 
 def classify(report: Report) -> str:
-    """The failure class of a finder report that disagrees."""
+    """The failure class of a finder report that disagrees: the most specific class any
+    differing move has."""
+    return symptoms(report)[0][0]
+
+
+def symptoms(report: Report) -> list[tuple[str, str]]:
+    """(class, kind of move) of each differing move of a finder report that disagrees, the most
+    specific class first: what a shrink keeps ("castling-attack", "illegal castling").
+    One (class, "") when no move can be named (lists that agree under a differing count, an
+    engine that prints only totals) or when the class is the route's (a castled rook left behind)."""
     if getattr(report, "totals_only", False) and report.note and not report.levels[-1].differing:
-        return "other"               # its total differs here; which moves cannot be told
+        return [("other", "")]       # its total differs here; which moves cannot be told
     if report.note or not (report.missing or report.extra):
-        return "state"
+        return [("state", "")]
     pos = Position.from_fen(report.fen)
     if _rook_left_behind(report):
-        return "castling-rook"
-    engine_castles = any(_castles(pos, row.move) for row in (report.levels[-1].rows if report.levels else [])
-                         if row.engine is not None)
+        return [("castling-rook", "")]
     # the route matters only when the engine answers otherwise asked about the position's own FEN
     route = report.state_trace is not None
-    kinds = [_classify_move(pos, m, m in report.extra, report.explanations.get(m, ""), route, engine_castles)
-             for m in report.extra + report.missing]
-    # the most specific class any differing move has
-    return min(kinds, key=list(CLASSES).index)
+    found = []
+    for m in report.extra + report.missing:
+        extra = m in report.extra
+        symptom = (_classify_move(pos, m, extra, report.explanations.get(m, ""), route),
+                   _move_kind(pos, m, extra))
+        if symptom not in found:
+            found.append(symptom)
+    return sorted(found, key=lambda s: list(CLASSES).index(s[0]))
+
+
+_PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
+
+
+def _move_kind(pos: Position, move: str, extra: bool) -> str:
+    """'illegal castling', 'not generated promotion to n', 'illegal pawn move': the same for a
+    position and its colour mirror."""
+    verdict = ILLEGAL.word if extra else NOT_GENERATED.word
+    frm, to = parse_square(move[:2]), parse_square(move[2:4])
+    piece = pos.board[frm].upper()
+    if piece == "K" and _castles(pos, move):
+        return f"{verdict} castling"
+    if piece == "P" and pos.ep_square is not None and to == pos.ep_square:
+        return f"{verdict} en passant"
+    if len(move) == 5:
+        return f"{verdict} promotion to {move[4]}"
+    if extra and _bare(pos, move):
+        return f"{verdict} promotion without its piece"
+    return f"{verdict} {_PIECE_NAMES.get(piece, 'piece')} move"
 
 
 def _castles(pos: Position, move: str) -> bool:
@@ -233,17 +264,15 @@ def _rook_left_behind(report: Report) -> bool:
     return False
 
 
-def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool, engine_castles: bool = True) -> str:
+def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool) -> str:
     mover = pos.board[parse_square(move[:2])]
     piece = mover.upper()
     if piece == "K" and _castles(pos, move):
         if extra:
             return "castling-rights" if "castling right" in why else "castling-attack"
-        if route:
-            return "castling-rights"           # a right its moves lost (the state trace says which)
-        if not engine_castles:
-            return "castling-missing"          # it generates no castling at all here
-        return "castling-attack"               # it castles the other way: an attack seen that is not there
+        # a legal castle not generated: a right its moves lost (the state trace says which), else
+        # not generated, whether or not it castles the other way (why cannot be told from here)
+        return "castling-rights" if route else "castling-missing"
     if piece == "P" and pos.ep_square is not None and parse_square(move[2:4]) == pos.ep_square:
         if re.search(r"along rank \d", why):
             return "ep-rank-pin"
@@ -331,8 +360,28 @@ def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pie
         start, depth = report.fen, 1
     else:
         start, depth = finding.fen, finding.depth
+    # the bug the finding is about: its class, and the kind of move of the first move that has it
+    symptom = next((s for s in symptoms(report) if s[0] == finding.kind), None)
     return shrink(engine, reference, start, depth, max_calls=max_calls, move_pieces=move_pieces,
-                  cancelled=cancelled)
+                  cancelled=cancelled, symptoms=symptoms, symptom=symptom)
+
+
+def shrink_each(engine: Oracle, reference: Oracle, fen: str, depth: int, moves=(), **options) -> list[Shrunk]:
+    """One minimal example per bug the position shows: a shrink for each symptom (class and kind
+    of move) of the finder's report on it, in the order of `symptoms`. [] when they agree; a
+    crash gives the one shrink of the crash. `options` as core.mismatch.shrink.shrink takes them."""
+    report = find_mismatch(engine, reference, fen, moves, depth).raise_unless_finding()
+    if report.failure is not None:
+        found = shrink(engine, reference, fen, depth, moves, **options)
+        return [] if found is None else [found]
+    if report.agree:
+        return []
+    out = []
+    for symptom in symptoms(report):
+        found = shrink(engine, reference, fen, depth, moves, symptoms=symptoms, symptom=symptom, **options)
+        if found is not None:
+            out.append(found)
+    return out
 
 
 def timeout_finding(engine: Oracle, fen: str, depth: int, error: EngineError, name: str = "") -> Finding:
