@@ -29,16 +29,15 @@ from typing import Callable
 import chess
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout
+from ..errors import EngineCrashed, EngineError
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position
+from .failures import at_path, failure_kind, word
 from .state_trace import StateTrace, trace_state
 
 _DEPENDS = "its count depends on how the position was reached"
-# Failure.kind as a report says it of the engine
-_FAILED = {"crash": "crashed", "timeout": "hung", "flood": "flooded", "error": "failed"}
 
 
 @dataclass(frozen=True)
@@ -99,8 +98,8 @@ class Failure:
 
     @property
     def word(self) -> str:
-        """What the engine did, as a report says it: crashed, hung, flooded or failed."""
-        return _FAILED.get(self.kind, "failed")
+        """What the engine did, as every report says it (core.mismatch.failures): crashed, hung..."""
+        return word(self.kind)
 
     @property
     def is_finding(self) -> bool:
@@ -390,24 +389,19 @@ def failed_at_root(engine: Oracle, fen: str, depth: int, error: EngineError) -> 
 def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path) -> Report:
     """An oracle failed mid-descent: the report ends there, with the levels found so far."""
     fen = Position.from_fen(report.root_fen).play(path).fen()
-    where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
+    where = f"{at_path(path)} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
-    if not isinstance(error, EngineFailed) or getattr(error, "calibrating", False):
-        # not a call that broke off: an answer it could not use, a start that failed, or it
-        # failed on the start position while perftscope learned how it talks (not this position)
-        kind = "error"
-    else:
-        kind = getattr(error, "kind", "") or ("timeout" if isinstance(error, EngineTimeout) else
-                                               "flood" if isinstance(error, EngineFlood) else "crash")
+    # failing on the start position while perftscope learned how it talks is not about this one
+    kind = "error" if getattr(error, "calibrating", False) else failure_kind(error)
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):
-        message = f"{oracle.name} crashed {where}: {own or error}"
+        message = f"{oracle.name} {word('crash')} {where}: {own or error}"
     else:
         text = str(error)
         if text.startswith(f"{oracle.name}: "):
             text = text[len(oracle.name) + 2:]
-        message = f"{oracle.name} {_FAILED.get(kind, 'failed')} {where}: {text}"
+        message = f"{oracle.name} {word(kind)} {where}: {text}"
     report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
                              tuple(path), error)
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there

@@ -24,6 +24,7 @@ from ..engines.notation import is_bare_promotion
 from .finder import Report, failed_at_root, find_mismatch
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, parse_square
+from .failures import ENGINE_FAILED, at_path, failure_kind, word
 from .shrink import Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
 
@@ -47,9 +48,9 @@ CLASSES = {
     "unreadable": "answer that cannot be read",
     "other": "other move-list differences",
 }
-# classes of an engine that failed a call rather than answered with the wrong moves
-FAILURES = {"crash": "crashed", "timeout": "timed out", "flood": "flooded its output",
-            "refused": "refused the request", "unreadable": "answered what cannot be read"}
+# classes of an engine that failed a call rather than answered with the wrong moves, with what
+# it did (core.mismatch.failures: the one wording of a failure)
+FAILURES = {kind: word(kind) for kind in ENGINE_FAILED}
 
 _CASTLES = {"e1g1", "e1c1", "e8g8", "e8c8"}
 _LISTED = 3                     # differing moves a one-line summary names with their reasons
@@ -134,8 +135,7 @@ class Finding:
         """One line: the class, the moves or error, where."""
         if self.engine_failed:
             verb = FAILURES[self.kind]
-            return (f"{self.label}: the engine {verb} at path {' '.join(self.path) or '(none)'} "
-                    f"(FEN {self._failed_fen()}): {self.error}")
+            return f"{self.label}: the engine {verb} {at_path(self.path)} (FEN {self._failed_fen()}): {self.error}"
         if self.report is None or self.kind == "state" or self.report.note:
             text = f"{self.label}: {self.report.note if self.report is not None else self.error}"
         else:
@@ -300,14 +300,8 @@ def _pinned(pos: Position, square: str) -> bool:
 def error_kind(error: EngineError) -> str:
     """The class of an engine that failed a call ('crash' only for a process that died); any
     other error in its answer is 'unreadable'."""
-    kind = getattr(error, "kind", "unreadable")
+    kind = failure_kind(error)
     return kind if kind in FAILURES else "unreadable"
-
-
-def own_error(error: EngineError) -> str:
-    """The engine's own error line: `.own_error` where the oracle captured it, else the message."""
-    own = getattr(error, "own_error", None)
-    return str(own) if own else str(error)
 
 
 def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: str = "",
@@ -389,8 +383,15 @@ def timeout_finding(engine: Oracle, fen: str, depth: int, error: EngineError, na
     at once, without the finder asking (and waiting) again."""
     if getattr(error, "calibrating", False):
         raise error            # it hung on the start position while perftscope learned how it talks
+    return failure_finding(engine, fen, depth, error, name)
+
+
+def failure_finding(engine: Oracle, fen: str, depth: int, error: EngineError, name: str = "") -> Finding:
+    """The engine failed when asked about `fen` itself at `depth`: a finding of that failure's
+    class (an error that is no failed call is 'unreadable'), built from the finder's Failure
+    like every other failure finding, worded by core.mismatch.failures."""
     report = failed_at_root(engine, fen, depth, error)
-    return Finding(fen, depth, "timeout", report=report, error=report.failure.own_error, name=name)
+    return Finding(fen, depth, error_kind(error), report=report, error=report.failure.own_error, name=name)
 
 
 def merge(findings: list[Finding], finding: Finding) -> Finding:

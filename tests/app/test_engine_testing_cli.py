@@ -88,7 +88,7 @@ def test_a_crash_is_reported_with_the_engines_own_error(capsys, spec, tmp_path):
     own = "TypeError: Cannot read properties of undefined (reading 'piece')"
     line = next(x for x in out.splitlines() if "crash:" in x)
     # the first position with a legal en passant (the others' captures are illegal: no crash)
-    assert line.strip() == ("crash: the engine crashed at path (none) (FEN 8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3): "
+    assert line.strip() == ("crash: the engine crashed at the root (FEN 8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3): "
                             + own)
     assert "Node.js v20" not in out
     errors = [tc.find("error") for tc in ET.parse(junit).getroot().iter("testcase") if tc.find("error") is not None]

@@ -148,7 +148,7 @@ def test_bad_requests_and_failing_engines(core, engine_path):
     report = find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, ["e2e4"], 2)
     assert (report.failure.side, report.failure.kind) == ("engine", "unreadable") and report.crash
     assert report.path == ["e2e4"] and report.levels == [] and not report.agree
-    assert report.error.startswith("uci_duplicates.py failed at path e2e4 (FEN ")
+    assert report.error.startswith("uci_duplicates.py answered what cannot be read at path e2e4 (FEN ")
     assert "move g8h6 listed twice" in report.error
     assert report.raise_unless_finding() is report
     # an engine that cannot be calibrated (no go perft): an error of the comparison, not a finding
