@@ -175,8 +175,9 @@ class DivideService:
         engine, reference = self.oracles(pair)
         # checked once: the engine is sent its FEN as written, the reference the one that stands
         request = Request.of(self.as_written(fen), moves)
-        engine_rows = engine.divide(request, (), depth, as_written=True) if engine is not None else {}
-        return diff_rows(engine_rows, reference.divide(request, (), depth))
+        engine_rows, refused = engine.divide_refused(request, (), depth, as_written=True) if engine is not None \
+            else ({}, [])
+        return diff_rows(engine_rows, reference.divide(request, (), depth), refused)
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
         job = self.bridge.submit(self.divides, on_done, on_error, self.pair, fen, tuple(moves), depth)

@@ -29,7 +29,7 @@ from typing import Callable
 import chess
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineError
+from ..errors import EngineCrashed, EngineError, EngineRefused
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
@@ -42,21 +42,26 @@ _DEPENDS = "its count depends on how the position was reached"
 
 @dataclass(frozen=True)
 class Row:
-    """One move of a level's diff table; a count is None when that side did not generate the move."""
+    """One move of a level's diff table; a count is None when that side did not generate the move
+    (`refused`: the engine, asked to play it, refused it: a move it does not generate)."""
     move: str
     engine: int | None
     reference: int | None
+    refused: bool = False
 
     @property
     def differs(self) -> bool:
         return self.engine != self.reference
 
     def to_json(self) -> dict:
-        return {"move": self.move, "engine": self.engine, "reference": self.reference}
+        data = {"move": self.move, "engine": self.engine, "reference": self.reference}
+        if self.refused:
+            data["refused"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Row:
-        return cls(data["move"], data["engine"], data["reference"])
+        return cls(data["move"], data["engine"], data["reference"], data.get("refused", False))
 
 
 @dataclass
@@ -206,9 +211,10 @@ class Report:
         return report
 
 
-def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
-    """Rows in the reference's order, then the engine's extra moves in its order."""
-    rows = [Row(m, engine.get(m), c) for m, c in reference.items()]
+def diff_rows(engine: dict[str, int], reference: dict[str, int], refused=()) -> list[Row]:
+    """Rows in the reference's order, then the engine's extra moves in its order; `refused` the
+    moves the engine refused to play (not generated)."""
+    rows = [Row(m, engine.get(m), c, m in refused) for m, c in reference.items()]
     rows += [Row(m, c, None) for m, c in engine.items() if m not in reference]
     return rows
 
@@ -242,7 +248,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
         if cancelled is not None and cancelled():
             report.cancelled = True
             return report
-        side, asked = "engine", report.path
+        side, asked, refused = "engine", report.path, []
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
             answer = engine.answer(request, (), remaining, as_written=True)
@@ -259,7 +265,10 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
                 ours, side = {}, "engine"
                 for move in theirs:
                     asked = report.path + [move]
-                    ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                    try:
+                        ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                    except EngineRefused:     # it would not play the move: one it does not generate
+                        refused.append(move)
                     report.engine_calls += 1
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
             report.cancelled = True
@@ -268,7 +277,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             if side == "engine":
                 report.engine_calls += 1          # the call it failed in was made
             return _failed(report, engine if side == "engine" else reference, side, e, asked)
-        level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
+        level = Level(pos.fen(), remaining, diff_rows(ours, theirs, refused))
         report.levels.append(level)
         report.fen = level.fen
         missing = [m for m in theirs if m not in ours]
@@ -286,6 +295,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             return _traced(report, engine, fen, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
+            for move in refused:
+                report.explanations[move] += "; asked to play it, the engine refused it"
             report.unreachable = _unreachable(start, pos)
             return _traced(report, engine, fen, remaining, answer, cancelled)
         if not differing:
