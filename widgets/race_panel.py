@@ -11,9 +11,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFi
 
 from perftscope.core.engines.stockfish import find_stockfish
 from perftscope.core.limits import RUN_DEPTH_LIMIT
+from perftscope.core.race.jobs import RaceSettings
 from perftscope.core.units import format_rate
 
-from . import palette
 from .race_graphs import RaceGraphs
 from .reference import SpecSelector, short_name
 from .spin import spin_box as _spin
@@ -24,17 +24,18 @@ RESULT = COLUMNS.index("Result")
 
 
 class RacePanel(StartStop, QWidget):
-    """`startRequested(settings)`: keys engines (specs), yardsticks, positions (RacePosition),
-    seconds or depth (the other None), threads and hash_mb (None: the engine's own), timeout.
+    """`startRequested(settings)`: a core.race.jobs.RaceSettings (engines, yardsticks, positions,
+    seconds or depth, threads and hash_mb, timeout); it watches the window's "race" JobState.
     `exportRequested(kind, path)` with kind 'markdown' or 'json'. `selection` is the window's
     widgets.reference.EngineSelection: its engine is the one offered first."""
-    startRequested = Signal(dict)
+    startRequested = Signal(object)        # core.race.jobs.RaceSettings
     stopRequested = Signal()
     exportRequested = Signal(str, str)
 
-    def __init__(self, selection, positions=(), parent=None):
+    def __init__(self, selection, positions=(), chess960=lambda: False, parent=None):
         super().__init__(parent)
         self.positions = list(positions)
+        self.chess960 = chess960        # the window's Chess960 box: a FEN typed while it is ticked reads as Chess960
         self._row_positions: list[int] = []     # the position (its index in the graphs) of each row
         self.selector = SpecSelector(selection.kinds(allow_none=False))
         self.selector.set_spec(selection.engine or "python-chess")
@@ -103,7 +104,7 @@ class RacePanel(StartStop, QWidget):
         self._layout()
         self.add_button.clicked.connect(self._add)
         self.remove_button.clicked.connect(self._remove)
-        self.fen.returnPressed.connect(lambda: self.add_fen(self.fen.text()))
+        self.fen.returnPressed.connect(lambda: self.add_fen(self.fen.text(), self.chess960()))
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
         self.table.currentCellChanged.connect(lambda row, *_: self._show_row(row))
@@ -168,13 +169,17 @@ class RacePanel(StartStop, QWidget):
         item.setToolTip(position.fen)
         self.position_list.addItem(item)
 
-    def add_fen(self, fen: str):
-        """A position of the user's own, checked by the core: a bad FEN is a message."""
+    def add_fen(self, fen: str, chess960: bool = False):
+        """A position of the user's own, checked by the core (as Chess960 with `chess960`): a bad
+        FEN is a message."""
         from perftscope.core.board.position import Position
-        from perftscope.core.errors import PerftscopeError
+        from perftscope.core.errors import FenError, PerftscopeError
         from perftscope.core.race.runner import RacePosition
         try:
-            fen = Position.from_fen(fen.strip()).fen()
+            fen = Position.from_fen(fen.strip(), chess960=chess960).fen()
+        except FenError as e:
+            self.show_error(e.spelled("tick Chess960 in the status bar"))
+            return
         except PerftscopeError as e:
             self.show_error(str(e))
             return
@@ -192,24 +197,25 @@ class RacePanel(StartStop, QWidget):
         for item in self.engines.selectedItems():
             self.engines.takeItem(self.engines.row(item))
 
-    def settings(self) -> dict:
-        chosen = [p for i, p in enumerate(self.positions)
-                  if self.position_list.item(i).checkState() == Qt.Checked]
+    def settings(self) -> RaceSettings:
+        chosen = tuple(p for i, p in enumerate(self.positions)
+                       if self.position_list.item(i).checkState() == Qt.Checked)
         by_seconds = self.by_seconds.isChecked()
-        return {"engines": self.specs(),
-                "yardsticks": tuple(name for name, box in (("core", self.core), ("stockfish", self.stockfish))
-                                    if box.isChecked()),
-                "positions": chosen, "seconds": float(self.seconds.value()) if by_seconds else None,
-                "depth": None if by_seconds else self.depth.value(),
-                "threads": self.threads.value() or None,
-                "hash_mb": None if self.hash.value() < 0 else self.hash.value(),
-                "timeout": float(self.timeout.value())}
+        return RaceSettings(
+            engines=tuple(self.specs()),
+            yardsticks=tuple(name for name, box in (("core", self.core), ("stockfish", self.stockfish))
+                             if box.isChecked()),
+            positions=chosen, seconds=float(self.seconds.value()) if by_seconds else None,
+            depth=None if by_seconds else self.depth.value(),
+            threads=self.threads.value() or None,
+            hash_mb=None if self.hash.value() < 0 else self.hash.value(),
+            timeout=float(self.timeout.value()))
 
     def _start(self):
         settings = self.settings()
-        if not settings["engines"] and not settings["yardsticks"]:
+        if not settings.engines and not settings.yardsticks:
             self.show_error("Add an engine to race (or tick a yardstick)")
-        elif not settings["positions"]:
+        elif not settings.positions:
             self.show_error("Tick at least one position")
         else:
             self.startRequested.emit(settings)
@@ -225,14 +231,6 @@ class RacePanel(StartStop, QWidget):
         self.stop_button.setEnabled(running)
         for button in (self.markdown_button, self.json_button):
             button.setEnabled(not running and self.table.rowCount() > 0)
-
-    def set_status(self, text: str):
-        self.status.setStyleSheet("")
-        self.status.setText(text)
-
-    def show_error(self, text: str):
-        self.status.setStyleSheet(f"color: {palette.ERROR}")
-        self.status.setText(text)
 
     def show_race(self, heats, labels: list[str], caption: str):
         """A row per heat (engine on position), waiting; the graphs cleared for these engines."""
