@@ -289,7 +289,8 @@ def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool)
         return "check-evasion"
     if not extra and _pinned(pos, move[:2]):
         return "pin"
-    return "other"
+    # a move whose verdict depends on the route (a state trace names the field): a state bug
+    return "state" if route else "other"
 
 
 def _pinned(pos: Position, square: str) -> bool:
