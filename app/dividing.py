@@ -275,6 +275,7 @@ class DivideController(QObject):
             self.finder_panel.clear()
         if divide:
             fill_divide(self.tree_model, divide)
+            self.tree.set_depth(int(divide["depth"]))       # the next Divide runs at the rows' depth
             about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
             self.tree.set_about(divide["fen"], divide.get("moves", ()),
                                 engines_line(divide.get("engine"), divide.get("reference")))

@@ -232,7 +232,9 @@ def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_pa
     assert {r["verdict"] for r in data["divide"]["rows"]} >= {"illegal", "count_differs", "agrees"}
 
     other = window(START_FEN, "", "python-chess")
+    other.tree.set_depth(5)
     assert other.sessions.open(path)
+    assert other.tree.depth() == 3                # the next Divide runs at the depth of the rows shown
     assert other.engines.specs() == (engine, "core")
     assert other.board.position == w.board.position
     assert [(n.moves, n.row) for n in other.model.walk()] == [(n.moves, n.row) for n in w.model.walk()]
@@ -245,6 +247,9 @@ def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_pa
     assert other.main_model.mark is not None and not other.main_model.divide_stale
     for i in range(1, len(report.path) + 1):
         assert other.tree.view.isExpanded(other.model.find(report.path[:i]))
+    other.tree._divide_button.click()             # Divide: the saved tree's root at the saved depth
+    qtbot.waitUntil(lambda: not other.busy(), timeout=60000)
+    assert other.model.root.depth == 3 and other.model.fen == POSITION_3
 
 
 def test_a_second_find_starts_from_the_divides_root_and_show_goes_back_to_the_finding(qtbot, window, engine_path):
