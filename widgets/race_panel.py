@@ -205,6 +205,43 @@ class RacePanel(StartStop, QWidget):
                 "hash_mb": None if self.hash.value() < 0 else self.hash.value(),
                 "timeout": float(self.timeout.value())}
 
+    def choices(self) -> dict:
+        """What the user chose, as plain data to remember between sessions (app.memory): the
+        engines, the yardsticks, each position (name, FEN, ticked) and the budget."""
+        return {"engines": self.specs(), "core": self.core.isChecked(), "stockfish": self.stockfish.isChecked(),
+                "positions": [[p.name, p.fen, self.position_list.item(i).checkState() == Qt.Checked]
+                              for i, p in enumerate(self.positions)],
+                "by_depth": self.by_depth.isChecked(), "seconds": float(self.seconds.value()),
+                "depth": self.depth.value(), "threads": self.threads.value(), "hash": self.hash.value()}
+
+    def set_choices(self, choices: dict):
+        """Put back what choices() returned; what this copy cannot use (a position that no
+        longer reads, Stockfish gone) is left as it is."""
+        from perftscope.core.board.position import Position
+        from perftscope.core.errors import PerftscopeError
+        from perftscope.core.race.runner import RacePosition
+        self.engines.clear()
+        for spec in choices.get("engines", []):
+            self.add_engine(str(spec))
+        self.core.setChecked(bool(choices.get("core", True)))
+        if self.stockfish.isEnabled():
+            self.stockfish.setChecked(bool(choices.get("stockfish", True)))
+        for name, fen, ticked in choices.get("positions", []):
+            known = [i for i, p in enumerate(self.positions) if p.fen == fen]
+            if not known:
+                try:
+                    Position.from_fen(str(fen))
+                except PerftscopeError:
+                    continue
+                self._list_position(RacePosition(str(name), str(fen)))
+                known = [len(self.positions) - 1]
+            self.position_list.item(known[0]).setCheckState(Qt.Checked if ticked else Qt.Unchecked)
+        (self.by_depth if choices.get("by_depth") else self.by_seconds).setChecked(True)
+        for box, key in ((self.seconds, "seconds"), (self.depth, "depth"), (self.threads, "threads"),
+                         (self.hash, "hash")):
+            if key in choices:
+                box.setValue(type(box.value())(choices[key]))
+
     def _start(self):
         settings = self.settings()
         if not settings["engines"] and not settings["yardsticks"]:

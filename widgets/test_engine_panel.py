@@ -118,10 +118,19 @@ class TestEnginePanel(StartStop, QWidget):
                 "max_depth": self.max_depth.value(), "jobs": self.jobs.value(), "depth": self.depth.value(),
                 "seconds": float(self.seconds.value()), "seed": self.seed.value()}
 
+    def choices(self) -> dict:
+        """What the next session does, as plain data to remember between sessions (app.memory)."""
+        return self.settings()
+
+    def set_choices(self, choices: dict):
+        """Put back what choices() returned (a suite this copy does not have is left as it is)."""
+        numbers = {k: choices[k] for k in ("max_depth", "jobs", "depth", "seconds", "seed") if k in choices}
+        self.choose(mode=choices.get("mode"), suite=choices.get("suite"), **numbers)
+
     def choose(self, mode: str | None = None, suite: str | None = None, **numbers):
         """Set what the next session does, as the user would: mode 'suite' or 'fuzz', the suite's
         file name, and any of max_depth, jobs, depth, seconds, seed."""
-        if mode is not None:
+        if mode is not None and self.mode.findData(mode) >= 0:
             self.mode.setCurrentIndex(self.mode.findData(mode))
         if suite is not None:
             self.suite.setCurrentText(suite)
