@@ -121,7 +121,7 @@ class EngineTestController(QObject):
                f"{len(self.panel.findings)} findings"
         current = self.session.activity()
         if current is not None:
-            text += f"; waiting for {engine}: call {current.call}, {current.seconds:.1f} s"
+            text += f"; {current.words(engine)}"
         self.panel.set_status(text)
 
     def close(self):

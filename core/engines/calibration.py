@@ -48,6 +48,8 @@ class Probe:
     parsed: ParsedDivide | None = None
     read_error: str = ""
     truth: dict[int, dict[str, int]] = field(default_factory=dict)    # depth -> divide
+    number: int = 0                     # its place among the positions asked, of `of`
+    of: int = 0
 
     @property
     def total(self) -> int:
@@ -108,7 +110,8 @@ def calibrate(ask: Callable[[Probe], list[str]], name: str, chess960: bool | Non
     CalibrationError when nothing can be learned; OracleCancelled passes through."""
     asked = probes(chess960)
     from ..counting.perft import divide          # the jitted core: only when calibrating
-    for probe in asked:
+    for number, probe in enumerate(asked, 1):
+        probe.number, probe.of = number, len(asked)
         pos = Position.from_fen(probe.fen, chess960=probe.chess960)
         probe.truth = {d: divide(pos, d) for d in range(1, probe.depth + 1)}
         try:

@@ -374,3 +374,16 @@ def test_the_window_gives_the_engine_a_fen_as_written_as_compare_does(qtbot, win
     report = find(qtbot, w, 3)
     assert report.root_fen == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w - - 0 1" and report.extra == ["e1c1"]
     assert "Chess960" not in " ".join(report.explanations.values())
+
+
+def test_the_first_divide_with_a_new_program_says_it_is_learning_its_dialect(qtbot, window, tmp_path, engine_path):
+    script = tmp_path / "new-perft.sh"
+    script.write_text(f"#!/bin/sh\nexec {engine_path('correct')} \"$@\"\n")
+    script.chmod(0o755)
+    w = window(START_FEN, f"cmd:{script} {{depth}} {{fen}} {{moves}}", "core")
+    w.tree.request("divide", 1)
+    qtbot.waitUntil(lambda: "learning how new-perft.sh prints its divide (" in w.waiting.text(), timeout=30000)
+    assert " of 8), " in w.waiting.text() and "call 1" not in w.waiting.text()
+    assert "learning how new-perft.sh prints its divide" in w.tree.summary.text()
+    qtbot.waitUntil(lambda: not w.busy(), timeout=60000)
+    assert "new-perft.sh and core agree (20 nodes)" in w.message.text()
