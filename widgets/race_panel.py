@@ -55,7 +55,7 @@ class RacePanel(StartStop, QWidget):
                                   else "Stockfish is not installed")
         self.position_list = QListWidget()
         self.position_list.setMaximumHeight(110)
-        self.position_list.setMinimumWidth(110)
+        self.position_list.setMinimumWidth(100)
         for position in list(self.positions):
             self._list_position(position)
         self.fen = QLineEdit()
@@ -70,10 +70,12 @@ class RacePanel(StartStop, QWidget):
         self.seconds.setValue(5)
         self.seconds.setSuffix(" s")
         self.depth = _spin(1, RUN_DEPTH_LIMIT, 4, "every engine to this depth", "")
-        self.threads = _spin(0, 1024, 0, "threads for every engine that can take them", "")
-        self.threads.setSpecialValueText("engine's own")
-        self.hash = _spin(-1, 1 << 20, -1, "hash table for every engine that can take it (0: none)", " MiB")
-        self.hash.setSpecialValueText("engine's own")
+        self.threads = _spin(0, 1024, 0, "threads for every engine that can take them (default: each "
+                             "engine's own)", "")
+        self.threads.setSpecialValueText("default")          # short: the tab fits a 1024 px window
+        self.hash = _spin(-1, 1 << 20, -1, "hash table for every engine that can take it, 0: none (default: "
+                          "each engine's own)", " MiB")
+        self.hash.setSpecialValueText("default")
         self.timeout = QDoubleSpinBox()
         self.timeout.setRange(1, 24 * 3600)
         self.timeout.setDecimals(0)
@@ -143,8 +145,7 @@ class RacePanel(StartStop, QWidget):
         buttons = QHBoxLayout()
         for button in (self.start_button, self.stop_button):
             buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(QLabel("Export"))
+        buttons.addStretch(1)                 # then the exports (their tooltips say so)
         for button in (self.markdown_button, self.json_button):
             buttons.addWidget(button)
         form = QFormLayout()

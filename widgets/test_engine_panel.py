@@ -12,12 +12,14 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
 from perftscope import resources
 
 from . import palette
+from .cells import WrappedCells
 from .notation import beside_uci
 from .reference import EngineChoice, EngineSelection
 from .spin import spin_box as _spin
 from .start_stop import StartStop
 
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
+ROW_LINES = 2                    # a finding's row is at most this many lines tall
 MOVES_COLUMN = COLUMNS.index("Moves")
 
 
@@ -80,10 +82,11 @@ class TestEnginePanel(StartStop, QWidget):
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         # the columns share the table's width (no sideways scrolling, at 1024 px too): long
-        # moves and FENs wrap in their cells, and each cell's tooltip is its whole text
+        # moves and FENs wrap in their cells, inside a FEN too, on two lines at most (the rest
+        # elided), so a row stays compact; each cell's tooltip is its whole text
         header.setSectionResizeMode(QHeaderView.Stretch)
         self.table.setWordWrap(True)
-        self.table.setTextElideMode(Qt.ElideNone)
+        self.table.setItemDelegate(WrappedCells(ROW_LINES, self.table))
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
 
