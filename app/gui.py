@@ -96,7 +96,8 @@ class MainWindow(QMainWindow):
         self.finder_panel = FinderPanel()
         self.engine_log = EngineLogPanel()
         self.run_panel = RunPanel()
-        self.run_context = ContextBar("Runs count the board position with the core.")
+        self.run_context = ContextBar("A perft run counts the position on the board with the core, "
+                                      "perftscope's own move generator.")
         self.graphs = LiveGraphs()
         self.test_engine = TestEnginePanel(self.engines)
         self.race_panel = RacePanel(self.engines, standard_positions())
