@@ -4,7 +4,7 @@ the findings table, one row per failing position (class, where, moves, minimal p
 It only shows things: app/engine_tests.py runs the session and feeds it."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QLabel, QPushButton, QStackedWidget, QStyle, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
@@ -19,6 +19,7 @@ from .spin import spin_box as _spin
 from .start_stop import StartStop
 
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
+SHARES = (0.22, 0.18, 0.36, 0.24)  # of the table's width: the minimal position's FEN gets the most
 ROW_LINES = 2                    # a finding's row is at most this many lines tall
 MOVES_COLUMN = COLUMNS.index("Moves")
 
@@ -81,12 +82,14 @@ class TestEnginePanel(StartStop, QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
-        # the columns share the table's width (no sideways scrolling, at 1024 px too): long
-        # moves and FENs wrap in their cells, inside a FEN too, on two lines at most (the rest
-        # elided), so a row stays compact; each cell's tooltip is its whole text
-        header.setSectionResizeMode(QHeaderView.Stretch)
+        # the columns share the table's width (no sideways scrolling, at 1024 px too), in SHARES:
+        # long moves and FENs wrap in their cells, inside a FEN too, on two lines at most (the
+        # rest elided), so a row stays compact; each cell's tooltip is its whole text
+        header.setSectionResizeMode(QHeaderView.Fixed)
+        header.setStretchLastSection(True)
         self.table.setWordWrap(True)
         self.table.setItemDelegate(WrappedCells(ROW_LINES, self.table))
+        self.table.installEventFilter(self)
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
 
@@ -115,6 +118,13 @@ class TestEnginePanel(StartStop, QWidget):
         self.table.clicked.connect(lambda index: self.open_row(index.row()))
         if not self.table.style().styleHint(QStyle.SH_ItemView_ActivateItemOnSingleClick):
             self.table.activated.connect(lambda index: self.open_row(index.row()))
+
+    def eventFilter(self, watched, event):
+        if watched is self.table and event.type() == QEvent.Resize:
+            width = self.table.viewport().width()
+            for col, share in enumerate(SHARES[:-1]):
+                self.table.horizontalHeader().resizeSection(col, int(width * share))
+        return super().eventFilter(watched, event)
 
     def settings(self) -> dict:
         return {"mode": self.mode.currentData(), "suite": self.suite.currentText(),
