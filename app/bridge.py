@@ -37,9 +37,10 @@ def yield_to_gui(seen: weakref.WeakSet):
                 pass            # the thread has just ended
 
 
-class Job:
-    """A submitted call. `cancelled` only stops its result from being delivered: a running
-    kernel is not interrupted (runs that can stop early go through core.counting.pool)."""
+class Ticket:
+    """A submitted call (core.job.Job is long work itself; this is the call's ticket). `cancelled`
+    only stops its results from being delivered: a running kernel is not interrupted (work that can
+    stop early is a core.job.Job, stopped through app.jobs.JobController)."""
 
     def __init__(self):
         self.cancelled = False
@@ -61,31 +62,38 @@ class Bridge(QObject):
         self.timer.timeout.connect(self.tick)
         self.timer.start()
 
-    def submit(self, fn, on_done, on_error=None, *args, job: Job | None = None) -> Job:
+    def submit(self, fn, on_done, on_error=None, *args, job: Ticket | None = None) -> Ticket:
         """Run fn(*args) on a worker thread; on_done(value) or on_error(message) later
         runs on the GUI thread. User errors arrive as their one-line message; anything
         else as its type and message (the traceback goes to stderr)."""
-        job = job or Job()
-
-        def work():
-            if job.cancelled:
-                job.done.set()
-                return
-            try:
-                value = fn(*args)
-                self._inbox.put((job, on_done, value))
-            except PerftscopeError as e:
-                self._inbox.put((job, on_error, str(e)))
-            except Exception as e:  # noqa: BLE001 - a worker must report, never die silently
-                traceback.print_exc()
-                self._inbox.put((job, on_error, f"{type(e).__name__}: {e}"))
-            finally:
-                job.done.set()
-
-        self._pool.submit(work)
+        job = job or Ticket()
+        self._pool.submit(self._work, job, fn, on_done, on_error, args)
         return job
 
-    def post(self, job: Job, callback, value):
+    def start_thread(self, fn, on_done, on_error=None, *args, job: Ticket | None = None) -> Ticket:
+        """As submit, on a thread of its own: for long work (a core.job.Job runs until it is done or
+        stopped) that must not hold one of the pool's threads away from the divides."""
+        job = job or Ticket()
+        threading.Thread(target=self._work, args=(job, fn, on_done, on_error, args),
+                         name="perftscope-job", daemon=True).start()
+        return job
+
+    def _work(self, job: Ticket, fn, on_done, on_error, args):
+        if job.cancelled:
+            job.done.set()
+            return
+        try:
+            value = fn(*args)
+            self._inbox.put((job, on_done, value))
+        except PerftscopeError as e:
+            self._inbox.put((job, on_error, str(e)))
+        except Exception as e:  # noqa: BLE001 - a worker must report, never die silently
+            traceback.print_exc()
+            self._inbox.put((job, on_error, f"{type(e).__name__}: {e}"))
+        finally:
+            job.done.set()
+
+    def post(self, job: Ticket, callback, value):
         """From a worker thread: have callback(value) run on the GUI thread (progress)."""
         self._inbox.put((job, callback, value))
 
@@ -117,25 +125,33 @@ class Bridge(QObject):
 class DivideService:
     """The engine's divide and the reference's, computed on the bridge's threads, for the
     engines of the tree being shown (`set_pair` at each new tree: rows expanded later are still
-    that tree's engines). Oracles are made on first use (starting an engine can fail: that arrives
-    as an error message like any other) and kept until other engines are chosen. With no engine
-    only the reference is asked."""
+    that tree's engines). Their oracles are made by the core.engines.pair.EnginePair on first use
+    (starting an engine can fail: that arrives as an error message like any other) and kept until
+    other engines are chosen. With no engine only the reference is asked. A tree's root is made a
+    core.engines.oracle.Request once; each row's position is that Request with the row's moves
+    played on its Position, never its FEN read again."""
 
     def __init__(self, bridge: Bridge, timeout: float = 60.0):
         self.bridge = bridge
-        self.pair = None               # core.engines.pair.EnginePair, or the EngineError of a half-typed spec
+        self.pair = None               # core.engines.pair.EnginePair of the tree shown
+        self.refused = None            # ... or the EngineError of a half-typed spec, which every divide fails with
         self.timeout = timeout
         self._oracles: dict[str, object] = {}
         self._written: dict[str, str] = {}   # FEN -> as written, for the FENs loaded with something dropped
+        self._roots: dict[str, object] = {}  # FEN -> its Request (the engine's FEN as written)
         self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
     def set_pair(self, pair):
-        """Divide with `pair` from now on (an EngineError: every divide fails with it)."""
-        self.pair = pair
-        if not isinstance(pair, Exception):
-            self.set_timeout(pair.timeout)
+        """Divide with `pair` (a core.engines.pair.EnginePair) from now on."""
+        self.pair, self.refused = pair, None
+        self.set_timeout(pair.timeout)
         self._drop_unused()
+
+    def refuse(self, error):
+        """The engines chosen cannot be read (an EngineError): every divide fails with it, as an
+        engine that cannot start does; the oracles already made are kept."""
+        self.pair, self.refused = None, error
 
     def set_timeout(self, timeout: float):
         if timeout != self.timeout:
@@ -148,42 +164,59 @@ class DivideService:
         """`fen` was loaded as `written` (a right or en-passant square that cannot stand, dropped
         for the reference): the engine under test is asked about it as written, as compare does."""
         self._written[fen] = written
+        with self._lock:
+            self._roots.pop(fen, None)
 
     def as_written(self, fen: str) -> str:
         """The FEN the engine under test is given for a tree rooted at `fen`."""
         return self._written.get(fen, fen)
 
-    def oracle(self, spec):
-        """The oracle of `spec` (a core.engines.spec.Spec), started on first use."""
-        from perftscope.core.engines.oracles import make_oracle
+    def request(self, fen: str, moves=()):
+        """The Request of the tree rooted at `fen` (checked once per root) with `moves` played."""
+        from perftscope.core.engines.oracle import Request
         with self._lock:
-            if spec.text not in self._oracles:
-                self._oracles[spec.text] = make_oracle(spec, timeout=self.timeout)
-            return self._oracles[spec.text]
+            root = self._roots.get(fen)
+        if root is None:
+            root = Request.of(self.as_written(fen))      # the engine is sent it as written, the reference what stands
+            with self._lock:
+                self._roots[fen] = root
+        return root.then(*moves)
 
-    def oracles(self, pair) -> tuple:
+    def _oracle(self, spec, make):
+        """The oracle of `spec` (a core.engines.spec.Spec), made by `make()` on first use."""
+        with self._lock:
+            oracle = self._oracles.get(spec.text)
+        if oracle is None:
+            made = make()
+            made.timeout = self.timeout
+            with self._lock:
+                oracle = self._oracles.setdefault(spec.text, made)
+            if oracle is not made:
+                made.close()                  # another thread made it first
+        return oracle
+
+    def oracles(self, pair, refused=None) -> tuple:
         """(engine's oracle or None, reference's) of `pair`, as set_pair was given it (worker thread)."""
-        if isinstance(pair, Exception):
-            raise pair
-        return (self.oracle(pair.engine) if pair.engine is not None else None), self.oracle(pair.reference)
+        if refused is not None:
+            raise refused
+        engine = self._oracle(pair.engine, pair.make_engine) if pair.engine is not None else None
+        return engine, self._oracle(pair.reference, pair.make_reference)
 
-    def divides(self, pair, fen: str, moves, depth: int) -> list:
+    def divides(self, pair, refused, fen: str, moves, depth: int) -> list:
         """The rows (core.mismatch.finder.Row) of the position after `moves` (worker thread): the
         engine's count beside the reference's; with no engine its counts are None."""
-        from perftscope.core.engines.oracle import Request
         from perftscope.core.mismatch.finder import diff_rows
-        engine, reference = self.oracles(pair)
-        # checked once: the engine is sent its FEN as written, the reference the one that stands
-        request = Request.of(self.as_written(fen), moves)
+        engine, reference = self.oracles(pair, refused)
+        request = self.request(fen, moves)
         engine_rows = engine.divide(request, (), depth, as_written=True) if engine is not None else {}
         return diff_rows(engine_rows, reference.divide(request, (), depth))
 
-    def fetch(self, fen, moves, depth, on_done, on_error) -> Job:
-        job = self.bridge.submit(self.divides, on_done, on_error, self.pair, fen, tuple(moves), depth)
+    def fetch(self, fen, moves, depth, on_done, on_error) -> Ticket:
+        job = self.bridge.submit(self.divides, on_done, on_error, self.pair, self.refused, fen, tuple(moves), depth)
         self._jobs.add(job)
         return job
 
-    def track(self, job: Job) -> Job:
+    def track(self, job: Ticket) -> Ticket:
         """Let cancel() stop another job that uses these oracles (the finder)."""
         self._jobs.add(job)
         return job
@@ -211,7 +244,7 @@ class DivideService:
 
     def _drop_unused(self):
         pair = self.pair
-        if pair is None or isinstance(pair, Exception):
+        if pair is None:
             return                             # nothing usable chosen: keep what runs
         used = {s.text for s in (pair.engine, pair.reference) if s is not None}
         with self._lock:

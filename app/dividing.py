@@ -85,7 +85,7 @@ class DivideController(QObject):
         try:
             self.divides.set_pair(self.engines.pair())
         except EngineError as e:
-            self.divides.set_pair(e)          # the divide fails with it, as an engine that cannot start
+            self.divides.refuse(e)            # the divide fails with it, as an engine that cannot start
         fen, moves = self._root()
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
@@ -187,7 +187,7 @@ class DivideController(QObject):
         fen, moves, engine, reference = self._start_tree(depth, fetch=False)
         self.finder_panel.set_finding(engine, reference, fen, depth)
         self.model.say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
-        self.finder.start(fen, depth, moves)
+        self.finder.start(fen, depth, moves, (engine, reference))
 
     def _level(self, where, level):
         """One level of the finder: the rows of the position reached so far."""
@@ -267,7 +267,7 @@ class DivideController(QObject):
         the row the board showed (`row`, moves from the tree's FEN; by default the finder's
         differing one) expanded and selected, its mark on the board."""
         from .session import fill_divide
-        self.finder.report = report
+        self.finder.state.result = report
         if report is not None:
             self.finder_panel.show_report(report)
         else:

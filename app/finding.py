@@ -1,14 +1,18 @@
-"""The finder's workflow for the window: start core.mismatch.finder on the engine and the reference,
-hand each level to whoever shows it as it arrives, and the report at the end.
+"""The finder's workflow for the window: core.mismatch.jobs.FindJob on the engine and the reference
+of the divide tree, run by a JobController, each level handed to whoever shows it as it arrives
+(with the path to its position), the report kept in the model's "find" state.
 
-A controller in git-cola's sense: it holds the search's state and flow, panels only show
-what it emits and ask it for work. Nothing here blocks the GUI thread.
+A controller in git-cola's sense: it holds the search's flow, panels only show what it emits and
+ask it for work. Nothing here blocks the GUI thread.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from .bridge import Bridge, DivideService, Job
+from perftscope.core.errors import PerftscopeError
+
+from .bridge import Bridge, DivideService, Ticket
+from .jobs import JobController
 
 
 class FinderController(QObject):
@@ -16,58 +20,54 @@ class FinderController(QObject):
     found = Signal(object)             # core.mismatch.finder.Report (also when the engine failed part way)
     failed = Signal(str)               # one line: the finder could not run at all
 
-    def __init__(self, bridge: Bridge, divides: DivideService, parent=None):
+    def __init__(self, bridge: Bridge, divides: DivideService, state, parent=None):
         super().__init__(parent)
-        self.bridge, self.divides = bridge, divides
-        self.job: Job | None = None
-        self.path: list[str] = []      # moves descended so far, from the search's position
-        self.report = None             # the last finished report
+        self.divides, self.state = divides, state
+        self.jobs = JobController(bridge, state, self)
+        self.jobs.finished.connect(self.found)
+        self.jobs.failed.connect(self.failed)
 
     @property
     def running(self) -> bool:
-        return self.job is not None
+        return self.jobs.running
 
-    def start(self, fen: str, depth: int, moves=()):
+    @property
+    def report(self):
+        """The last finished report (None before one, or after a failure)."""
+        return self.state.result
+
+    def start(self, fen: str, depth: int, moves=(), engines: tuple[str, ...] = ()):
         """Search from `fen` + `moves` at `depth`; a search still running is abandoned."""
-        from perftscope.core.mismatch.finder import find_mismatch
+        from perftscope.core.mismatch.jobs import FindJob, FindSettings
         self.cancel()
-        self.path, self.report = [], None
-        self.job = job = self.divides.track(Job())
-        pair, divides = self.divides.pair, self.divides
-
-        def work():
-            engine, reference = divides.oracles(pair)
-            return find_mismatch(engine, reference, divides.as_written(fen), list(moves), depth,
-                                 progress=lambda lv: self.bridge.post(job, self._level, lv),
-                                 cancelled=lambda: job.cancelled).raise_unless_finding()
-
-        self.bridge.submit(work, self._found, self._failed, job=job)
+        divides, pair, refused = self.divides, self.divides.pair, self.divides.refused
+        try:
+            # the tree's root Request: the engine under test is sent the FEN as written
+            settings = FindSettings(divides.request(fen, moves), depth)
+        except PerftscopeError as e:
+            self.state.fail(str(e))
+            self.failed.emit(str(e))
+            return
+        job = FindJob(settings, lambda: divides.oracles(pair, refused), engines)
+        self.jobs.start(job, "", on_event=self._level, ticket=divides.track(Ticket()))
 
     def replay(self, report):
         """Deliver a finished search's levels and report as the search did, with no engine
         call (a Test-engine finding opened in the tree)."""
         self.cancel()
-        self.path = []
+        self.state.begin(None, "")
         for level in report.levels:
             self._level(level)
-        self._found(report)
+        self.state.end(report, "")
+        self.found.emit(report)
 
     def cancel(self):
         """Stop delivering this search's results; the caller cancels the oracles' calls."""
-        if self.job is not None:
-            self.job.cancel()
-            self.job = None
+        self.jobs.abandon()
 
     def _level(self, level):
-        where = tuple(self.path)
+        path = self.state.items                 # moves descended so far, from the search's position
+        where = tuple(path)
         if level.chosen:
-            self.path.append(level.chosen)
+            path.append(level.chosen)
         self.level.emit(where, level)
-
-    def _found(self, report):
-        self.job, self.report = None, report
-        self.found.emit(report)
-
-    def _failed(self, message: str):
-        self.job = None
-        self.failed.emit(message)

@@ -3,7 +3,8 @@ a reference, the finder's report, the engine log, a perft run with live graphs, 
 and Race tabs. A view in git-cola's sense: it builds the widgets, lays them out and wires them
 to the model (app.model.MainModel: what the board shows, what each result belongs to, the status
 line) and to the controllers that do the work (app.dividing, app.finding, app.runs,
-app.engine_tests, app.race, app.session, app.everyday, app.menus, app.memory). It keeps no state
+app.engine_tests, app.race, each long job through app.jobs.JobController, app.session,
+app.everyday, app.menus, app.memory). It keeps no state
 of its own, and the widgets know nothing of each other.
 
 Every result remembers the position it was computed for: when the board shows another one
@@ -107,13 +108,15 @@ class MainWindow(QMainWindow):
 
         # the controllers, each given what it works on
         self.board_commands = BoardCommands(self.board, self.main_model, self)
-        self.finder = FinderController(self.bridge, self.divides, parent=self)
+        jobs = self.main_model.jobs
+        self.finder = FinderController(self.bridge, self.divides, jobs["find"], parent=self)
         self.divider = DivideController(self.main_model, self.engines, self.divides, self.model, self.tree,
                                         self.finder, self.finder_panel, self.board_commands.set_fen, parent=self)
         self.runs = RunController(self.bridge, self.run_panel, self.graphs, self.run_context, self.main_model,
                                   parent=self)
-        self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, parent=self)
-        self.races = RaceController(self.bridge, self.race_panel, parent=self)
+        self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, jobs["test"],
+                                                 parent=self)
+        self.races = RaceController(self.bridge, self.race_panel, jobs["race"], parent=self)
         self.sessions = SessionController(self.main_model, self.engines, self.divider)
         self.notation = Notation(self.settings, self.board, self.model, self.finder_panel, self.test_engine,
                                  parent=self)

@@ -18,9 +18,8 @@ GUIDE = """
 in the FEN field under the board, play moves on the board, or set it up by hand in
 <i>Edit → Edit position…</i> (Ctrl+E).</li>
 <li><b>Name your engine and the reference</b>: the <i>Engine</i> selector is the engine you are
-debugging (a perftree script <code>perftree:PATH</code>, a UCI engine <code>uci:PATH</code>, a
-command <code>cmd:…</code> or an engine file <code>file:…</code>); the <i>Reference</i> is the truth it
-is compared with: the core, Stockfish, python-chess or another engine. Each call has a timeout.</li>
+debugging, the <i>Reference</i> the truth it is compared with (the core by default). Either can be
+any of: %(kinds)s. Each call has a timeout.</li>
 <li><b>Divide</b> at a depth: every root move with your engine's count, the reference's and the
 verdict. Expand a marked row to divide below it, or press <b>Find first mismatch</b> and let
 perftscope descend to the position where the move lists differ. A move your engine generates and
@@ -41,6 +40,16 @@ FEN or the move itself, or to make it the new root; <i>Divide → Copy divide</i
 <code>go perft</code> format, and the divide can be saved as CSV or JSON with each row's verdict and
 reason.</p>
 """
+
+
+
+def kinds_html() -> str:
+    """Every kind of engine (core.engines.spec.KINDS), as the guide lists them."""
+    from perftscope.core.engines.spec import KINDS
+    return "; ".join(f"<code>{html.escape(k.written)}</code> ({html.escape(k.about)})" for k in KINDS)
+
+
+GUIDE = GUIDE % {"kinds": kinds_html()}
 
 EXTRA_KEYS = (("Left / Right", "back / forward one move (board focused)"),
               ("Home / End", "first position / last move played (board focused)"),

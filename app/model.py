@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Signal
 
 from perftscope.core.board.position import Position
 from perftscope.core.errors import PerftscopeError
+from perftscope.core.job import Progress, Subject
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,58 @@ class Message:
     text: str = ""
     error: bool = False
     about: Position | None = None
+
+
+class JobState(QObject):
+    """One tab's long work (a core.job.Job run by app.jobs.JobController) as the tab shows it: whether
+    it runs, its status line (an error or not), how far it is, what it belongs to (the Subject, for
+    the caption), what it was given, the results so far (`items`) and the result. The tab's panel
+    watches `changed`; the controller is the only writer."""
+    changed = Signal()
+
+    def __init__(self, idle: str = "", parent=None):
+        super().__init__(parent)
+        self.running = False
+        self.status, self.error = idle, False
+        self.subject: Subject | None = None
+        self.progress: Progress | None = None
+        self.given = None              # what the job was given (its settings, the engines it ran on)
+        self.items: list = []          # results as they arrive (a session's findings)
+        self.result = None             # the finished job's result (kept after a stop or a failure: None)
+
+    @property
+    def done(self) -> int:
+        """Units done so far (positions tested, ...)."""
+        return self.progress.done if self.progress is not None else 0
+
+    def begin(self, subject: Subject | None, status: str, given=None):
+        self.running, self.status, self.error = True, status, False
+        self.subject, self.progress, self.given = subject, None, given
+        self.items, self.result = [], None
+        self.changed.emit()
+
+    def say(self, status: str, error: bool = False):
+        if (status, error) != (self.status, self.error):
+            self.status, self.error = status, error
+            self.changed.emit()
+
+    def advance(self, progress: Progress):
+        self.progress = progress
+        if progress.text:
+            self.status, self.error = progress.text, False
+        self.changed.emit()
+
+    def end(self, result, status: str, error: bool = False):
+        self.running, self.result = False, result
+        self.status, self.error = status, error
+        self.changed.emit()
+
+    def fail(self, message: str):
+        self.running, self.status, self.error = False, message, True
+        self.changed.emit()
+
+
+JOBS = ("find", "run", "test", "race")     # the tabs that run long work: finder, perft run, Test engine, Race
 
 
 class MainModel(QObject):
@@ -43,6 +96,7 @@ class MainModel(QObject):
         self.caption = ""                         # the board's caption while it shows a row
         self.message = Message()
         self._showing_row = False
+        self.jobs = {name: JobState(parent=self) for name in JOBS}    # each tab's long work and results
 
     # --- the board ---------------------------------------------------------------------
     def board_moved(self, pos: Position, root: tuple[str, tuple]):

@@ -1,14 +1,17 @@
-"""Perft runs for the run panel: core.counting.pool does the counting on its own threads; the
-bridge's timer reads the run's live counters, feeds the graphs and the progress bar,
-and collects the result. A run counts the board's position when it starts and says so, in
-the line above the graphs and in the status line (app.model.MainModel remembers it), whatever
-the board does meanwhile. Nothing here blocks the GUI thread.
+"""Perft runs for the run panel: a core.counting.jobs.PerftJob run by the tab's JobController; the
+pool counts on its own threads, the bridge's timer reads the run's live counters (the job's
+snapshot) and feeds the graphs and the progress, and the result is kept in the model's "run"
+state. A run counts the board's position when it starts and says so, in the line above the
+graphs and in the status line (app.model.MainModel remembers it), whatever the board does
+meanwhile. Nothing here blocks the GUI thread.
 """
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
 from perftscope.core.errors import PerftscopeError
+
+from .jobs import JobController
 
 
 def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
@@ -25,25 +28,29 @@ MIN_PROBES = 2000       # table probes one hit-rate sample needs: fewer read as 
 
 class RunController(QObject):
     """`panel` the run panel, `graphs` the live graphs, `context` the line above them,
-    `model` the window's MainModel."""
+    `model` the window's MainModel (its "run" JobState: the panel watches it)."""
     starting = Signal()                # a run was asked for: its panel is what to look at
     finished = Signal(object)          # core.counting.pool.Result
 
     def __init__(self, bridge, panel, graphs, context, model, parent=None):
         super().__init__(parent)
-        self.bridge, self.panel, self.graphs, self.context, self.model = bridge, panel, graphs, context, model
-        self.run = None
+        self.panel, self.graphs, self.context, self.model = panel, graphs, context, model
+        self.state = model.jobs["run"]
+        self.jobs = JobController(bridge, self.state, self)
+        self.jobs.finished.connect(self.finished)
+        self.jobs.failed.connect(lambda message: model.say(message, error=True))
         self.about = ""
         self._last = (0.0, 0)          # elapsed and nodes at the previous sample
         self._last_probes = (0, 0)     # probes and hits at the previous hit-rate sample
         self._counting_from = None     # when the first node was counted (after the split and the table)
         self._stopping = False
+        panel.watch(self.state)
         panel.startRequested.connect(self.start)
         panel.stopRequested.connect(self.stop)
 
     @property
     def running(self) -> bool:
-        return self.run is not None
+        return self.jobs.running
 
     def start_at(self, depth: int):
         """A run at `depth` with the panel's other settings."""
@@ -52,25 +59,24 @@ class RunController(QObject):
 
     def start(self, depth: int, workers: int, hash_exp: int):
         from perftscope.app import warmup
-        from perftscope.core.counting.pool import start_perft
+        from perftscope.core.counting.jobs import PerftJob, PerftSettings
         self.starting.emit()
-        if self.run is not None or not warmup.ready("pool"):
+        if self.jobs.running or not warmup.ready("pool"):
             return                  # one at a time; none before its kernels are loaded (app.launch)
         try:
-            self.run = start_perft(self._position(), depth, workers, hash_exp)
+            job = PerftJob(PerftSettings(self._position(), depth, workers, hash_exp), self.model.run_root)
         except PerftscopeError as e:
-            self.panel.show_error(str(e))
+            self.state.fail(str(e))
             self.model.say(str(e), error=True)
             return
         self._last, self._last_probes = (0.0, 0), (0, 0)
         self._counting_from, self._stopping = None, False
         self.graphs.clear()
         self.graphs.set_table(hash_exp >= 0)
-        self.about = describe_run(self.run.pos.fen(), depth, workers, hash_exp)
+        self.about = describe_run(job.settings.position.fen(), depth, workers, hash_exp)
         self.graphs.set_caption(self.about + " · running…")
-        self.panel.set_running(True)
+        self.jobs.start(job, "Running…", given=job.settings, on_result=self._result, sample=self._sample)
         self._say(f"perft {depth} on {workers} worker{'s' * (workers > 1)}…")
-        self.bridge.add_hook(self._tick)
 
     def _position(self):
         """The board's position, remembered as the one this run counts."""
@@ -88,12 +94,17 @@ class RunController(QObject):
             self.model.show(*self.model.run_root)
 
     def stop(self):
-        if self.run is not None:
+        if self.jobs.running:
             self._stopping = True      # the ticks until the workers are gone measure the stop
-            self.run.cancel()
+            self.jobs.stop(status=None)
 
-    def _tick(self):
-        snap = self.run.snapshot()
+    def _sample(self):
+        """Once per tick while the run counts, and once more at its end: the graphs and the progress."""
+        from perftscope.core.job import Progress
+        from perftscope.widgets.run_panel import progress_line
+        snap = self.jobs.job.snapshot() if self.jobs.job is not None else None
+        if snap is None:
+            return
         t0, n0 = self._last
         dt = snap.elapsed - t0
         if snap.nodes == 0 and not snap.done:
@@ -112,11 +123,8 @@ class RunController(QObject):
         elif snap.done:
             self.graphs.set_totals([w.nodes for w in snap.workers],
                                    snap.hash.fill if snap.hash is not None else 0.0)
-        fraction = snap.items_done / snap.items_total if snap.items_total else 0.0
-        self.panel.show_progress(fraction, snap.nodes, snap.elapsed)
+        self.state.advance(Progress(snap.items_done, snap.items_total, progress_line(snap.nodes, snap.elapsed)))
         self.graphs.refresh()
-        if self.run.done():
-            self._finish()
 
     def _hit_rate(self, snap) -> float | None:
         """The hit rate since the previous hit-rate sample, once MIN_PROBES more probes have
@@ -129,18 +137,9 @@ class RunController(QObject):
         self._last_probes = (probes, hits)
         return (hits - h0) / (probes - p0)
 
-    def _finish(self):
-        self.bridge.remove_hook(self._tick)
-        self.graphs.fit()
-        run, self.run = self.run, None
-        try:
-            result = run.result()
-        except PerftscopeError as e:
-            self.panel.show_error(str(e))
-            self.model.say(str(e), error=True)
-            return
-        self.panel.show_result(result.nodes or 0, result.seconds, cancelled=result.cancelled)
+    def _result(self, result) -> tuple[str, bool]:
         from perftscope.widgets.run_panel import format_rate
+        self.graphs.fit()
         start = self._counting_from
         began = f" · counting began at {start:.1f} s (split and table first)" if start and start >= 0.5 else ""
         self.graphs.set_caption(
@@ -149,4 +148,4 @@ class RunController(QObject):
             f"<b>{format_rate(result.nps)}</b>{began}")
         self._say("perft stopped" if result.cancelled else
                   f"perft {result.depth}: {result.nodes:,} nodes in {result.seconds:.2f} s")
-        self.finished.emit(result)
+        return "", False

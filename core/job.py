@@ -9,7 +9,9 @@ locate are each a Job, and the CLI and the window run any of them the same way.
 
 A job never touches Qt and never prints: events are plain objects handed to `emit` from the
 thread that runs it (the CLI prints them, the window's JobController posts them to the GUI
-thread). The result is a typed object the job defines; an error the user must see is raised as a
+thread); `Progress` is the event of how far it is, and a job that names its subject better once
+it has started (the engines as their processes call themselves) emits the new Subject. The
+result is a typed object the job defines; an error the user must see is raised as a
 core.errors.PerftscopeError (one line) and is the job's whole outcome.
 """
 from __future__ import annotations

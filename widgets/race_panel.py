@@ -11,9 +11,9 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFi
 
 from perftscope.core.engines.stockfish import find_stockfish
 from perftscope.core.limits import RUN_DEPTH_LIMIT
+from perftscope.core.race.jobs import RaceSettings
 from perftscope.core.units import format_rate
 
-from . import palette
 from .race_graphs import RaceGraphs
 from .reference import SpecSelector, short_name
 from .spin import spin_box as _spin
@@ -26,11 +26,11 @@ RESULT_MIN_WIDTH = 170      # px: a verdict wraps onto a second line rather than
 
 
 class RacePanel(StartStop, QWidget):
-    """`startRequested(settings)`: keys engines (specs), yardsticks, positions (RacePosition),
-    seconds or depth (the other None), threads and hash_mb (None: the engine's own), timeout.
+    """`startRequested(settings)`: a core.race.jobs.RaceSettings (engines, yardsticks, positions,
+    seconds or depth, threads and hash_mb, timeout); it watches the window's "race" JobState.
     `exportRequested(kind, path)` with kind 'markdown' or 'json'. `selection` is the window's
     widgets.reference.EngineSelection: its engine is the one offered first."""
-    startRequested = Signal(dict)
+    startRequested = Signal(object)        # core.race.jobs.RaceSettings
     stopRequested = Signal()
     exportRequested = Signal(str, str)
 
@@ -215,18 +215,19 @@ class RacePanel(StartStop, QWidget):
         for item in self.engines.selectedItems():
             self.engines.takeItem(self.engines.row(item))
 
-    def settings(self) -> dict:
-        chosen = [p for i, p in enumerate(self.positions)
-                  if self.position_list.item(i).checkState() == Qt.Checked]
+    def settings(self) -> RaceSettings:
+        chosen = tuple(p for i, p in enumerate(self.positions)
+                       if self.position_list.item(i).checkState() == Qt.Checked)
         by_seconds = self.by_seconds.isChecked()
-        return {"engines": self.specs(),
-                "yardsticks": tuple(name for name, box in (("core", self.core), ("stockfish", self.stockfish))
-                                    if box.isChecked()),
-                "positions": chosen, "seconds": float(self.seconds.value()) if by_seconds else None,
-                "depth": None if by_seconds else self.depth.value(),
-                "threads": self.threads.value() or None,
-                "hash_mb": None if self.hash.value() < 0 else self.hash.value(),
-                "timeout": float(self.timeout.value())}
+        return RaceSettings(
+            engines=tuple(self.specs()),
+            yardsticks=tuple(name for name, box in (("core", self.core), ("stockfish", self.stockfish))
+                             if box.isChecked()),
+            positions=chosen, seconds=float(self.seconds.value()) if by_seconds else None,
+            depth=None if by_seconds else self.depth.value(),
+            threads=self.threads.value() or None,
+            hash_mb=None if self.hash.value() < 0 else self.hash.value(),
+            timeout=float(self.timeout.value()))
 
     def choices(self) -> dict:
         """What the user chose, as plain data to remember between sessions (app.memory): the
@@ -267,9 +268,9 @@ class RacePanel(StartStop, QWidget):
 
     def _start(self):
         settings = self.settings()
-        if not settings["engines"] and not settings["yardsticks"]:
+        if not settings.engines and not settings.yardsticks:
             self.show_error("Add an engine to race (or tick a yardstick)")
-        elif not settings["positions"]:
+        elif not settings.positions:
             self.show_error("Tick at least one position")
         else:
             self.startRequested.emit(settings)
@@ -285,14 +286,6 @@ class RacePanel(StartStop, QWidget):
         self.stop_button.setEnabled(running)
         for button in (self.markdown_button, self.json_button):
             button.setEnabled(not running and self.table.rowCount() > 0)
-
-    def set_status(self, text: str):
-        self.status.setStyleSheet("")
-        self.status.setText(text)
-
-    def show_error(self, text: str):
-        self.status.setStyleSheet(f"color: {palette.ERROR}")
-        self.status.setText(text)
 
     def show_race(self, heats, labels: list[str], caption: str):
         """A row per heat (engine on position), waiting; the graphs cleared for these engines."""

@@ -1,6 +1,6 @@
 """The engine selector: the *Engine* being debugged, the *Reference* it is checked against (each
-an oracle spec: `core`, `python-chess`, `stockfish`, `uci:PATH`, `perftree:PATH`,
-`cmd:TEMPLATE`, `file:ENGINE.toml`) and the longest wait for one engine call.
+an oracle spec of a kind in core.engines.spec.KINDS, which the selectors offer, every one) and
+the longest wait for one engine call.
 
 `EngineSelection` holds the choice, remembered between sessions, and hands it out as one
 core.engines.pair.EnginePair; every `EngineChoice` is a view of it, so the Divide tab's selector
@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QGridLayout, QHBoxLayout, QLabel,
                                QLineEdit, QToolButton, QWidget)
 
+from perftscope.core.engines.spec import BY_NAME, KINDS
 from perftscope.core.engines.stockfish import find_stockfish
 
 ENGINE_KEY, REFERENCE_KEY, TIMEOUT_KEY = "divide/engine", "divide/reference", "divide/timeout"
@@ -21,16 +22,6 @@ NO_ENGINE = ""                   # the engine selector's "none": divide shows th
 DEFAULT_REFERENCE = "core"
 KIND_CHARS = 12                  # the kind's box beside a path: "perftree scr…"
 PATH_MIN_WIDTH = 140             # a path field shows at least a file name
-
-# kind, label, what follows the colon ("" when nothing does)
-KINDS = (("core", "core (perftscope)", ""),
-         ("python-chess", "python-chess", ""),
-         ("stockfish", "Stockfish", ""),
-         ("perftree", "perftree script…", "file"),
-         ("uci", "UCI engine…", "file"),
-         ("cmd", "command template…", "text"),
-         ("file", "engine file (.toml)…", "file"))
-
 
 def split_spec(spec: str) -> tuple[str, str]:
     """('perftree', '/x/my-perft.sh'); a spec the parser refuses (half typed) is split as written."""
@@ -57,7 +48,8 @@ def short_name(spec: str) -> str:
 
 
 def _needs(kind) -> str:
-    return next((needs for k, _, needs in KINDS if k == kind), "")
+    """What follows the kind's colon: "" (nothing), "file" or "text" (core.engines.spec.KINDS)."""
+    return BY_NAME[kind].needs if kind in BY_NAME else ""
 
 
 def whole_seconds(seconds: float) -> float:
@@ -84,12 +76,13 @@ class EngineSelection(QObject):
     def kinds(self, allow_none: bool) -> list[tuple[str, str]]:
         """(kind, label) the selectors offer, "none" first for the engine."""
         offered = [(NO_ENGINE, "none: show the reference alone")] if allow_none else []
-        for kind, label, _ in KINDS:
-            if kind == "stockfish":
+        for kind in KINDS:                     # every kind the parser knows
+            label = kind.label
+            if kind.name == "stockfish":
                 if not self.stockfish:
                     continue
                 label = f"Stockfish ({self.stockfish})"
-            offered.append((kind, label))
+            offered.append((kind.name, label))
         return offered
 
     def _offered(self, spec: str, default: str) -> str:

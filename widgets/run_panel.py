@@ -1,8 +1,8 @@
 """The run panel: depth, workers, hash size, start and stop, progress, and the result.
 
-A pure view: it asks for runs through `startRequested` / `stopRequested` and is told what
-happens through `set_running`, `show_progress`, `show_result` and `show_error`; whoever
-owns the run (app.runs, sampled by app.bridge's timer) does the work off the GUI thread.
+A pure view: it asks for runs through `startRequested` / `stopRequested` and watches the run's
+state (app.model's "run" JobState: running, progress, result, error); whoever owns the run
+(app.runs, sampled by app.bridge's timer) does the work off the GUI thread.
 """
 from __future__ import annotations
 
@@ -25,6 +25,12 @@ def format_count(n: float) -> str:
     """1234567 -> '1,234,567'."""
     return f"{int(n):,}"
 
+
+
+def progress_line(nodes: int, seconds: float) -> str:
+    """A running count as the panel says it: nodes, seconds, rate."""
+    rate = nodes / seconds if seconds > 0 else 0.0
+    return f"{format_count(nodes)} nodes · {seconds:.1f} s · {format_rate(rate)}"
 
 
 class RunPanel(StartStop, QWidget):
@@ -108,11 +114,26 @@ class RunPanel(StartStop, QWidget):
             self.status.setStyleSheet("")
             self.status.setText("Running…")
 
-    def show_progress(self, fraction: float, nodes: int, seconds: float):
+    def show_state(self, state):
+        """The window's "run" JobState: running with its progress, the result, or the error."""
+        if state.running:
+            if not self.stop_button.isEnabled():
+                self.set_running(True)
+            progress = state.progress
+            if progress is not None:
+                fraction = progress.done / progress.total if progress.total else 0.0
+                self.show_progress(fraction, progress.text)
+        elif state.error:
+            self.show_error(state.status)
+        elif state.result is not None:
+            result = state.result
+            self.show_result(result.nodes or 0, result.seconds, cancelled=result.cancelled)
+        self.status.setToolTip(state.subject.caption() if state.subject is not None else "")
+
+    def show_progress(self, fraction: float, text: str):
         self.progress.setValue(int(1000 * max(0.0, min(1.0, fraction))))
         self.progress.setFormat(f"{100 * fraction:.0f}%")
-        rate = nodes / seconds if seconds > 0 else 0.0
-        self.status.setText(f"{format_count(nodes)} nodes · {seconds:.1f} s · {format_rate(rate)}")
+        self.status.setText(text)
 
     def show_result(self, nodes: int, seconds: float, cancelled: bool = False):
         self.set_running(False)

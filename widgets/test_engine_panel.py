@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxL
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
+from perftscope.core.mismatch.jobs import FuzzSettings, SuiteSettings
 
 from . import palette
 from .cells import WrappedCells
@@ -25,10 +26,10 @@ MOVES_COLUMN = COLUMNS.index("Moves")
 
 
 class TestEnginePanel(StartStop, QWidget):
-    """`startRequested(settings)` with keys mode ('suite' or 'fuzz'), suite, max_depth, jobs,
-    depth, seconds, seed (the engines are the selection's); `openRequested(finding)` when a
-    row is activated."""
-    startRequested = Signal(dict)
+    """`startRequested(settings)`: a core.mismatch.jobs.SuiteSettings or FuzzSettings (the engines
+    are the selection's); `openRequested(finding)` when a row is activated. It watches the
+    window's "test" JobState."""
+    startRequested = Signal(object)
     stopRequested = Signal()
     openRequested = Signal(object)
 
@@ -126,14 +127,17 @@ class TestEnginePanel(StartStop, QWidget):
                 self.table.horizontalHeader().resizeSection(col, int(width * share))
         return super().eventFilter(watched, event)
 
-    def settings(self) -> dict:
+    def settings(self) -> SuiteSettings | FuzzSettings:
+        if self.mode.currentData() == "suite":
+            return SuiteSettings(self.suite.currentText(), self.max_depth.value(), self.jobs.value())
+        return FuzzSettings(self.seed.value(), self.depth.value(), float(self.seconds.value()))
+
+    def choices(self) -> dict:
+        """What the next session does, both modes' numbers, as plain data to remember between
+        sessions (app.memory)."""
         return {"mode": self.mode.currentData(), "suite": self.suite.currentText(),
                 "max_depth": self.max_depth.value(), "jobs": self.jobs.value(), "depth": self.depth.value(),
                 "seconds": float(self.seconds.value()), "seed": self.seed.value()}
-
-    def choices(self) -> dict:
-        """What the next session does, as plain data to remember between sessions (app.memory)."""
-        return self.settings()
 
     def set_choices(self, choices: dict):
         """Put back what choices() returned (a suite this copy does not have is left as it is)."""
@@ -160,22 +164,13 @@ class TestEnginePanel(StartStop, QWidget):
 
     # --- fed by the controller -----------------------------------------------------------
     def set_running(self, running: bool):
-        self.start_button.setEnabled(not running)
-        self.stop_button.setEnabled(running)
+        super().set_running(running)
         for w in (self.choice, self.mode, self.options):
             w.setEnabled(not running)
 
     def clear(self):
         self.findings.clear()
         self.table.setRowCount(0)
-
-    def set_status(self, text: str):
-        self.status.setStyleSheet("")
-        self.status.setText(text)
-
-    def show_error(self, text: str):
-        self.status.setStyleSheet(f"color: {palette.RED}")
-        self.status.setText(text)
 
     def add_finding(self, finding, engine: str, reference: str):
         """One row per finding; a finding shown already (merged with another position's, its

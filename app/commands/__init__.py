@@ -16,6 +16,7 @@ COMMANDS = {
     "fuzz": ("fuzz", "fuzz an engine with random play and edge positions"),
     "shrink": ("shrink", "reduce a failing position to a minimal one"),
     "perftree": ("perftree", "divide in perftree's script protocol"),
+    "locate": ("locate", "rank the engine's own source lines by how failing and passing positions run them"),
     "race": ("race", "race engines on perft beside the core and Stockfish, counts checked; A/B two builds"),
 }
 

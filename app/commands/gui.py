@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
+from perftscope.core.engines.spec import SPECS
 from perftscope.core.errors import EngineError, PerftscopeError
 
 from . import add_parser
@@ -32,8 +33,7 @@ def register(sub):
                    help="overlay layers to show: 'all', 'none' or a comma list of "
                         "checkers,pins,discovered,attacked,king_zone,ep")
     g.add_argument("--engine", default=None, metavar="SPEC",
-                   help="the engine being debugged: perftree:PATH, uci:PATH, cmd:TEMPLATE, file:ENGINE.toml, "
-                        "or core, python-chess, stockfish; 'none' for the reference alone "
+                   help=f"the engine being debugged: {SPECS}; 'none' for the reference alone "
                         "(default: the last one used)")
     g.add_argument("--reference", default=None, metavar="SPEC",
                    help="the truth it is checked against: core, python-chess, stockfish or any engine spec "

@@ -19,6 +19,8 @@
     fen_after = true                            # {fen} is the FEN after the moves; no moves are sent
     illegal = "^Illegal move"                   # a line refusing a move or a position
     chess960 = false                            # it does not take Chess960 positions
+    source = ["src"]                            # its source folders, for `perftscope locate`
+    coverage = "gcov"                           # how it leaves line coverage: python, node, gcov, llvm
 
     [dialect]                                   # how it prints its divide (else learned by calibration)
     rows = ["{move} {count}{rest}"]
@@ -52,7 +54,8 @@ except ImportError:             # Python 3.10
 
 _KEYS = {"name", "command", "cwd", "env", "start", "start_until", "ready", "position", "divide",
          "totals", "end", "sentinel", "sentinel_reply", "quit", "timeout", "protocol", "moves_each",
-         "fen_after", "illegal", "chess960", "dialect"}
+         "fen_after", "illegal", "chess960", "dialect", "source", "coverage"}
+COVERAGE = ("python", "node", "gcov", "llvm")
 PROTOCOLS = {"uci": UCI, "xboard": XBOARD}
 
 
@@ -84,6 +87,8 @@ class EngineFile:
     dialogue: Dialogue
     timeout: float | None
     protocol: str = "uci"
+    source: tuple[str, ...] = ()      # absolute folders (`source`, relative to the file)
+    coverage: str = ""                # one of COVERAGE, or "" when not said
 
 
 def _strings(data: dict, key: str, path: str, default=()) -> tuple[str, ...]:
@@ -177,4 +182,8 @@ def load_engine_file(target: str) -> EngineFile:
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or seconds <= 0):
         raise EngineError(f"file:{target}: 'timeout' must be a number of seconds above 0")
-    return EngineFile(name, dialogue, float(seconds) if seconds is not None else None, protocol)
+    source = tuple(os.path.normpath(os.path.join(here, s)) for s in _strings(data, "source", path))
+    coverage = _string(data, "coverage", path, "")
+    if coverage and coverage not in COVERAGE:
+        raise EngineError(f"file:{target}: 'coverage' must be one of {', '.join(COVERAGE)}, got {coverage!r}")
+    return EngineFile(name, dialogue, float(seconds) if seconds is not None else None, protocol, source, coverage)

@@ -32,7 +32,7 @@ from .mode import Mode
 from .program import STOCKFISH
 from .oracle import DEFAULT_TIMEOUT, Answer, Oracle, OracleCancelled, fen_warnings, validate
 from .process import Activity, EngineLog
-from .spec import SPECS, Spec, parse_spec
+from .spec import BY_NAME, SPECS, Spec, parse_spec
 from .stockfish import find_stockfish, require_stockfish
 
 __all__ = ["Activity", "Answer", "EngineLog", "Oracle", "OracleCancelled", "SPECS", "Spec", "make_oracle",
@@ -108,35 +108,62 @@ def stockfish_available() -> bool:
     return find_stockfish() is not None
 
 
+def _in_process(oracle: Oracle, spec: Spec, timeout: float) -> Oracle:
+    oracle.spec, oracle.timeout = spec.text, float(timeout)
+    return oracle
+
+
+def _core(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
+    return _in_process(CoreOracle(), spec, timeout)
+
+
+def _python_chess(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
+    return _in_process(PythonChessOracle(), spec, timeout)
+
+
+def _stockfish(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
+    # the reference speaks a dialect known beforehand
+    return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text,
+                     dialogue=replace(UCI, dialect=STOCKFISH), mode=mode)
+
+
+def _uci(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
+    return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode)
+
+
+def _xboard(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
+    from .xboard import XboardOracle
+    return XboardOracle.from_path(spec.target, spec.text, timeout=timeout, mode=mode)
+
+
+def _command(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
+    return CommandOracle(spec, timeout=timeout, mode=mode)
+
+
+def _engine_file(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
+    described = load_engine_file(spec.target)
+    if timeout == DEFAULT_TIMEOUT and described.timeout is not None:
+        timeout = described.timeout       # the file's own timeout, unless one was given
+    if described.protocol == "xboard":
+        from .xboard import XboardOracle
+        return XboardOracle(spec.text, described.name, described.dialogue, timeout, mode)
+    if described.protocol == "uci" and described.dialogue.divide == UCI.divide:
+        return UciOracle(described.dialogue.command[0], described.name, timeout, spec.text,
+                         described.dialogue, mode)
+    return InteractiveOracle(spec.text, described.name, described.dialogue, timeout, mode)
+
+
+# how each kind of core.engines.spec.KINDS is made: one entry per kind, checked below
+MAKERS = {"core": _core, "python-chess": _python_chess, "stockfish": _stockfish, "uci": _uci,
+          "xboard": _xboard, "perftree": _command, "cmd": _command, "file": _engine_file}
+if set(MAKERS) != set(BY_NAME):         # a kind added to the table and not here fails on import
+    raise ImportError(f"make_oracle has no maker for {sorted(set(BY_NAME) - set(MAKERS))} "
+                      f"or one for no kind: {sorted(set(MAKERS) - set(BY_NAME))}")
+
+
 def make_oracle(spec, timeout: float = DEFAULT_TIMEOUT, mode: Mode | None = None) -> Oracle:
     """An Oracle for `spec` (text or Spec); EngineError naming the spec when it is unknown or
     cannot start. `mode` asks for threads and a hash size where the engine can take them
     (core.engines.mode; `oracle.taken` says what it took)."""
     spec = parse_spec(spec)
-    if spec.kind == "core":
-        oracle = CoreOracle()
-    elif spec.kind == "python-chess":
-        oracle = PythonChessOracle()
-    elif spec.kind == "stockfish":         # the reference speaks a dialect known beforehand
-        return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text,
-                         dialogue=replace(UCI, dialect=STOCKFISH), mode=mode)
-    elif spec.kind == "uci":
-        return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode)
-    elif spec.kind == "xboard":
-        from .xboard import XboardOracle
-        return XboardOracle.from_path(spec.target, spec.text, timeout=timeout, mode=mode)
-    elif spec.kind in ("perftree", "cmd"):
-        return CommandOracle(spec, timeout=timeout, mode=mode)
-    else:
-        described = load_engine_file(spec.target)
-        if timeout == DEFAULT_TIMEOUT and described.timeout is not None:
-            timeout = described.timeout       # the file's own timeout, unless one was given
-        if described.protocol == "xboard":
-            from .xboard import XboardOracle
-            return XboardOracle(spec.text, described.name, described.dialogue, timeout, mode)
-        if described.protocol == "uci" and described.dialogue.divide == UCI.divide:
-            return UciOracle(described.dialogue.command[0], described.name, timeout, spec.text,
-                             described.dialogue, mode)
-        return InteractiveOracle(spec.text, described.name, described.dialogue, timeout, mode)
-    oracle.spec, oracle.timeout = spec.text, float(timeout)
-    return oracle
+    return MAKERS[spec.kind](spec, timeout, mode)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import atexit
 import collections
+import contextlib
+import contextvars
 import os
 import queue
 import re
@@ -161,10 +163,30 @@ def readable(line: str) -> bool:
     return any(c.isprintable() and not c.isspace() and c != "\ufffd" for c in line)
 
 
+# (variables, processes started) of the innermost `launched_with` in this thread, if any
+_launch: contextvars.ContextVar = contextvars.ContextVar("engine_launch", default=None)
+
+
+@contextlib.contextmanager
+def launched_with(env: dict[str, str]):
+    """Every engine process this thread starts inside gets `env` on top of its own (locate's
+    coverage variables: one data folder per run); yields the list of the Popen objects started,
+    so the caller can wait for them to exit and write their data."""
+    started: list[subprocess.Popen] = []
+    token = _launch.set((dict(env), started))
+    try:
+        yield started
+    finally:
+        _launch.reset(token)
+
+
 def spawn(args, cwd=None, env=None, stdin=subprocess.DEVNULL) -> subprocess.Popen:
     """Start an engine in a session of its own (stopping it also stops whatever a wrapper
     script started; a terminal's Ctrl-C does not reach it), unbuffered bytes on every pipe (the
     readers split and decode lines themselves), watched by the warden in case perftscope dies."""
+    launch = _launch.get()
+    if launch is not None:
+        env = {**(env or {}), **launch[0]}
     full_env = None
     if env:
         full_env = dict(os.environ)
@@ -172,6 +194,8 @@ def spawn(args, cwd=None, env=None, stdin=subprocess.DEVNULL) -> subprocess.Pope
     proc = subprocess.Popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=cwd, env=full_env, start_new_session=True, bufsize=0)
     warden.watch(proc.pid, pipe_inodes(proc))
+    if launch is not None:
+        launch[1].append(proc)
     return proc
 
 

@@ -85,6 +85,12 @@ class ProgramOracle(Oracle):
         probe.sent = sent
         return lines
 
+    def adopt_dialect(self, other: ProgramOracle):
+        """Read answers in the dialect `other` has already learned (a new process for the same
+        program, e.g. one per run for locate's coverage): no calibration of its own."""
+        if other.dialect is not None:
+            self._dialect, self._saved = other.dialect, other._saved
+
     def prepare(self):
         """Load or learn the dialect now rather than in the first call (whose time it would
         otherwise include: a race times every call)."""

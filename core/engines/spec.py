@@ -1,14 +1,14 @@
-"""Engine specs: the one parser for every string that names an engine.
+"""Engine specs: the one table of engine kinds, and the one parser for every string that names an engine.
 
     >>> parse_spec("perftree:/home/me/my-perft.sh").short_name
     'my-perft.sh'
     >>> parse_spec("cmd:./engine divide {depth} {fen} {moves}").short_name
     'engine'
 
-Kinds: `core`, `python-chess` (also `chess`), `stockfish`, `uci:PATH`, `xboard:PATH`, `perftree:PATH`,
-`cmd:TEMPLATE` (a command run per divide, placeholders {depth} {fen} {fen_after} {moves}
-{fen_moves}, and {threads} {hash_mb} for core.engines.mode)
-and `file:ENGINE.toml` (an engine file, see core.engines.engine_file).
+KINDS is every kind of engine perftscope can talk to, each with how a spec writes it, what the
+window's selector calls it, what follows its colon, and one phrase saying what it is. The parser,
+make_oracle's dispatch (core.engines.oracles), the window's selectors (widgets.reference), the
+CLI's help (SPECS) and the window's Help are all read from it, so a kind is added in one place.
 """
 from __future__ import annotations
 
@@ -18,10 +18,46 @@ from dataclasses import dataclass
 
 from ..errors import EngineError
 
-SPECS = ("core, python-chess, stockfish, uci:PATH, xboard:PATH, perftree:PATH, cmd:TEMPLATE "
-         "or file:ENGINE.toml")
-BUILTIN = ("core", "python-chess", "stockfish")
-WITH_TARGET = ("uci", "xboard", "perftree", "cmd", "file")
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of engine. `name` is the spec itself for a built-in engine, the word before the
+    colon otherwise; `written` how help writes a spec of it; `label` what the window's selector
+    shows; `needs` what follows the colon: "" (nothing), "file" (a path the selector can browse
+    to) or "text" (a command template); `about` one phrase for the help; `aliases` other names a
+    spec may use."""
+    name: str
+    written: str
+    label: str
+    needs: str
+    about: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def builtin(self) -> bool:
+        return not self.needs
+
+
+KINDS = (
+    Kind("core", "core", "core (perftscope)", "", "the jitted core"),
+    Kind("python-chess", "python-chess", "python-chess", "", "python-chess in process: slow, trusted",
+         aliases=("chess",)),
+    Kind("stockfish", "stockfish", "Stockfish", "", "Stockfish's go perft, found on PATH"),
+    Kind("uci", "uci:PATH", "UCI engine…", "file", "a UCI engine speaking go perft N"),
+    Kind("xboard", "xboard:PATH", "xboard engine…", "file", "an xboard engine with a perft command"),
+    Kind("perftree", "perftree:PATH", "perftree script…", "file",
+         "a script in perftree's protocol, run unchanged"),
+    Kind("cmd", "cmd:TEMPLATE", "command template…", "text",
+         "a program run once per divide, placeholders {depth} {fen} {fen_after} {moves} {fen_moves} "
+         "(and {threads} {hash_mb})"),
+    Kind("file", "file:ENGINE.toml", "engine file (.toml)…", "file",
+         "an interactive program described by an engine file"),
+)
+BY_NAME = {k.name: k for k in KINDS}
+SPECS = ", ".join(k.written for k in KINDS[:-1]) + f" or {KINDS[-1].written}"
+BUILTIN = tuple(k.name for k in KINDS if k.builtin)
+WITH_TARGET = tuple(k.name for k in KINDS if not k.builtin)
+_ALIASES = {alias: k.name for k in KINDS for alias in (k.name, *k.aliases) if k.builtin}
 
 
 @dataclass(frozen=True)
@@ -38,7 +74,7 @@ class Spec:
         made from the file takes the `name` written in it)."""
         if self.kind in BUILTIN:
             return self.kind
-        if self.kind == "cmd":
+        if BY_NAME[self.kind].needs == "text":
             try:
                 words = shlex.split(self.target)
             except ValueError:
@@ -57,18 +93,16 @@ def parse_spec(text) -> Spec:
     if isinstance(text, Spec):
         return text
     text = (text or "").strip()
-    if text in ("python-chess", "chess"):
-        return Spec("python-chess", "", text)
-    if text in BUILTIN:
-        return Spec(text, "", text)
+    if text in _ALIASES:
+        return Spec(_ALIASES[text], "", text)
     kind, colon, target = text.partition(":")
     kind = kind.strip().lower()
     if colon and kind in WITH_TARGET:
         target = target.strip()
         if not target:
-            what = "a command template" if kind == "cmd" else "a path"
+            what = "a command template" if BY_NAME[kind].needs == "text" else "a path"
             raise EngineError(f"engine {text!r}: nothing after '{kind}:' (expected {what})")
-        if kind == "cmd":
+        if BY_NAME[kind].needs == "text":
             try:
                 words = shlex.split(target)
             except ValueError as e:

@@ -75,9 +75,14 @@ class Finding:
 
     @property
     def merge_key(self) -> tuple:
-        """Findings alike: the same class, minimal position and differing moves (for a crash
-        or timeout, the position it failed on)."""
-        return self.kind, self.example_fen, tuple(sorted(self.example_moves))
+        """Findings alike: the same minimal position and differing moves (the class follows
+        from them: see `investigate`); for a crash the same minimal position; a timeout, which
+        is not shrunk (each step would wait the timeout), with every other timeout."""
+        if self.kind == "timeout":
+            return (self.kind,)
+        if self.engine_failed:
+            return self.kind, self.example_fen
+        return "answer", self.example_fen, tuple(sorted(self.example_moves))
 
     @property
     def engine_failed(self) -> bool:
@@ -173,8 +178,9 @@ def classify(report: Report) -> str:
         return "castling-rook"
     engine_castles = any(_castles(pos, row.move) for row in (report.levels[-1].rows if report.levels else [])
                          if row.engine is not None)
-    kinds = [_classify_move(pos, m, m in report.extra, report.explanations.get(m, ""), report.path,
-                            engine_castles)
+    # the route matters only when the engine answers otherwise asked about the position's own FEN
+    route = report.state_trace is not None
+    kinds = [_classify_move(pos, m, m in report.extra, report.explanations.get(m, ""), route, engine_castles)
              for m in report.extra + report.missing]
     # the most specific class any differing move has
     return min(kinds, key=list(CLASSES).index)
@@ -227,16 +233,17 @@ def _rook_left_behind(report: Report) -> bool:
     return False
 
 
-def _classify_move(pos: Position, move: str, extra: bool, why: str, path, engine_castles: bool = True) -> str:
+def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool, engine_castles: bool = True) -> str:
     mover = pos.board[parse_square(move[:2])]
     piece = mover.upper()
     if piece == "K" and _castles(pos, move):
-        if not extra and not engine_castles:
-            return "castling-missing"          # it generates no castling at all here
         if extra:
             return "castling-rights" if "castling right" in why else "castling-attack"
-        # a legal castle not generated: rights lost by a move, or an attack seen that is not there
-        return "castling-rights" if path else "castling-attack"
+        if route:
+            return "castling-rights"           # a right its moves lost (the state trace says which)
+        if not engine_castles:
+            return "castling-missing"          # it generates no castling at all here
+        return "castling-attack"               # it castles the other way: an attack seen that is not there
     if piece == "P" and pos.ep_square is not None and parse_square(move[2:4]) == pos.ep_square:
         if re.search(r"along rank \d", why):
             return "ep-rank-pin"
@@ -307,6 +314,10 @@ def investigate(engine: Oracle, reference: Oracle, fen: str, depth: int, name: s
                                                 finding.shrunk.depth).raise_unless_finding()
             except OracleCancelled:
                 pass
+            else:
+                if finding.minimal.failure is None and not finding.minimal.agree:
+                    # one bug, one class: the minimal position decides, not the route to the start
+                    finding.kind = classify(finding.minimal)
     return finding
 
 

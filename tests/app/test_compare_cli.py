@@ -133,3 +133,17 @@ def test_perftscope_stands_in_as_a_perftree_script(tmp_path):
     with make_oracle("stockfish") as sf:
         assert make_oracle(f"perftree:{script}").divide(POSITION_3, ["e2e4", "f4f3"], 3) == \
             sf.divide(POSITION_3, ["e2e4", "f4f3"], 3)
+
+
+def test_a_stale_en_passant_square_is_named_by_its_field_in_text_and_json(capsys, spec):
+    argv = ("compare", "-d", "4", "-f", "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", "--engine", spec("ep_kept_too_long"),
+            "--reference", "core")
+    code, out, _ = run(capsys, *argv)
+    assert code == 1 and "path       e2e4 e8d8 e1d1\n" in out
+    state = next(line for line in out.splitlines() if line.startswith("state "))
+    assert state.endswith("after e1d1 (move 3) it counts like `3k4/8/8/8/3pP3/8/8/3K4 b - e3 2 2` "
+                          "(en passant e3; the true position has none)")
+    code, out, _ = run(capsys, *argv, "--json")
+    trace = json.loads(out)["state_trace"]
+    assert code == 1 and (trace["move"], trace["at_move"], trace["field"]) == ("e8d8", "e1d1", "en passant")
+    assert (trace["engine_value"], trace["true_value"]) == ("en passant e3", "none")

@@ -213,12 +213,12 @@ def test_settings_survive_a_new_window(qtbot, window):
     race = w.race_panel.settings()
     w.close()
     again = window()
-    assert again.test_engine.settings() == {"mode": "fuzz", "suite": "chess960.perft", "max_depth": 2,
-                                            "jobs": 2, "depth": 2, "seconds": 75.0, "seed": 9}
+    assert again.test_engine.choices() == {"mode": "fuzz", "suite": "chess960.perft", "max_depth": 2,
+                                           "jobs": 2, "depth": 2, "seconds": 75.0, "seed": 9}
     assert again.race_panel.specs() == ["python-chess", "uci:/usr/games/stockfish"]
     assert again.race_panel.settings() == race
-    assert race["depth"] == 5 and race["seconds"] is None and race["yardsticks"] in ((), ("stockfish",))
-    assert [p.fen for p in race["positions"]][-1] == EP_PIN and len(race["positions"]) == 5
+    assert race.depth == 5 and race.seconds is None and race.yardsticks in ((), ("stockfish",))
+    assert [p.fen for p in race.positions][-1] == EP_PIN and len(race.positions) == 5
     assert not again.menus.san.isChecked() and not again.board.san
     depth, workers, hash_exp = again.run_panel.settings()
     assert depth == 7 and workers == 1

@@ -362,7 +362,7 @@ def test_a_state_bug_is_traced_in_the_window_too(qtbot, window, engine_path):
     assert "e1c1 illegal; its position goes wrong after b2a1" in w.message.text()
     text = " ".join(w.finder_panel.text().split())
     assert ("state after a move: after b2a1 (move 1 of the path) rook_capture_keeps_right.py's position counts "
-            "like `4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling rights Q; the true position has none)") in text
+            "like `4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling right Q; the true position has lost it)") in text
 
 
 def test_the_window_gives_the_engine_a_fen_as_written_as_compare_does(qtbot, window, engine_path):

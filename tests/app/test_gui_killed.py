@@ -11,7 +11,8 @@ import pytest
 from ..processes import marker, with_marker
 
 # The window in a process of its own, busy with a hanging engine; it prints "busy" once the
-# engine runs. `close` makes it close its window a moment later, as a user would.
+# engine runs. `close` makes it close its window when a line comes on its stdin, as a user would
+# once the engine is in its call (a window closed while the engine starts stops it at once).
 VICTIM = """
 import sys
 from PySide6.QtCore import QTimer
@@ -33,8 +34,10 @@ else:
 def busy():
     if _running:
         print("busy", flush=True)
-        if close:
-            QTimer.singleShot(200, w.close)
+        if close:              # closed as a user would, once told the engine is in its call
+            import threading
+            threading.Thread(target=lambda: sys.stdin.readline() and QTimer.singleShot(0, app, w.close),
+                             daemon=True).start()
     else:
         QTimer.singleShot(50, busy)
 QTimer.singleShot(50, busy)
@@ -65,14 +68,17 @@ def test_no_engine_process_outlives_the_window(tmp_path, work, kind, how):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"))
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env["PATH"]
     window = subprocess.Popen([sys.executable, "-c", VICTIM, work, engine, how], stdout=subprocess.PIPE,
-                              text=True, env=env)
+                              stdin=subprocess.PIPE, text=True, env=env)
     try:
         assert window.stdout.readline().strip() == "busy"
         deadline = time.monotonic() + 10
         while len(with_marker(mark)) < 3 and time.monotonic() < deadline:
             time.sleep(0.02)
         assert len(with_marker(mark)) >= 3          # the engine's sleep and both helpers
-        if how != "close":
+        if how == "close":
+            window.stdin.write("close\n")
+            window.stdin.flush()
+        else:
             window.send_signal(getattr(signal, how))
         window.wait(timeout=30)
         deadline = time.monotonic() + 5

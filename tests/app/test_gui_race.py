@@ -77,7 +77,7 @@ def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
     only(panel, "initial")
     panel.start_button.click()
     qtbot.waitUntil(lambda: "Racing uci_hang.py on initial: depth 1" in panel.status.text(), timeout=20000)
-    pid = window.races.race.racers[0].oracle.pid
+    pid = window.races.jobs.job.race.racers[0].oracle.pid
     panel.stop_button.click()
     qtbot.waitUntil(lambda: not window.races.running, timeout=3000)
     assert gone(pid)
@@ -90,4 +90,4 @@ def test_a_position_of_ones_own(window):
     assert "king" in panel.status.text().lower() and len(panel.positions) == 5
     panel.add_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     assert panel.positions[-1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
-    assert panel.settings()["positions"][-1] == panel.positions[-1]
+    assert panel.settings().positions[-1] == panel.positions[-1]

@@ -66,7 +66,7 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     rows = panel.table.rowCount()
     twin = copy.copy(finding)
     twin.count, twin.name = 1, "#99 another position"
-    window.engine_tests._found(twin)
+    window.engine_tests.found(twin)
     assert panel.table.rowCount() == rows and finding.count == 2
     assert panel.table.item(0, 0).text() == "en passant through a rank pin ×2"
     assert panel.table.item(0, 3).text().endswith(" and 1 more")
@@ -77,7 +77,7 @@ def test_stop_ends_a_suite_session_at_once(qtbot, window, engine_path):
     window.engines.set(engine=f"perftree:{engine_path('correct')}", reference="core")
     panel.choose(mode="suite", suite="perftsuite.epd", max_depth=3, jobs=1)
     panel.request_start()
-    qtbot.waitUntil(lambda: window.engine_tests.done >= 1, timeout=60000)
+    qtbot.waitUntil(lambda: window.main_model.jobs["test"].done >= 1, timeout=60000)
     assert "Testing correct.py against core" in panel.status_text()
     started = time.monotonic()
     panel.request_stop()
@@ -144,5 +144,5 @@ def test_a_hanging_engine_in_a_fuzz_session_is_a_timeout_finding_and_the_session
     # it went on after each hang: every hang but the last is followed by positions answered (the
     # session's seconds may run out just after the last one)
     hangs = [int(f.name.split()[0][1:]) for f in panel.findings]
-    assert window.engine_tests.done > hangs[0] and window.engine_tests.done >= hangs[-1]
+    assert window.main_model.jobs["test"].done > hangs[0] and window.main_model.jobs["test"].done >= hangs[-1]
     assert hangs == sorted(set(hangs))

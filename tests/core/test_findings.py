@@ -2,7 +2,8 @@
 import pytest
 
 from perftscope.core.mismatch.finder import find_mismatch
-from perftscope.core.mismatch.findings import classify, investigate, merge
+from perftscope.core.errors import EngineTimeout
+from perftscope.core.mismatch.findings import classify, investigate, merge, timeout_finding
 from perftscope.core.mismatch.fuzz import Fuzzer
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.pair import EnginePair
@@ -28,6 +29,31 @@ def test_findings_alike_are_merged_with_a_count(engine_path):
     assert [merge(kept, f) for f in found] == [found[0], found[0], found[2]]
     assert kept == [found[0], found[2]] and [f.count for f in kept] == [2, 1]
     assert found[0].to_json()["count"] == 2
+
+
+def test_one_bug_reached_by_two_routes_is_one_finding_with_the_class_of_its_minimal_position(engine_path):
+    # e8g8 is never generated: reached after a1a7 where e8c8 is (a route that once made it "castling
+    # rights after a rook moves") and where no castle is; both shrink to the same position
+    engine, core = make_oracle(f"perftree:{engine_path('no_kingside_castling')}"), make_oracle("core")
+    found = [investigate(engine, core, fen, 2, shrink_calls=60)
+             for fen in ("r3k2r/8/8/8/8/8/8/R3K3 w Qkq - 0 1", "4k2r/8/8/8/8/8/8/R3K3 w Qk - 0 1")]
+    assert [f.report.path for f in found] == [["a1a7"], ["a1a7"]]
+    assert found[0].example_fen == found[1].example_fen == "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+    assert [f.kind for f in found] == ["castling-missing", "castling-missing"]
+    kept: list = []
+    assert [merge(kept, f) for f in found] == [found[0], found[0]] and found[0].count == 2
+
+
+def test_timeouts_merge_like_other_findings(engine_path):
+    # hang_on_ep.py hangs wherever en passant is legal: two positions, one finding counted twice
+    engine, _ = EnginePair.parse(f"perftree:{engine_path('hang_on_ep')}", "core", 1.0).make_both()
+    kept: list = []
+    for fen in ("7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1", "8/8/8/1k6/2pP4/8/4B3/7K b - d3 0 1"):
+        with pytest.raises(EngineTimeout) as hung:
+            engine.answer(fen, [], 2)
+        merge(kept, timeout_finding(engine, fen, 2, hung.value))
+    engine.close()
+    assert len(kept) == 1 and kept[0].kind == "timeout" and kept[0].count == 2
 
 
 def test_a_hanging_engine_is_a_timeout_finding_and_the_session_goes_on(engine_path):

@@ -8,7 +8,7 @@ import pytest
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.mismatch.findings import investigate
 from perftscope.core.mismatch.finder import find_mismatch
-from perftscope.core.mismatch.state_trace import trace_state
+from perftscope.core.mismatch.state_trace import _rights_difference, trace_state
 
 ENGINES = Path(__file__).parent.parent / "engines"
 # black's bishop takes the a1 rook, the b1 rook takes it back on a1: white has no right left,
@@ -32,7 +32,7 @@ def test_a_make_that_keeps_a_captured_rooks_right_is_traced_to_the_capture(core,
     assert trace.like_fen == "4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2"
     assert trace.sentence(engine.name) == (
         f"after b2a1 (move 1 of the path) {PLANTED}.py's position counts like "
-        f"`4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling rights Q; the true position has none)")
+        f"`4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling right Q; the true position has lost it)")
     # one engine call per level still; the trace's own calls are counted apart
     assert report.engine_calls == len(report.levels) and report.trace_calls >= 2
 
@@ -69,5 +69,52 @@ def test_the_finding_carries_the_trace(core, engine_path):
     finding = investigate(engine, core, CAPTURED_CORNER, 4)
     assert finding.kind == "castling-rights"
     assert finding.summary().endswith("after b2a1 (move 1 of the path) the engine's position counts like "
-                                      "`4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling rights Q; the true "
-                                      "position has none)")
+                                      "`4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling right Q; the true "
+                                      "position has lost it)")
+
+
+# A stale field is often no FEN of the position right after the move that breaks it (an
+# en-passant square kept while the other side moves; a right kept with no rook on its corner,
+# which a strict FEN reader drops): the trace searches the stale fields after every later move.
+STALE = [
+    # the double push's square kept one move too long: d4e3 after e8d8 e1d1
+    ("ep_kept_too_long", "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", 4, ["e2e4", "e8d8", "e1d1"], ["d4e3"],
+     ("e8d8", "e1d1", "en passant", "3k4/8/8/8/3pP3/8/8/3K4 b - e3 2 2", "en passant e3", "none")),
+    # the captured h8 rook's right kept, read strictly from a FEN: only once a rook is back on h8
+    ("capture_keeps_right_strict", "4k2r/7r/8/8/8/8/8/B3K3 w k - 0 1", 4, ["a1h8", "h7h8", "e1d1"], ["e8g8"],
+     ("a1h8", "h7h8", "castling rights", "4k2r/8/8/8/8/8/8/4K3 w k - 0 2", "castling right k", "lost it")),
+    # castling leaves the rook in its corner
+    ("castle_rook_stays", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", 3, ["e1g1"], None,
+     ("e1g1", "e1g1", "castled rook", "4k3/8/8/8/8/8/8/6KR b - - 1 1", "the castled rook on h1", "it on f1")),
+]
+
+
+@pytest.mark.parametrize("name, fen, depth, path, extra, traced", STALE, ids=[s[0] for s in STALE])
+def test_a_stale_field_is_named_at_the_first_move_a_fen_can_show_it(core, engine_path, name, fen, depth, path,
+                                                                      extra, traced):
+    report = find_mismatch(make_oracle(f"perftree:{engine_path(name)}"), core, fen, [], depth)
+    assert report.path[:len(path)] == path
+    if extra is not None:
+        assert report.extra == extra
+    trace = report.state_trace
+    move, at_move, field, like, engine_value, true_value = traced
+    assert (trace.move, trace.at_move, trace.field, trace.like_fen) == (move, at_move, field, like)
+    assert (trace.engine_value, trace.true_value) == (engine_value, true_value)
+    data = report.to_json()["state_trace"]
+    assert (data["at_move"], data["field"], data["like_fen"]) == (at_move, field, like)
+
+
+def test_a_later_move_is_said_apart_from_the_one_that_breaks_the_state(core, engine_path):
+    report = find_mismatch(make_oracle(f"perftree:{engine_path('ep_kept_too_long')}"), core,
+                           "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", [], 4)
+    assert report.state_trace.sentence("x") == (
+        "after e8d8 (move 2 of the path) x's position is not the true one (from the true FEN after it, it "
+        "counts right); after e1d1 (move 3) it counts like `3k4/8/8/8/3pP3/8/8/3K4 b - e3 2 2` (en passant "
+        "e3; the true position has none)")
+
+
+def test_castling_rights_are_said_by_what_differs():
+    # a count that shows white's queen-side right kept says nothing of the king-side one
+    assert _rights_difference("Qkq", "kq") == ("castling right Q", "lost it")
+    assert _rights_difference("kq", "Kkq") == ("no castling right K", "K")
+    assert _rights_difference("KQq", "Kk") == ("castling rights Q and q but no castling right k", "lost them and k")

@@ -1,0 +1,258 @@
+"""`perftscope locate` as a Job: which lines of the engine's own source make it wrong.
+
+    job = LocateJob(LocateSettings("perftree:./my-engine.py", fen=FEN, depth=3))
+    result = job.run(print)          # Progress events, then a LocateResult
+    result.suspects[0].where         # 'my-engine.py:118'
+
+The finder walks down to the position whose move list differs (plain engine calls, no coverage).
+Then covered runs at depth 1 (core.locate.runs): the failing position; shrink from it, every
+position it asks about a run (the steps it keeps fail, the ones it rejects mostly pass); the
+children of the failing and of the minimal position; positions of a short fuzz that have the
+kind of move that goes wrong. Failing runs of another kind (a second bug) are left out. The
+ranking is core.locate.spectra's.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from itertools import islice
+from dataclasses import dataclass, field
+
+import chess
+
+from ..board.position import START_FEN
+from ..engines.oracle import DEFAULT_TIMEOUT, Request
+from ..engines.oracles import Oracle
+from ..engines.pair import EnginePair
+from ..errors import EngineError, OracleCancelled, PerftscopeError
+from ..job import Emit, Progress, Subject, ignore
+from ..mismatch.finder import Report, find_mismatch
+from ..mismatch.fuzz import fuzz_positions
+from ..mismatch.shrink import shrink
+from ..engines.process import launched_with
+from .coverage import scratch_environment
+from .runs import CoveredEngine, Run, focus_of, position_kinds
+from .sources import Program, no_coverage_hint, program_of
+from .spectra import Suspect, rank
+
+SHRINK_CALLS = 80          # engine calls shrink may spend (each a covered run)
+CHILDREN = 40              # children of one position run at most
+FUZZ_RUNS = 60             # focused fuzz positions run at most
+FUZZ_SCAN = 4000           # fuzz positions looked at for the focus kind at most
+UNFOCUSED = 5              # fuzz positions without the focus kind run ahead of those with it
+WORKERS = 2                # covered runs at once (children and fuzz; shrink asks one at a time)
+
+
+@dataclass(frozen=True)
+class LocateSettings:
+    engine: str
+    reference: str = "core"
+    fen: str = START_FEN
+    moves: tuple[str, ...] = ()
+    depth: int = 1
+    sources: tuple[str, ...] = ()        # folders; () finds them from the engine (core.locate.sources)
+    top: int = 10
+    seconds: float = 60.0                # the runs stop being started after this (the finder's own calls aside)
+    timeout: float = DEFAULT_TIMEOUT     # one engine call
+    seed: int = 1
+
+    def __post_init__(self):
+        if not isinstance(self.depth, int) or self.depth < 1:
+            raise PerftscopeError(f"locate needs a depth of at least 1, got {self.depth!r}")
+        if self.top < 1:
+            raise PerftscopeError(f"--top must be at least 1, got {self.top}")
+        if not self.seconds > 0:
+            raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
+        Request.of(self.fen, self.moves)       # FenError / MoveError naming what is wrong
+
+
+@dataclass
+class LocateResult:
+    subject: Subject
+    agree: bool = False                  # the engine agrees with the reference: nothing to locate
+    suspects: list[Suspect] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)          # those ranked
+    other_failures: list[Run] = field(default_factory=list)   # failing runs of another kind, left out
+    example: Run | None = None           # the failing position the finder found
+    focus: str | None = None             # the kind of move that goes wrong
+    sources: tuple[str, ...] = ()
+    coverage: tuple[str, ...] = ()       # the kinds of coverage data that came back
+    report: Report | None = None
+    seconds: float = 0.0
+    stopped: bool = False
+
+    @property
+    def failed(self) -> int:
+        return sum(r.failed for r in self.runs)
+
+    @property
+    def passed(self) -> int:
+        return sum(not r.failed for r in self.runs)
+
+    def to_json(self, top: int | None = None) -> dict:
+        counts: dict[str, list[int]] = {}
+        for run in self.runs:
+            counts.setdefault(run.origin, [0, 0])[0 if run.failed else 1] += 1
+        return {"engine": self.subject.engines[0], "reference": self.subject.engines[1],
+                "fen": self.subject.fen, "moves": list(self.subject.moves), "agree": self.agree,
+                "suspects": [s.to_json() for s in self.suspects[:top]],
+                "runs": {"failed": self.failed, "passed": self.passed, "left_out": len(self.other_failures),
+                         "by_origin": {k: {"failed": v[0], "passed": v[1]} for k, v in counts.items()}},
+                "positions": [r.to_json() for r in self.runs],
+                "example": None if self.example is None else self.example.to_json(),
+                "focus": self.focus, "sources": list(self.sources), "coverage": list(self.coverage),
+                "seconds": round(self.seconds, 2), "stopped": self.stopped}
+
+
+class LocateJob:
+    def __init__(self, settings: LocateSettings):
+        self.settings = settings
+        self.pair = EnginePair.parse(settings.engine, settings.reference, settings.timeout)
+        self.program: Program = program_of(self.pair.engine)
+        self.sources = tuple(settings.sources) or self.program.sources
+        if not self.sources:
+            raise PerftscopeError(f"no source folder found for {self.pair.engine_name}: give --source DIR "
+                                  f"(the folder of its source files)")
+        self.subject = Subject(settings.fen, tuple(settings.moves),
+                               (self.pair.engine_name, self.pair.reference_name), "locate")
+        self._stop = threading.Event()
+        self._doing: str | None = None
+        self._oracles: list[Oracle] = []
+
+    def stop(self) -> None:
+        self._stop.set()
+        for oracle in list(self._oracles):
+            if isinstance(oracle, CoveredEngine):
+                oracle.halt()
+            oracle.cancel()
+
+    def activity(self) -> str | None:
+        return self._doing
+
+    def run(self, emit: Emit = ignore) -> LocateResult:
+        s, start = self.settings, time.monotonic()
+        deadline = start + s.seconds
+        over = lambda: self._stop.is_set() or time.monotonic() > deadline   # noqa: E731
+        result = LocateResult(self.subject, sources=self.sources)
+        reference = self.pair.make_reference()
+        self._oracles.append(reference)
+
+        def on_run(run: Run):
+            failed = sum(r.failed for r in covered.runs)
+            emit(Progress(len(covered.runs), None, f"run {len(covered.runs)} ({run.origin}): {run.verdict} "
+                                                   f"· {failed} failing, {len(covered.runs) - failed} passing"))
+
+        programs = (self.program.path,) if self.program.kind == "native" else ()
+        try:
+            covered = CoveredEngine(self.pair, reference, self.sources, programs, on_run=on_run)
+        except BaseException:
+            reference.close()
+            raise
+        self._oracles.append(covered)
+        scratch = launched_with(scratch_environment(covered.scratch))
+        scratch.__enter__()
+        try:
+            self._doing = f"finding where {covered.name} differs from {reference.name}"
+            emit(Progress(0, None, self._doing))
+            report = find_mismatch(covered.plain, reference, s.fen, s.moves, s.depth,
+                                   cancelled=self._stop.is_set).raise_unless_finding()
+            result.report = report
+            if report.cancelled or self._stop.is_set():
+                result.stopped = True
+                return self._done(result, start)
+            if report.agree:
+                result.agree = True
+                return self._done(result, start)
+            failing = Request.of(s.fen, report.path)
+            board = chess.Board(failing.position.fen(), chess960=failing.position.chess960)
+            result.focus = focus_of(board, report.missing + report.extra)
+            self._batch(covered, [failing], "finder", over)
+            self._doing = "the children of the failing position"
+            self._batch(covered, [failing.then(m) for m in failing.position.legal_moves()[:CHILDREN]],
+                        "children", over)
+            self._doing = "shrinking the failing position, each step a covered run"
+            covered.origin = "shrink"
+            shrunk = None
+            try:
+                shrunk = shrink(covered, reference, s.fen, 1, report.path, max_calls=SHRINK_CALLS, cancelled=over)
+            except OracleCancelled:
+                pass
+            if shrunk is not None and shrunk.fen != failing.position.fen():
+                self._doing = "the children of the minimal position"
+                small = Request.of(shrunk.fen)
+                self._batch(covered, [small.then(m) for m in small.position.legal_moves()[:CHILDREN]],
+                            "children", over)
+            self._doing = f"a short fuzz on positions with {result.focus or 'any'} moves"
+            self._batch(covered, islice(self._fuzz(result.focus, over), FUZZ_RUNS), "fuzz", over)
+        except OracleCancelled:
+            result.stopped = True
+        finally:
+            scratch.__exit__(None, None, None)
+            self._doing = None
+            covered.close()
+            reference.close()
+        result.stopped = result.stopped or self._stop.is_set()
+        example = next((r for r in covered.runs if r.failed), None)
+        result.example = example
+        result.coverage = tuple(sorted(covered.kinds_found))
+        example_focus = result.focus
+        for run in covered.runs:
+            if run.failed and example_focus is not None and run.wrong:
+                b = Request.of(run.fen, run.moves).position
+                if focus_of(chess.Board(b.fen(), chess960=b.chess960), run.wrong) != example_focus:
+                    result.other_failures.append(run)
+                    continue
+            result.runs.append(run)
+        if example is None:
+            raise PerftscopeError(f"{covered.name} differs from {reference.name} at depth {s.depth}, but no run at "
+                                  f"depth 1 failed on its own (a bug that shows only deeper is not located yet)")
+        if not any(run.lines for run in result.runs):
+            if covered.kinds_found:
+                raise PerftscopeError(f"{covered.name} left {', '.join(sorted(covered.kinds_found))} coverage, but "
+                                      f"none of it in {', '.join(self.sources)}: give --source DIR, the folder of "
+                                      f"the source files that ran")
+            raise PerftscopeError(no_coverage_hint(self.program, covered.name))
+        result.suspects = rank(result.runs, self.sources, result.focus)
+        return self._done(result, start)
+
+    def _done(self, result: LocateResult, start: float) -> LocateResult:
+        result.seconds = time.monotonic() - start
+        return result
+
+    def _batch(self, covered: CoveredEngine, requests, origin: str, over):
+        """Covered runs of `requests` (an iterable), WORKERS at a time, until `over()`."""
+        requests = iter(requests)
+        lock = threading.Lock()
+
+        def work():
+            while not over():
+                with lock:
+                    request = next(requests, None)
+                if request is None:
+                    return
+                try:
+                    covered.run(request.written, request.moves, 1, origin)
+                except OracleCancelled:
+                    return
+                except EngineError:
+                    pass                  # a failing run, already kept
+        workers = [threading.Thread(target=work, daemon=True, name=f"locate {origin} {i}") for i in range(WORKERS)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+
+    def _fuzz(self, focus: str | None, over):
+        """Fuzz positions (core.mismatch.fuzz): those with a move of the `focus` kind (more
+        failures of the same kind, and passing ones where that kind goes right), a few without
+        it between them (passing runs of the code around it)."""
+        focused = plain = 0
+        for scanned, (_, fen) in enumerate(fuzz_positions(self.settings.seed)):
+            if over() or scanned >= FUZZ_SCAN:
+                return
+            if focus is None or focus in position_kinds(chess.Board(fen)):
+                focused += 1
+                yield Request.of(fen)
+            elif plain < focused + UNFOCUSED:
+                plain += 1
+                yield Request.of(fen)

@@ -1,0 +1,241 @@
+"""Runs: one engine call on one position at the smallest depth that shows the verdict, in a
+process of its own with line coverage recorded for that process alone, judged against the
+reference.
+
+`CoveredEngine` is an Oracle, so the finder's and shrink's own machinery drive it unchanged:
+every call at `run_depth` or below is a Run (a new process for an engine run once per call,
+a new process sent its quit command for an interactive one), every deeper call goes to one
+plain process of the engine, without coverage.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import chess
+
+from ..engines.oracle import Answer, Oracle, Request
+from ..engines.oracles import make_oracle
+from ..engines.pair import EnginePair
+from ..engines.process import QUIT_SECONDS, launched_with
+from ..engines.program import ProgramOracle
+from ..errors import EngineError, OracleCancelled
+from .coverage import collect, run_environment
+
+# what a move can be, rarest first: the focus of a failure is the first kind its wrong moves share
+KINDS = ("en passant", "castling", "promotion", "in check", "capture", "king move", "knight move",
+         "bishop move", "rook move", "queen move", "pawn move")
+_PIECE = {chess.PAWN: "pawn move", chess.KNIGHT: "knight move", chess.BISHOP: "bishop move",
+          chess.ROOK: "rook move", chess.QUEEN: "queen move", chess.KING: "king move"}
+
+
+def move_kinds(board: chess.Board, move: chess.Move) -> set[str]:
+    """What kind of move `move` is in `board` (legal or not, as long as a piece makes it)."""
+    kinds = set()
+    piece = board.piece_type_at(move.from_square)
+    if piece is not None:
+        kinds.add(_PIECE[piece])
+    if board.is_castling(move):
+        kinds.add("castling")
+    elif board.is_en_passant(move) or (piece == chess.PAWN and move.to_square == board.ep_square
+                                       and chess.square_file(move.from_square) != chess.square_file(move.to_square)):
+        kinds.add("en passant")
+    elif board.piece_at(move.to_square) is not None:
+        kinds.add("capture")
+    if move.promotion:
+        kinds.add("promotion")
+    if board.is_check():
+        kinds.add("in check")
+    return kinds
+
+
+def position_kinds(board: chess.Board) -> set[str]:
+    """Every kind of move the side to move has a pseudo-legal (or castling) move of."""
+    kinds = set()
+    for move in list(board.pseudo_legal_moves):
+        kinds |= move_kinds(board, move)
+    return kinds
+
+
+def focus_of(board: chess.Board, moves) -> str | None:
+    """The rarest kind every wrong move shares (else the rarest any has): what a focused fuzz looks
+    for and what the feature contrast splits runs by."""
+    sets = []
+    for uci in moves:
+        try:
+            sets.append(move_kinds(board, chess.Move.from_uci(uci)))
+        except ValueError:
+            continue
+    if not sets:
+        return None
+    common = set.intersection(*sets) or set.union(*sets)
+    return next((k for k in KINDS if k in common), None)
+
+
+@dataclass
+class Run:
+    """One covered engine call. `lines`: {file: lines that ran}, only the source's; `failed`:
+    the engine's answer differs from the reference's (or the call failed); `verdict` says how;
+    `kinds` the kinds of move the position has (for the feature contrast)."""
+    origin: str
+    fen: str
+    moves: tuple[str, ...]
+    depth: int
+    failed: bool
+    verdict: str
+    lines: dict[str, frozenset[int]] = field(default_factory=dict)
+    kinds: frozenset[str] = frozenset()
+    wrong: tuple[str, ...] = ()      # the moves that differ (missing or extra), when the lists differ
+
+    def to_json(self) -> dict:
+        return {"origin": self.origin, "fen": self.fen, "moves": list(self.moves), "depth": self.depth,
+                "failed": self.failed, "verdict": self.verdict, "wrong": list(self.wrong),
+                "lines": sum(len(v) for v in self.lines.values())}
+
+
+def judge(answer: Answer | None, error: EngineError | None, theirs: dict[str, int]) -> tuple[bool, str, tuple]:
+    """(failed, verdict, the differing moves) of one answer against the reference's divide."""
+    if error is not None:
+        return True, f"failed: {error}", ()
+    if answer.moves is None:
+        if answer.total == sum(theirs.values()):
+            return False, "agrees", ()
+        return True, f"total {answer.total}, reference {sum(theirs.values())}", ()
+    missing = [m for m in theirs if m not in answer.moves]
+    extra = [m for m in answer.moves if m not in theirs]
+    counts = [m for m in theirs if m in answer.moves and answer.moves[m] != theirs[m]]
+    if not (missing or extra or counts):
+        return False, "agrees", ()
+    parts = []
+    if missing:
+        parts.append("misses " + " ".join(missing))
+    if extra:
+        parts.append("generates illegal " + " ".join(extra))
+    if counts:
+        parts.append("counts differ below " + " ".join(counts))
+    return True, "; ".join(parts), tuple(missing + extra or counts)
+
+
+class CoveredEngine(Oracle):
+    """The engine under test with every call at `run_depth` or below run as a covered Run
+    (`on_run(run)` after each); `origin` names what asked (finder, shrink, children, fuzz)."""
+
+    def __init__(self, pair: EnginePair, reference: Oracle, sources, programs=(),
+                 run_depth: int = 1, on_run: Callable[[Run], None] | None = None):
+        self.pair = pair
+        super().__init__(pair.engine.text, pair.engine_name, pair.timeout)
+        self.reference, self.sources, self.programs = reference, tuple(sources), tuple(programs)
+        self.run_depth, self.on_run = run_depth, on_run
+        self.origin = "finder"
+        self.kinds_found: set[str] = set()          # kinds of coverage data any run left
+        self.runs: list[Run] = []
+        self.plain = pair.make_engine()              # deeper calls, and the dialect every run reads in
+        self._folder = tempfile.mkdtemp(prefix="perftscope-locate-")
+        self.scratch = os.path.join(self._folder, "outside-runs")   # data of the calls that are not runs
+        self._current: set[Oracle] = set()
+        self._guard = threading.Lock()
+        self._seen: dict[tuple, _Done] = {}
+        self._number = 0
+        self.halted = threading.Event()
+
+    def _answer(self, fen, moves, depth, position):
+        if depth > self.run_depth:
+            return self.plain.answer(fen, moves, depth, as_written=True)
+        return self.run(fen, tuple(moves), depth).answer
+
+    def run(self, fen: str, moves: tuple[str, ...], depth: int, origin: str | None = None) -> _Done:
+        """One covered call, safe from several threads at once (each run has an engine process
+        and a folder of its own); the Run is kept, handed to on_run and returned with the
+        answer; a failed call's EngineError is raised after the Run is kept."""
+        with self._guard:
+            seen = self._seen.get((fen, moves, depth))
+            self._number += 1
+            folder = os.path.join(self._folder, str(self._number))
+        if seen is not None:           # shrink asks about its start again: one run per position
+            if seen.error is not None:
+                raise seen.error
+            return seen
+        request = Request.of(fen, moves)
+        with self._guard:
+            theirs = self.reference.divide(request, (), depth)
+        os.makedirs(folder)
+        answer, error = None, None
+        oracle = self._oracle()
+        try:
+            with launched_with(run_environment(folder, self.sources)) as started:
+                try:
+                    answer = oracle.answer(fen, moves, depth, as_written=True)
+                except OracleCancelled:
+                    raise
+                except EngineError as e:
+                    error = e
+                finally:
+                    oracle.close()         # an interactive engine is sent its quit command: it writes its data on exit
+                    self._finish(started)
+        finally:
+            with self._guard:
+                self._current.discard(oracle)
+        lines, kinds = collect(folder, self.sources, self.programs)
+        shutil.rmtree(folder, ignore_errors=True)
+        self.kinds_found |= kinds
+        failed, verdict, wrong = judge(answer, error, theirs)
+        board = chess.Board(request.position.fen(), chess960=request.position.chess960)
+        run = Run(origin or self.origin, fen, moves, depth, failed, verdict,
+                  {f: frozenset(v) for f, v in lines.items()}, frozenset(position_kinds(board)), wrong)
+        with self._guard:
+            self.runs.append(run)
+            done = self._seen[(fen, moves, depth)] = _Done(run, answer, error)
+        if self.on_run is not None:
+            self.on_run(run)
+        if error is not None:
+            raise error
+        return done
+
+    def _oracle(self) -> Oracle:
+        with self._guard:
+            if self.halted.is_set():
+                raise self._stopped("a covered run")
+            oracle = make_oracle(self.pair.engine, timeout=self.timeout)
+            if isinstance(oracle, ProgramOracle) and isinstance(self.plain, ProgramOracle):
+                if self.plain.dialect is None:
+                    self.plain.prepare()     # learn it once, outside every run's coverage
+                oracle.adopt_dialect(self.plain)
+            self._current.add(oracle)
+            return oracle
+
+    @staticmethod
+    def _finish(started):
+        """Wait for the run's processes to exit (their coverage is written on the way out)."""
+        deadline = time.monotonic() + QUIT_SECONDS + 1.0
+        for proc in started:
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except Exception:         # noqa: BLE001 - still running: the oracle's close kills it
+                pass
+
+    def halt(self):
+        """Stop every run now and start no other (from any thread)."""
+        self.halted.set()
+        self._abort()
+
+    def _abort(self):
+        with self._guard:
+            current = list(self._current)
+        for oracle in current + [self.plain]:
+            oracle.cancel()
+
+    def _release(self):
+        self.plain.close()
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+
+@dataclass
+class _Done:
+    run: Run
+    answer: Answer | None
+    error: EngineError | None = None

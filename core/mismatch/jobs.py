@@ -1,0 +1,162 @@
+"""The finder and the engine sessions (suite and fuzz) as core.job.Jobs: typed settings, events
+as they come, the engine being waited for as the activity, a typed result.
+
+    job = SessionJob(pair, FuzzSettings(seed=1, depth=2, seconds=30))
+    outcome = job.run(print)        # each Finding (alike ones merged) and a Progress per position
+
+    job = FindJob(FindSettings(Request.of(fen), depth=3), lambda: (engine, reference), ("mine", "core"))
+    report = job.run(print)         # each Level as it is divided
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..engines.oracle import Oracle, Request
+from ..engines.pair import EnginePair
+from ..job import Emit, Progress, Subject, ignore
+from .findings import Finding, merge
+from .finder import Report, find_mismatch
+
+
+# --- engine sessions ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SuiteSettings:
+    """Every position of a bundled suite (`suite`: its file name in perftscope.resources), each
+    depth the file gives up to `max_depth`, on `jobs` engine processes."""
+    suite: str
+    max_depth: int = 2
+    jobs: int = 2
+
+
+@dataclass(frozen=True)
+class FuzzSettings:
+    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for `seconds`."""
+    seed: int = 1
+    depth: int = 2
+    seconds: float = 30.0
+
+
+@dataclass
+class SessionOutcome:
+    """What a session ended with: its one line (the suite's name first), its findings (alike ones
+    merged), and the engines they belong to."""
+    text: str
+    findings: list[Finding] = field(default_factory=list)
+    engine: str = ""
+    reference: str = ""
+
+
+class SessionJob:
+    """A suite or a fuzz session on `pair`'s engines. The session, and so the engines' processes,
+    is made when the job runs (off the caller's thread); a spec that cannot start fails the run."""
+
+    def __init__(self, pair: EnginePair, settings: SuiteSettings | FuzzSettings):
+        self.pair, self.settings = pair, settings
+        self.subject = Subject(engines=(pair.engine_name or "", pair.reference_name),
+                               what=f"suite {settings.suite}" if isinstance(settings, SuiteSettings)
+                               else f"fuzz seed {settings.seed}, depth {settings.depth}")
+        self.session = None
+        self.found: list[Finding] = []
+        self.done = 0
+        self._stopped = threading.Event()
+        self._lock = threading.Lock()
+        self._total: int | None = None
+
+    def run(self, emit: Emit = ignore) -> SessionOutcome:
+        from ... import resources
+        from ..counting.suites import load
+        from .fuzz import Fuzzer
+        from .suite_run import SuiteRun
+
+        def found(finding: Finding):
+            with self._lock:
+                kept = merge(self.found, finding)   # a suite posts one per failing position: alike ones counted
+            emit(kept)
+
+        def tested():
+            with self._lock:
+                self.done += 1
+                done = self.done
+            emit(Progress(done, self._total, ""))
+
+        settings = self.settings
+        if isinstance(settings, SuiteSettings):
+            entries = load(resources.path(settings.suite))
+            self._total = len(entries)
+            session = SuiteRun(entries, self.pair, jobs=settings.jobs, max_depth=settings.max_depth,
+                               on_finding=found, on_position=tested)
+            said = f"{settings.suite}: "
+        else:
+            session = Fuzzer(self.pair, seed=settings.seed, depth=settings.depth, seconds=settings.seconds,
+                             on_finding=found, on_position=tested)
+            said = ""
+        self.session = session
+        # the engines as their oracles name themselves, which is how findings name them
+        self.subject = replace(self.subject, engines=(session.engine_name, session.reference_name))
+        emit(self.subject)
+        if self._stopped.is_set():          # a stop that came while the session was being made
+            session.stop()
+        try:
+            session.run()
+        finally:
+            session.close()
+        with self._lock:
+            findings = list(self.found)
+        return SessionOutcome(said + session.summary(), findings, session.engine_name, session.reference_name)
+
+    def stop(self):
+        """End the session now: running engine calls are killed, nothing more is tested."""
+        self._stopped.set()
+        session = self.session
+        if session is not None:
+            session.stop()
+
+    def activity(self) -> str | None:
+        session = self.session
+        if session is None:
+            return None
+        engine, reference = session.engine_name, session.reference_name
+        what = "suite positions" if isinstance(self.settings, SuiteSettings) else "positions"
+        with self._lock:
+            done, found = self.done, len(self.found)
+        text = f"Testing {engine} against {reference}: {done} {what} done, {found} findings"
+        current = session.activity()
+        if current is not None:
+            text += f"; {current.words(engine)}"
+        return text
+
+
+# --- the finder --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FindSettings:
+    """Where the search starts (a Request: the position checked once, the moves played from it)
+    and at which depth."""
+    request: Request
+    depth: int
+
+
+class FindJob:
+    """find_mismatch as a Job: `oracles()` gives (engine, reference) on the job's thread (starting
+    an engine can fail: that is the run's error); `engines` name them for the Subject. Each Level
+    is an event; stop() ends the search before its next engine call (to end a long call too, the
+    caller cancels the oracles)."""
+
+    def __init__(self, settings: FindSettings, oracles: Callable[[], tuple[Oracle, Oracle]],
+                 engines: tuple[str, ...] = ()):
+        self.settings, self._oracles = settings, oracles
+        request = settings.request
+        self.subject = Subject(request.written, tuple(request.moves), engines)
+        self._stopped = threading.Event()
+
+    def run(self, emit: Emit = ignore) -> Report:
+        engine, reference = self._oracles()
+        return find_mismatch(engine, reference, self.settings.request, (), self.settings.depth,
+                             progress=emit, cancelled=self._stopped.is_set).raise_unless_finding()
+
+    def stop(self):
+        self._stopped.set()
+
+    def activity(self) -> str | None:
+        return None                    # the divide tab says which engine call is waited for

@@ -1,0 +1,115 @@
+"""core.locate end to end: planted-bug engines (tests/engines/locate) in Python under a Python of
+their own started by a shell launcher, in JavaScript under Node, and in C built here with
+`gcc --coverage`; each located to its planted line, a correct one found to agree."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from perftscope.core.errors import PerftscopeError
+from perftscope.core.locate.job import LocateJob, LocateSettings
+from perftscope.core.locate.sources import program_of
+
+HERE = Path(__file__).resolve().parent.parent / "engines" / "locate"
+PROMOTES = "4k3/1P4p1/8/8/8/8/5P2/4K3 w - - 0 1"          # b7b8n missing in movegen.py
+CAPTURE_PROMOTES = "4k3/8/8/8/8/8/1p4P1/R3K3 b Q - 0 1"  # b2a1r/b/n missing in movegen.js
+CASTLES = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"               # e8c8 written e8b8 by movegen.c
+
+
+def planted(name: str, marker: str) -> int:
+    """The line of `name` holding `marker`."""
+    for number, line in enumerate((HERE / name).read_text().splitlines(), 1):
+        if marker in line:
+            return number
+    raise AssertionError(f"no {marker} in {name}")
+
+
+def first_holds(result, file: str, line: int) -> bool:
+    """The planted line is in a suspect ranked first (alone or tied)."""
+    return any(s.rank == 1 and s.file == file and s.line <= line <= s.last for s in result.suspects)
+
+
+def locate(spec, fen, depth=2, seconds=8.0, **more):
+    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, seconds=seconds, **more)).run()
+
+
+@pytest.fixture
+def python_launcher(tmp_path):
+    """movegen.py beside a shell launcher that execs it under a venv of its own (not this
+    test's Python, and with nothing installed in it)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    shutil.copy(HERE / "movegen.py", tmp_path / "movegen.py")
+    launcher = tmp_path / "engine.sh"
+    launcher.write_text(f'#!/bin/sh\nexec "{venv}/bin/python" "$(dirname "$0")/movegen.py" "$@"\n')
+    launcher.chmod(0o755)
+    return launcher, venv
+
+
+def test_python_engine_under_its_own_python_is_located_to_its_planted_line(python_launcher):
+    launcher, venv = python_launcher
+    result = locate(f"perftree:{launcher}", PROMOTES)
+    assert result.coverage == ("python",)
+    assert result.example.fen == PROMOTES and "b7b8n" in result.example.verdict
+    assert result.focus == "promotion"
+    assert result.failed >= 1 and result.passed >= 1
+    assert first_holds(result, "movegen.py", planted("movegen.py", "# PLANTED:")), result.suspects[:5]
+    # the source is the launcher's folder, found on its own; nothing of the venv's Python is ranked
+    assert result.sources == (os.path.realpath(launcher.parent),)
+    assert all(s.file == "movegen.py" for s in result.suspects)
+
+
+def test_javascript_engine_under_node_is_located_to_its_planted_line():
+    result = locate(f"perftree:{HERE / 'movegen.js'}", CAPTURE_PROMOTES)
+    assert result.coverage == ("node",)
+    assert first_holds(result, "movegen.js", planted("movegen.js", "// PLANTED:")), result.suspects[:5]
+    top = [s for s in result.suspects if s.rank == 1]
+    assert all(s.failed == result.failed and s.passed == 0 for s in top)
+
+
+@pytest.fixture
+def c_engine(tmp_path):
+    shutil.copy(HERE / "movegen.c", tmp_path / "movegen.c")
+    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
+    return tmp_path / "movegen"
+
+
+def test_c_engine_built_with_coverage_is_located_to_its_planted_line(c_engine):
+    result = locate(f"perftree:{c_engine}", CASTLES, seconds=4.0)
+    assert result.coverage == ("gcov",)
+    assert first_holds(result, "movegen.c", planted("movegen.c", "/* PLANTED:")), result.suspects[:5]
+    # the runs' data went to folders of their own, not beside the objects
+    assert not list(c_engine.parent.glob("*.gcda"))
+    assert program_of(f"perftree:{c_engine}").objects == (str(c_engine.parent / "movegen.gcda"),)
+
+
+def test_a_correct_engine_gives_no_failing_run(tmp_path):
+    fixed = tmp_path / "movegen.py"
+    fixed.write_text((HERE / "movegen.py").read_text().replace('"qrb":', '"qrbn":'))
+    fixed.chmod(0o755)
+    result = locate(f"perftree:{fixed}", PROMOTES)
+    assert result.agree and result.suspects == [] and result.runs == []
+
+
+def test_a_program_without_coverage_says_how_to_build_it(tmp_path):
+    shutil.copy(HERE / "movegen.c", tmp_path / "movegen.c")
+    subprocess.run(["gcc", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
+    with pytest.raises(PerftscopeError, match=r"--coverage.*-C instrument-coverage") as caught:
+        locate(f"perftree:{tmp_path / 'movegen'}", CASTLES, seconds=2.0, sources=(str(tmp_path),))
+    assert "\n" not in str(caught.value)
+
+
+def test_stop_ends_the_job_with_what_it_has(c_engine):
+    import threading
+    job = LocateJob(LocateSettings(f"perftree:{c_engine}", fen=CASTLES, depth=2, seconds=60.0))
+    seen = []
+
+    def emit(event):
+        seen.append(event)
+        if len(seen) == 6:
+            threading.Thread(target=job.stop).start()
+    result = job.run(emit)
+    assert result.stopped and 1 <= len(result.runs) < 20
