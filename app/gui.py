@@ -171,12 +171,14 @@ class MainWindow(QMainWindow):
         main.addWidget(boxed("Position library", self.library))
         main.addWidget(centre)
         main.addWidget(self.tabs)
-        # the library keeps its 200 px, the board's column and the tabs share the rest: at 1024 px
-        # that leaves the tabs about 450 px for their fields (the Race tab needs 410)
+        # the library keeps its width (first shown: _first_sizes), the board's column and the tabs
+        # share the rest 5 to 6: at 1024 px the FEN field gets 370 px (the start position's FEN
+        # whole at 10 px) and the tabs 440 (the Race tab needs 410)
         main.setStretchFactor(0, 0)
-        main.setStretchFactor(1, 3)
-        main.setStretchFactor(2, 4)
+        main.setStretchFactor(1, 5)
+        main.setStretchFactor(2, 6)
         main.setSizes([200, 600, 760])
+        self.main_splitter = main
         self.setCentralWidget(main)
         self.message = ElidedLabel()           # a long message is cut short ("…"), whole in its tooltip
         self.waiting = QLabel()
@@ -254,6 +256,22 @@ class MainWindow(QMainWindow):
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""
         return self.divider.busy() or self.runs.running or self.races.running
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if not getattr(self, "_sized", False):
+            self._sized = True
+            self._first_sizes()
+
+    def _first_sizes(self):
+        """Unless the splitters were left otherwise: the library 200 px at 1024 and a tenth of
+        what is wider beyond that (257 px at 1600), the rest 5 to 6 between the board and the tabs."""
+        if "main" in self.memory.restored:
+            return
+        width = sum(self.main_splitter.sizes())
+        library = 200 + max(0, width - 1024) // 10
+        board = (width - library) * 5 // 11
+        self.main_splitter.setSizes([library, board, width - library - board])
 
     def closeEvent(self, event):
         self.memory.remember()

@@ -30,6 +30,7 @@ class WindowMemory:
         self.settings, self.window, self.legend, self.notation, self.run_panel = \
             settings, window, legend, notation, run_panel
         self.panels = dict(panels or {})
+        self.restored: set[str] = set()       # the splitters put back as they were left
 
     def restore_overlays(self):
         """The layers shown last time ("checkers,pins", "" for none); from now on every change
@@ -52,8 +53,8 @@ class WindowMemory:
             self.window.restoreGeometry(geometry)
         for name, splitter in self._splitters().items():
             state = s.value(SPLITTERS_KEY + name)
-            if isinstance(state, QByteArray):
-                splitter.restoreState(state)
+            if isinstance(state, QByteArray) and splitter.restoreState(state):
+                self.restored.add(name)
         self.notation.restore()
         depth, workers, hash_exp = (s.value(k) for k in RUN_KEYS)
         self.run_panel.set_settings(depth=None if depth is None else int(depth),
