@@ -101,7 +101,7 @@ class MainWindow(QMainWindow):
                                       "perftscope's own move generator.")
         self.graphs = LiveGraphs()
         self.test_engine = TestEnginePanel(self.engines)
-        self.race_panel = RacePanel(self.engines, standard_positions())
+        self.race_panel = RacePanel(self.engines, standard_positions(), chess960=lambda: self.chess960.isChecked())
         self.exports = DivideActions(self.model, self)
         install_row_menu(self.tree, self.exports)
         self._layout()
@@ -115,8 +115,9 @@ class MainWindow(QMainWindow):
         self.runs = RunController(self.bridge, self.run_panel, self.graphs, self.run_context, self.main_model,
                                   parent=self)
         self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, jobs["test"],
-                                                 parent=self)
-        self.races = RaceController(self.bridge, self.race_panel, jobs["race"], parent=self)
+                                                 chess960=self.chess960.isChecked, parent=self)
+        self.races = RaceController(self.bridge, self.race_panel, jobs["race"], chess960=self.chess960.isChecked,
+                                    parent=self)
         self.sessions = SessionController(self.main_model, self.engines, self.divider)
         self.notation = Notation(self.settings, self.board, self.model, self.finder_panel, self.test_engine,
                                  parent=self)

@@ -34,9 +34,10 @@ class RacePanel(StartStop, QWidget):
     stopRequested = Signal()
     exportRequested = Signal(str, str)
 
-    def __init__(self, selection, positions=(), parent=None):
+    def __init__(self, selection, positions=(), chess960=lambda: False, parent=None):
         super().__init__(parent)
         self.positions = list(positions)
+        self.chess960 = chess960        # the window's Chess960 box: a FEN typed while it is ticked reads as Chess960
         self._row_positions: list[int] = []     # the position (its index in the graphs) of each row
         self.selector = SpecSelector(selection.kinds(allow_none=False))
         self.selector.set_spec(selection.engine or "python-chess")
@@ -112,7 +113,7 @@ class RacePanel(StartStop, QWidget):
         self._layout()
         self.add_button.clicked.connect(self._add)
         self.remove_button.clicked.connect(self._remove)
-        self.fen.returnPressed.connect(lambda: self.add_fen(self.fen.text()))
+        self.fen.returnPressed.connect(lambda: self.add_fen(self.fen.text(), self.chess960()))
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
         self.table.currentCellChanged.connect(lambda row, *_: self._show_row(row))
@@ -191,13 +192,17 @@ class RacePanel(StartStop, QWidget):
         item.setToolTip(position.fen)
         self.position_list.addItem(item)
 
-    def add_fen(self, fen: str):
-        """A position of the user's own, checked by the core: a bad FEN is a message."""
+    def add_fen(self, fen: str, chess960: bool = False):
+        """A position of the user's own, checked by the core (as Chess960 with `chess960`): a bad
+        FEN is a message."""
         from perftscope.core.board.position import Position
-        from perftscope.core.errors import PerftscopeError
+        from perftscope.core.errors import FenError, PerftscopeError
         from perftscope.core.race.runner import RacePosition
         try:
-            fen = Position.from_fen(fen.strip()).fen()
+            fen = Position.from_fen(fen.strip(), chess960=chess960).fen()
+        except FenError as e:
+            self.show_error(e.spelled("tick Chess960 in the status bar"))
+            return
         except PerftscopeError as e:
             self.show_error(str(e))
             return

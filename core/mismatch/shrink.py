@@ -30,9 +30,6 @@ from ..board.position import Position, square_name
 
 DEFAULT_MAX_CALLS = 400        # engine calls one shrink may spend (each is a process for a script)
 
-# castling letter -> the rook square it needs
-_RIGHT_ROOK = {"K": 7, "Q": 0, "k": 63, "q": 56}
-
 
 @dataclass
 class Shrunk:
@@ -207,7 +204,8 @@ def _candidates(pos: Position, depth: int, move_pieces: bool,
 def _valid(pos: Position, **changes) -> Position | None:
     """The position with `changes` (the clocks kept unless changed), if the core accepts it."""
     fields = {"board": pos.board, "white_to_move": pos.white_to_move, "castling": pos.castling,
-              "ep_square": pos.ep_square, "halfmove": pos.halfmove, "fullmove": pos.fullmove}
+              "ep_square": pos.ep_square, "halfmove": pos.halfmove, "fullmove": pos.fullmove,
+              "castling_rooks": pos.castling_rooks, "chess960": pos.chess960}      # Chess960 stays Chess960
     fields.update(changes)
     try:
         return Position.from_fen(Position(**fields).fen())
@@ -217,14 +215,26 @@ def _valid(pos: Position, **changes) -> Position | None:
 
 def _valid_child(pos: Position) -> Position:
     return Position.from_fen(Position(pos.board, pos.white_to_move, pos.castling, pos.ep_square,
-                                      pos.halfmove, pos.fullmove).fen())
+                                      pos.halfmove, pos.fullmove, pos.castling_rooks, pos.chess960).fen())
+
+
+def _rights_kept(pos: Position, board) -> str:
+    """The castling rights of `pos` whose king and rook still stand on `board` where they did
+    (the rook files are the position's own, so a Chess960 right keeps its rook)."""
+    kept = ""
+    for right, rook_file in zip("KQkq", pos.castling_rooks):
+        if right in pos.castling:
+            king, rook, rank = ("K", "R", 0) if right.isupper() else ("k", "r", 56)
+            if board[rank + rook_file] == rook and board[pos.board.index(king)] == king:
+                kept += right
+    return kept
 
 
 def _without(pos: Position, squares) -> Position | None:
     board = list(pos.board)
     for sq in squares:
         board[sq] = ""
-    castling = "".join(r for r in pos.castling if board[_RIGHT_ROOK[r]])
+    castling = _rights_kept(pos, board)
     ep = pos.ep_square
     if ep is not None:
         pawn = ep - 8 if pos.white_to_move else ep + 8
@@ -241,8 +251,9 @@ def mirror(pos: Position) -> Position | None:
             board[sq ^ 56] = p.swapcase()
     castling = "".join(r for r in "KQkq" if r.swapcase() in pos.castling)
     ep = None if pos.ep_square is None else pos.ep_square ^ 56
+    rooks = pos.castling_rooks[2:] + pos.castling_rooks[:2]
     return _valid(pos, board=tuple(board), white_to_move=not pos.white_to_move,
-                  castling=castling, ep_square=ep)
+                  castling=castling, ep_square=ep, castling_rooks=rooks)
 
 
 def _spread(board) -> int:
@@ -266,8 +277,7 @@ def _closer(pos: Position, depth: int):
                     board[sq], board[r * 8 + f] = "", p
                     if _spread(board) >= spread:
                         continue
-                    castling = "".join(c for c in pos.castling
-                                       if board[_RIGHT_ROOK[c]] and board[4 if c in "KQ" else 60])
+                    castling = _rights_kept(pos, board)
                     candidate = _valid(pos, board=tuple(board), castling=castling, ep_square=None)
                     if candidate is not None:
                         yield (f"move {p}{square_name(sq)} to {square_name(r * 8 + f)}", candidate, depth)

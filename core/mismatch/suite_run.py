@@ -48,6 +48,7 @@ class Case:
     index: int = 0                # its place in the suite
     seconds: float = 0.0
     unreachable: list[str] = field(default_factory=list)    # why the position cannot arise in a game
+    fen_error: FenError | None = None    # skipped as a valid Chess960 position read as standard chess
 
     @property
     def passed(self) -> bool:
@@ -156,7 +157,9 @@ class SuiteRun(EngineSession):
         try:
             fen = Position.from_fen(case.entry.full_fen).fen()
         except FenError as e:
-            if str(e).startswith("FEN field 3 (castling)"):
+            if e.chess960:             # valid Chess960, but the run was not told the suite is
+                case.skipped, case.fen_error = str(e), e
+            elif str(e).startswith("FEN field 3 (castling)"):
                 case.skipped = f"unsupported (Chess960 castling?): {e}"
             else:
                 case.error = str(e)

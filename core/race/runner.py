@@ -118,12 +118,21 @@ class Heat:
                 "nps": best.nps if best else None, "laps": [lap.to_json() for lap in self.laps]}
 
 
-def standard_positions() -> list[RacePosition]:
-    """The five positions engine authors quote (perftscope bench's): start, Kiwipete, 3, 4, 5."""
+def standard_positions(chess960: bool = False) -> list[RacePosition]:
+    """The five positions engine authors quote (perftscope bench's): start, Kiwipete, 3, 4, 5;
+    `chess960`: played as Chess960 (castling king takes rook, the same counts)."""
     from ... import resources
     from ..counting.suites import load
-    by_name = {e.name: e for e in load(resources.path("standard.epd"))}
+    by_name = {e.name: e for e in load(resources.path("standard.epd"), chess960)}
     return [RacePosition(n, by_name[n].full_fen) for n in ("initial", "kiwipete", "pos3", "pos4", "pos5")]
+
+
+def as_chess960(positions) -> list[RacePosition]:
+    """The positions played as Chess960 (the window's Chess960 box, the CLI's --960): each FEN
+    written so that it says Chess960 by itself, which is how every engine is told (UCI_Chess960,
+    xboard's variant). FenError for one that is not a valid Chess960 position."""
+    from ..board.position import Position
+    return [RacePosition(p.name, Position.from_fen(p.fen, chess960=True).fen()) for p in positions]
 
 
 class Truth:

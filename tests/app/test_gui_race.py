@@ -3,6 +3,7 @@ engine's side, Stop ends the engine at once, export writes the table."""
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN
@@ -91,3 +92,33 @@ def test_a_position_of_ones_own(window):
     panel.add_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     assert panel.positions[-1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     assert panel.settings().positions[-1] == panel.positions[-1]
+
+
+def test_the_chess960_box_races_the_positions_as_chess960(qtbot, window):
+    """Ticked, the race sends each position so that it says Chess960 (Stockfish gets UCI_Chess960):
+    the same counts, castling written king takes rook."""
+    from perftscope.core.board.position import Position
+    panel = window.race_panel
+    only(panel, "kiwipete")
+    panel.by_depth.setChecked(True)
+    panel.depth.setValue(2)
+    window.chess960.setChecked(True)
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: not window.races.running, timeout=60000)
+    race = window.races.state.result
+    assert [h.engine for h in race.heats] == ["core", "stockfish"]
+    assert all(h.status == "done" and h.laps[-1].nodes == 2039 for h in race.heats)
+    assert Position.from_fen(race.positions[0].fen).chess960 and " HAha " in race.positions[0].fen
+    assert "Chess960" in panel.graphs.caption.text()
+
+
+def test_a_chess960_fen_of_ones_own_reads_with_the_box(qtbot, window):
+    panel = window.race_panel
+    fen = "qn1rkrbb/pp1p1ppp/2p1p3/3n4/4P2P/2NP4/PPP2PP1/Q1NRKRBB w KQkq - 0 1"   # X-FEN, kings on e1/e8
+    qtbot.keyClicks(panel.fen, fen)
+    qtbot.keyClick(panel.fen, Qt.Key_Return)
+    assert len(panel.positions) == 5 and "valid Chess960 position: tick Chess960" in panel.status.text()
+    window.chess960.setChecked(True)
+    qtbot.keyClick(panel.fen, Qt.Key_Return)
+    assert len(panel.positions) == 6 and panel.positions[-1].fen.split()[2] == "FDfd"
+
