@@ -31,6 +31,7 @@ from ..engines.mode import Mode
 from ..errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout, OracleCancelled
 from ..limits import RUN_DEPTH_LIMIT
 from ..engines.usage import Usage
+from ..mismatch.failures import failure_kind, word
 from .racers import CoreRacer, EngineRacer, Timing
 
 STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up
@@ -38,9 +39,9 @@ NOISE_SHARE = 0.1          # the start-up's noise is at least this share of it (
 DEFAULT_TIMEOUT = 600.0    # one call longer than this is a hung engine
 YARDSTICKS = ("core", "stockfish")
 
-# how a heat ended
+# how a heat ended (a failed call worded as every report words it: core.mismatch.failures)
 RUNNING, DONE, WRONG, CRASHED, HUNG, FAILED, STOPPED = (
-    "running", "done", "wrong count", "crashed", "hung", "failed", "stopped")
+    "running", "done", "wrong count", word("crash"), word("timeout"), word("error"), "stopped")
 OUT = (WRONG, CRASHED, HUNG, FAILED)
 
 
@@ -374,15 +375,14 @@ class Race:
     def fail(self, heat: Heat, error: EngineError, depth: int | None):
         """A crash is told by the engine's own error line, a hang by how long it was waited for."""
         where = f"at depth {depth}" if depth else "while starting"
+        kind = failure_kind(error)
+        heat.status = {"crash": CRASHED, "timeout": HUNG}.get(kind, FAILED)
         if isinstance(error, EngineTimeout):
-            heat.status = HUNG
             heat.verdict = f"no answer {where} within {error.seconds:g} s; the engine was stopped"
         elif isinstance(error, EngineCrashed):
-            heat.status = CRASHED
-            heat.verdict = f"crashed {where}: {error.own_error or error}"
+            heat.verdict = f"{word(kind)} {where}: {error.own_error or error}"
         else:
-            heat.status = FAILED
-            heat.verdict = f"failed {where}: {error}"
+            heat.verdict = f"{word(kind)} {where}: {error}"
 
     def _tell(self, event: str, heat: Heat, lap: Lap | None = None):
         if self.listener is not None:

@@ -216,7 +216,7 @@ def test_a_crash_on_the_first_call_is_said_once_and_as_a_crash(qtbot, window, sc
     assert above.count("RuntimeError: board index out of range") == 1
     assert "crash.py crashed during the search" in w.message.text()
     text = " ".join(w.finder_panel.text().split())
-    assert "✗ crash.py crashed: crash.py crashed at path (none)" in text and "hung or flooded" not in text
+    assert "✗ crash.py crashed: crash.py crashed at the root" in text and "hung or flooded" not in text
     assert "engine calls 1 (reference calls 0)" in text
 
 
