@@ -12,7 +12,7 @@ the result is greyed, with a button that puts its position back.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (QCheckBox, QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter, QVBoxLayout,
                                QWidget)
 
@@ -262,7 +262,7 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not getattr(self, "_sized", False):
             self._sized = True
-            self._first_sizes()
+            QTimer.singleShot(0, self._first_sizes)      # once the window has its size on the screen
 
     def _first_sizes(self):
         """Unless the splitters were left otherwise: the library 200 px at 1024 and a tenth of

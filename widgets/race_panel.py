@@ -56,7 +56,7 @@ class RacePanel(StartStop, QWidget):
                                   else "Stockfish is not installed")
         self.position_list = QListWidget()
         self.position_list.setMaximumHeight(110)
-        self.position_list.setMinimumWidth(100)
+        self.position_list.setMinimumWidth(80)
         for position in list(self.positions):
             self._list_position(position)
         self.fen = QLineEdit()

@@ -20,8 +20,8 @@ DEFAULT_TIMEOUT = 60.0           # the GUI's default wait per call: a hung engin
 TIMEOUT_RANGE = (1, 24 * 3600)   # whole seconds
 NO_ENGINE = ""                   # the engine selector's "none": divide shows the reference alone
 DEFAULT_REFERENCE = "core"
-KIND_CHARS = 12                  # the kind's box beside a path: "perftree scr…"
-PATH_MIN_WIDTH = 140             # a path field shows at least a file name
+KIND_CHARS = 11                  # the kind's box beside a path: "perftree sc…"
+PATH_MIN_WIDTH = 120             # a path field shows at least a file name
 
 def split_spec(spec: str) -> tuple[str, str]:
     """('perftree', '/x/my-perft.sh'); a spec the parser refuses (half typed) is split as written."""

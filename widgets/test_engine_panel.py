@@ -90,7 +90,7 @@ class TestEnginePanel(StartStop, QWidget):
         header.setStretchLastSection(True)
         self.table.setWordWrap(True)
         self.table.setItemDelegate(WrappedCells(ROW_LINES, self.table))
-        self.table.installEventFilter(self)
+        self.table.viewport().installEventFilter(self)      # its width, once it has it
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
 
@@ -121,8 +121,8 @@ class TestEnginePanel(StartStop, QWidget):
             self.table.activated.connect(lambda index: self.open_row(index.row()))
 
     def eventFilter(self, watched, event):
-        if watched is self.table and event.type() == QEvent.Resize:
-            width = self.table.viewport().width()
+        if watched is self.table.viewport() and event.type() == QEvent.Resize:
+            width = event.size().width()
             for col, share in enumerate(SHARES[:-1]):
                 self.table.horizontalHeader().resizeSection(col, int(width * share))
         return super().eventFilter(watched, event)
