@@ -113,3 +113,13 @@ def test_stop_ends_the_job_with_what_it_has(c_engine):
             threading.Thread(target=job.stop).start()
     result = job.run(emit)
     assert result.stopped and 1 <= len(result.runs) < 20
+
+
+def test_c_engine_built_with_llvm_profiles_is_located_to_its_planted_line(tmp_path):
+    shutil.copy(HERE / "movegen.c", tmp_path / "movegen.c")
+    subprocess.run(["clang", "-O0", "-fprofile-instr-generate", "-fcoverage-mapping", "-o", "movegen", "movegen.c"],
+                   cwd=tmp_path, check=True)
+    result = locate(f"perftree:{tmp_path / 'movegen'}", CASTLES, seconds=6.0)
+    assert result.coverage == ("llvm",)
+    assert result.sources == (str(tmp_path.resolve()),)
+    assert first_holds(result, "movegen.c", planted("movegen.c", "/* PLANTED:")), result.suspects[:5]
