@@ -26,8 +26,8 @@ def register(sub):
                    help="a folder of the engine's source (repeatable; default: found from the engine)")
     p.add_argument("--top", type=int_arg("--top", 1, 10_000), default=10, metavar="N",
                    help="suspect lines shown (default 10)")
-    p.add_argument("--seconds", type=seconds_arg, default=60.0, metavar="S",
-                   help="no run is started after this many seconds (default 60)")
+    p.add_argument("--seconds", type=seconds_arg, default=40.0, metavar="S",
+                   help="no run is started after this many seconds (default 40)")
     p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
                    help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")

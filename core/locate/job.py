@@ -8,7 +8,8 @@ The finder walks down to the position whose move list differs (plain engine call
 Then covered runs at depth 1 (core.locate.runs): the failing position; shrink from it, every
 position it asks about a run (the steps it keeps fail, the ones it rejects mostly pass); the
 children of the failing and of the minimal position; positions of a short fuzz that have the
-kind of move that goes wrong. Failing runs of another kind (a second bug) are left out. The
+kind of move that goes wrong. Failing runs of another kind (a second bug, or a crash where the
+failure is a wrong move list: a child whose move the engine refuses to play) are left out. The
 ranking is core.locate.spectra's.
 """
 from __future__ import annotations
@@ -52,7 +53,7 @@ class LocateSettings:
     depth: int = 1
     sources: tuple[str, ...] = ()        # folders; () finds them from the engine (core.locate.sources)
     top: int = 10
-    seconds: float = 60.0                # the runs stop being started after this (the finder's own calls aside)
+    seconds: float = 40.0                # the runs stop being started after this (the finder's own calls aside)
     timeout: float = DEFAULT_TIMEOUT     # one engine call
     seed: int = 1
 
@@ -197,9 +198,10 @@ class LocateJob:
         result.coverage = tuple(sorted(covered.kinds_found))
         example_focus = result.focus
         for run in covered.runs:
-            if run.failed and example_focus is not None and run.wrong:
+            if run.failed and example_focus is not None:
+                # a crash (a child whose move the engine refuses) or wrong moves of another kind
                 b = Request.of(run.fen, run.moves).position
-                if focus_of(chess.Board(b.fen(), chess960=b.chess960), run.wrong) != example_focus:
+                if not run.wrong or focus_of(chess.Board(b.fen(), chess960=b.chess960), run.wrong) != example_focus:
                     result.other_failures.append(run)
                     continue
             result.runs.append(run)
