@@ -28,6 +28,8 @@ def register(sub):
                    help="suspect lines shown (default 10)")
     p.add_argument("--seconds", type=seconds_arg, default=40.0, metavar="S",
                    help="no run is started after this many seconds (default 40)")
+    p.add_argument("--runs", type=int_arg("--runs", 1, 100_000), default=None, metavar="N",
+                   help="no run is started after this many (default: as many as --seconds allows)")
     p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
                    help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -42,7 +44,8 @@ def run(args) -> int:
         if not os.path.isdir(folder):
             raise PerftscopeError(f"--source {folder}: not a folder")
     settings = LocateSettings(args.engine, args.reference, args.fen, tuple(args.moves.split()), args.depth,
-                              tuple(os.path.realpath(f) for f in args.source), args.top, args.seconds, args.timeout)
+                              tuple(os.path.realpath(f) for f in args.source), args.top, args.seconds, args.timeout,
+                              runs=args.runs)
     job = LocateJob(settings)
     quiet = args.json
 

@@ -55,6 +55,7 @@ class LocateSettings:
     top: int = 10
     seconds: float = 40.0                # the runs stop being started after this (the finder's own calls aside)
     timeout: float = DEFAULT_TIMEOUT     # one engine call
+    runs: int | None = None              # no run is started once this many have been
     seed: int = 1
 
     def __post_init__(self):
@@ -62,6 +63,8 @@ class LocateSettings:
             raise PerftscopeError(f"locate needs a depth of at least 1, got {self.depth!r}")
         if self.top < 1:
             raise PerftscopeError(f"--top must be at least 1, got {self.top}")
+        if self.runs is not None and self.runs < 1:
+            raise PerftscopeError(f"--runs must be at least 1, got {self.runs}")
         if not self.seconds > 0:
             raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
         Request.of(self.fen, self.moves)       # FenError / MoveError naming what is wrong
@@ -133,7 +136,10 @@ class LocateJob:
     def run(self, emit: Emit = ignore) -> LocateResult:
         s, start = self.settings, time.monotonic()
         deadline = start + s.seconds
-        over = lambda: self._stop.is_set() or time.monotonic() > deadline   # noqa: E731
+
+        def over() -> bool:
+            return (self._stop.is_set() or time.monotonic() > deadline
+                    or (s.runs is not None and len(covered.runs) >= s.runs))
         result = LocateResult(self.subject, sources=self.sources)
         reference = self.pair.make_reference()
         self._oracles.append(reference)
