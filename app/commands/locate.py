@@ -2,6 +2,7 @@
 positions run them (core.locate)."""
 from __future__ import annotations
 
+import os
 import sys
 
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
@@ -37,7 +38,6 @@ def register(sub):
 
 
 def run(args) -> int:
-    import os
     from perftscope.core.locate.job import LocateJob, LocateSettings
     from perftscope.core.errors import PerftscopeError
     for folder in args.source:
@@ -78,7 +78,7 @@ def run(args) -> int:
     if result.other_failures:
         runs += f" ({len(result.other_failures)} failing runs of another kind left out)"
     print(runs + (" (stopped)" if result.stopped else ""))
-    print(f"source     {', '.join(result.sources)} ({', '.join(result.coverage)} coverage)")
+    print(f"source     {', '.join(_shown(f) for f in result.sources)} ({', '.join(result.coverage)} coverage)")
     print()
     shown = result.suspects[:args.top]
     width = max(len(s.where) for s in shown) if shown else 0
@@ -88,6 +88,12 @@ def run(args) -> int:
     print()
     print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same score, same contrast)")
     return 0
+
+
+def _shown(folder: str) -> str:
+    """A folder under the current one as a relative path, others as they are."""
+    relative = os.path.relpath(folder)
+    return folder if relative.startswith("..") else relative
 
 
 def _tied(suspects, s) -> bool:
