@@ -124,3 +124,15 @@ def test_c_engine_built_with_llvm_profiles_is_located_to_its_planted_line(tmp_pa
     assert result.coverage == ("llvm",)
     assert result.sources == (str(tmp_path.resolve()),)
     assert first_holds(result, "movegen.c", planted("movegen.c", "/* PLANTED:")), result.suspects[:5]
+
+
+def test_an_interactive_engine_from_an_engine_file_is_sent_quit_and_located(tmp_path):
+    """A process per run, asked to quit so it writes its coverage on the way out; the engine
+    file says where its source is."""
+    described = tmp_path / "engine.toml"
+    described.write_text(f'command = ["python3", "{HERE / "interactive.py"}"]\n'
+                         f'source = ["{HERE}"]\ncoverage = "python"\n')
+    result = locate(f"file:{described}", PROMOTES, runs=10)
+    assert result.sources == (str(HERE),) and result.coverage == ("python",)
+    assert all(run.lines for run in result.runs)          # every run's process exited and wrote
+    assert first_holds(result, "movegen.py", planted("movegen.py", "# PLANTED:")), result.suspects[:5]
