@@ -13,6 +13,7 @@ import threading
 from perftscope.core.errors import PerftscopeError
 
 from .commands import COMMANDS
+from .commands.common import spelled
 
 
 def build_parser(argv=()) -> argparse.ArgumentParser:
@@ -50,7 +51,7 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
         return int(args.run(args) or 0)
     except PerftscopeError as e:
-        print(f"perftscope: error: {e}", file=sys.stderr)
+        print(f"perftscope: error: {spelled(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("perftscope: interrupted", file=sys.stderr)

@@ -14,12 +14,14 @@ from .jobs import JobController
 
 class EngineTestController(QObject):
     """`selection` is the window's widgets.reference.EngineSelection: a session runs on what it
-    holds when Start is pressed (core.engines.pair.EnginePair, the timeout included)."""
+    holds when Start is pressed (core.engines.pair.EnginePair, the timeout included); `chess960()`
+    says whether it plays Chess960 (the window's box, as the divide tab reads it from the board)."""
     openRequested = Signal(object, object)      # a finding, the EnginePair its session ran on
 
-    def __init__(self, bridge, panel, selection, state, parent=None):
+    def __init__(self, bridge, panel, selection, state, chess960=lambda: False, parent=None):
         super().__init__(parent)
         self.panel, self.selection, self.state = panel, selection, state
+        self.chess960 = chess960       # the window's Chess960 box, read when Start is pressed
         self.jobs = JobController(bridge, state, self)
         panel.watch(state)
         panel.startRequested.connect(self.start)
@@ -32,6 +34,8 @@ class EngineTestController(QObject):
 
     def start(self, settings):
         """A session with the panel's `settings` (SuiteSettings or FuzzSettings) on the selection's engines."""
+        from dataclasses import replace
+
         from perftscope.core.mismatch.jobs import SessionJob
         if self.jobs.running:
             return
@@ -40,6 +44,7 @@ class EngineTestController(QObject):
         except EngineError as e:
             self.panel.show_error(str(e))
             return
+        settings = replace(settings, chess960=self.chess960())
         self.panel.clear()
         self.jobs.start(SessionJob(pair, settings), f"Starting {pair.engine.text}…", given=pair,
                         on_event=self.found, on_result=self._result)

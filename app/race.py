@@ -15,9 +15,10 @@ from .jobs import JobController
 class RaceController(QObject):
     finished = Signal(object)          # the core.race.runner.Race, every engine closed
 
-    def __init__(self, bridge, panel, state, parent=None):
+    def __init__(self, bridge, panel, state, chess960=lambda: False, parent=None):
         super().__init__(parent)
         self.panel, self.state = panel, state
+        self.chess960 = chess960       # the window's Chess960 box: the positions are played as Chess960
         self.jobs = JobController(bridge, state, self)
         self.jobs.finished.connect(self.finished)
         self._index: dict = {}         # (racer, position name) -> table row
@@ -31,13 +32,20 @@ class RaceController(QObject):
         return self.jobs.running
 
     def start(self, settings):
-        """A race with the panel's `settings` (core.race.jobs.RaceSettings)."""
+        """A race with the panel's `settings` (core.race.jobs.RaceSettings); with the Chess960
+        box ticked its positions are played as Chess960."""
+        from dataclasses import replace
+
         from perftscope.core.errors import PerftscopeError
         from perftscope.core.race.jobs import RaceJob
         from perftscope.core.race.report import settings_text
+        from perftscope.core.race.runner import as_chess960
         if self.jobs.running:
             return
+        chess960 = self.chess960()
         try:
+            if chess960:
+                settings = replace(settings, positions=tuple(as_chess960(settings.positions)))
             job = RaceJob(settings)
         except PerftscopeError as e:
             self.panel.show_error(str(e))
@@ -45,7 +53,8 @@ class RaceController(QObject):
         race = job.race
         self._index = {(h.racer, h.position.name): i for i, h in enumerate(race.heats)}
         self.panel.show_race(race.heats, [r.name for r in race.racers],
-                             f"{job.subject.what} · {settings_text(race)} · every count checked against the core")
+                             f"{job.subject.what} · {settings_text(race)}{' · Chess960' if chess960 else ''} · "
+                             f"every count checked against the core")
         self.jobs.start(job, f"Starting {len(race.racers)} engines…", given=settings, on_event=self._event,
                         on_result=self._result, sample=self.panel.graphs.refresh)
 

@@ -6,7 +6,26 @@ class PerftscopeError(Exception):
 
 
 class FenError(PerftscopeError, ValueError):
-    """A FEN that cannot be read or describes an impossible position."""
+    """A FEN that cannot be read or describes an impossible position.
+
+    `chess960`: standard chess refuses it but it is a valid Chess960 position (X-FEN rights with
+    the kings on e1/e8 and a rook off its corner). Its message then ends with how to say that the
+    position is Chess960, `{chess960}` in the template: str() writes it in words, spelled() as the
+    caller says it (the CLI's `add --960`, the window's Chess960 box)."""
+
+    def __init__(self, message: str, chess960: bool = False):
+        super().__init__(message)
+        self.chess960 = chess960
+
+    def __str__(self):
+        return self.spelled("read it as Chess960")
+
+    def spelled(self, how: str) -> str:
+        return self.template.replace("{chess960}", how)
+
+    @property
+    def template(self) -> str:
+        return super().__str__()
 
 
 class MoveError(PerftscopeError, ValueError):

@@ -30,11 +30,11 @@ def _positions(args):
     if not args.epd:
         yield Position.from_fen(args.fen).play(args.moves)
         return
-    for entry in load(resolve(args.epd)):
+    for entry in load(resolve(args.epd), args.chess960):
         try:
             yield Position.from_fen(entry.full_fen).play(args.moves)
         except FenError as e:
-            raise FenError(f"{entry.source}: {e}") from None
+            raise FenError(f"{entry.source}: {e.template}", e.chess960) from None
 
 
 def run_analyze(args) -> int:

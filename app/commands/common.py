@@ -6,7 +6,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from perftscope.core.errors import PerftscopeError
+from perftscope.core.errors import FenError, PerftscopeError
 from perftscope.core.limits import DEPTH_LIMIT
 
 if TYPE_CHECKING:
@@ -53,6 +53,12 @@ def add_chess960_args(parser: argparse.ArgumentParser):
     parser.parse_known_args = parse_and_rewrite
 
 
+def add_960_arg(parser: argparse.ArgumentParser, help: str):
+    """--960 for a command whose positions come from a file or are built (suite, fuzz, race):
+    args.chess960 says every position is Chess960."""
+    parser.add_argument("--960", dest="chess960", action="store_true", help=help)
+
+
 def int_arg(what: str, low: int, high: int):
     """An argparse type: a whole number from low to high, the error naming `what`."""
     def parse(text: str) -> int:
@@ -86,6 +92,12 @@ def position_from_args(args) -> Position:
     pos = Position.from_fen(args.fen, chess960=getattr(args, "chess960", False),
                             fen_style=getattr(args, "fen_style", None))
     return pos.play(args.moves)
+
+
+def spelled(e: PerftscopeError) -> str:
+    """An error as the command line says it: a FEN that standard chess refuses but that is valid
+    Chess960 names --960 (every command that takes positions has it)."""
+    return e.spelled("add --960") if isinstance(e, FenError) else str(e)
 
 
 def print_json(obj):

@@ -55,7 +55,7 @@ def run(args) -> int:
     if args.json:
         print_json(report.to_json())
     else:
-        _print_verdict(report)
+        _print_verdict(report, said)
     return 0 if report.agree else 1
 
 
@@ -72,7 +72,7 @@ def _print_reading(oracle, verbose: bool, said: set):
     if parsed is None:
         return
     for note in parsed.notes:
-        if note not in said:
+        if note not in (said or ()):
             said.add(note)
             print(f"note       {oracle.name}: {note}")
     if verbose:
@@ -93,7 +93,7 @@ def _print_level(level: Level):
     if differing:
         print(f"  {'move':<{width}}  {'engine':>12}  {'reference':>12}")
     for row in differing:
-        mark = "  <- followed" if row.move == level.chosen else ""
+        mark = "  <- followed" if row.move == level.chosen else "  (refused)" if row.refused else ""
         print(f"  {row.move:<{width}}  {_count(row.engine):>12}  {_count(row.reference):>12}{mark}")
     agreeing = len(level.rows) - len(differing)
     print(f"  ({'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'})" if differing else
@@ -105,7 +105,10 @@ def _count(value):
     return "-" if value is None else str(value)
 
 
-def _print_verdict(report: Report):
+def _print_verdict(report: Report, said: set | None = None):
+    for note in report.notes:
+        if note not in (said or ()):
+            print(f"note       {report.engine}: {note}")
     for reason in report.unreachable:
         print(f"warning    this position cannot arise in a real game ({reason}); "
               f"engines legitimately disagree here")
@@ -116,7 +119,7 @@ def _print_verdict(report: Report):
         if report.command:
             print(f"command    {report.command}")
     elif report.agree:
-        nodes = sum(r.reference for r in report.levels[0].rows) if report.levels else 1
+        nodes = report.levels[0].nodes if report.levels else 1
         print(f"agree      {nodes} node{'s' if nodes != 1 else ''} at depth {report.depth}")
     elif report.note:
         print(f"mismatch   {report.note}")

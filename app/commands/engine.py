@@ -62,8 +62,9 @@ def run_check(args) -> int:
             return 2
         print("\ncalibration: positions whose divides are known, read as learned")
         worst = 0
-        for probe in calibration.probes:
-            worst = max(worst, _print_probe(probe, args.verbose, calibration.dialect))
+        for probe in calibration.standard:
+            worst = max(worst, _print_probe(probe, args.verbose, engine))
+        worst = max(worst, _print_chess960(calibration, args.verbose))
         _print_dialect(engine, calibration)
         if args.depth is not None:
             print()
@@ -76,15 +77,40 @@ def _truth(core, probe: Probe) -> dict:
     return core.divide(probe.fen, [], probe.depth)
 
 
-def _print_probe(probe: Probe, verbose: bool, dialect) -> int:
-    """One line per calibration position (what was read, whether it agrees), details below."""
-    head = f"  {probe.title + ', depth ' + str(probe.depth):<48}"
+def _head(probe: Probe, verbose: bool) -> str:
     if verbose:
         print(f"  {probe.fen}" + (f"\n    sent     {probe.sent}" if probe.sent else ""))
-    if probe.chess960 and dialect.chess960 is False:
-        why = probe.error or probe.read_error or "its answer is not this position's divide"
-        print(f"{head}not taken: {why}")
+    return f"  {probe.title + ', depth ' + str(probe.depth):<48}"
+
+
+def _print_chess960(calibration, verbose: bool) -> int:
+    """The Chess960 line: whether the engine takes Chess960 and whether it is right there. Only
+    an engine that takes it and differs there makes the check fail: a standard-chess engine's
+    verdict never depends on Chess960."""
+    probe = calibration.chess960_probe
+    head = _head(probe, verbose)
+    parsed = probe.parsed
+    if not calibration.dialect.chess960 or parsed is None:
+        print(f"{head}{calibration.chess960}")
+        if parsed is not None and parsed.moves is not None:
+            details = _verdict(parsed, probe.truth[probe.depth])[1][1:]
+            for line in details:
+                if not line.startswith("counts:"):
+                    print(f"      {line}")
         return 0
+    read = f"total {parsed.total}" if parsed.moves is None else f"{len(parsed.moves)} moves, {parsed.nodes} nodes"
+    worst, verdict = _verdict(parsed, probe.truth[probe.depth])
+    print(f"{head}{read:<24}{calibration.chess960}")
+    for line in verdict[1:]:
+        print(f"      {line}")
+    for note in parsed.notes:
+        print(f"      note: {note}")
+    return worst
+
+
+def _print_probe(probe: Probe, verbose: bool, engine=None) -> int:
+    """One line per calibration position (what was read, whether it agrees), details below."""
+    head = _head(probe, verbose)
     if probe.error:
         print(f"{head}failed: {probe.error}")
         return 1
@@ -100,10 +126,13 @@ def _print_probe(probe: Probe, verbose: bool, dialect) -> int:
     else:
         read = f"{len(parsed.moves)} moves, {parsed.nodes} nodes"
     worst, verdict = _verdict(parsed, truth)
+    notes = list(parsed.notes)
+    if parsed.dropped and probe.depth > 1 and engine is not None:
+        worst, verdict, notes = _zeros_at_depth_1(engine, probe, worst, verdict, notes)
     print(f"{head}{read:<24}{verdict[0]}")
     for line in verdict[1:]:
         print(f"      {line}")
-    for note in parsed.notes:
+    for note in notes:
         print(f"      note: {note}")
     if verbose:
         for line in parsed.ignored:
@@ -126,6 +155,24 @@ def _verdict(parsed, truth: dict) -> tuple[int, list[str]]:
         return 0, ["agrees"]
     return 1, ["differs"] + [f"{title}: {', '.join(items)}" for title, items in
                              (("missing", missing), ("extra", extra), ("counts", counts)) if items]
+
+
+def _zeros_at_depth_1(engine, probe: Probe, worst: int, verdict: list[str], notes: list[str]):
+    """Moves listed with 0 at depth 2 that are not legal: asked at depth 1, a move it does not
+    count there is a pseudo-legal move it rejects; one it counts is an illegal move it plays."""
+    from perftscope.core.mismatch.verdicts import zero_rows_note
+    dropped = probe.parsed.dropped
+    try:
+        at_1 = engine.answer(probe.fen, [], 1).moves or {}
+    except EngineError as e:
+        return worst, verdict, notes + [f"asked at depth 1 about the moves listed with 0, it failed: {e}"]
+    played = [m for m in dropped if at_1.get(m)]
+    notes = [n for n in notes if not n.endswith(" ".join(dropped))]
+    if not played:
+        return worst, verdict, notes + [zero_rows_note(dropped, probe.depth, rejected=True)]
+    said = (f"at depth 1 it counts {' '.join(played)}, listed with 0 here: it generates "
+            f"{'these illegal moves' if len(played) != 1 else 'this illegal move'}")
+    return 1, (["differs"] if worst == 0 else verdict) + [said], notes
 
 
 def _print_dialect(engine, calibration):

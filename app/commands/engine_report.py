@@ -12,7 +12,7 @@ from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.findings import CLASSES, Finding, depth_histogram, shortest_examples
 from perftscope.core.mismatch.shrink import Shrunk
 
-from .common import print_json
+from .common import print_json, spelled
 
 _print_lock = threading.Lock()      # cases end on several worker threads
 
@@ -63,7 +63,7 @@ def _print_case(args, case: Case):
         return
     with _print_lock:
         if case.skipped:
-            print(f"skip  {case.name}: {case.skipped}", flush=True)
+            print(f"skip  {case.name}: {spelled(case.fen_error) if case.fen_error else case.skipped}", flush=True)
         elif case.error:
             print(f"FAIL  {case.name}: {case.error}", flush=True)
         elif case.finding is None:

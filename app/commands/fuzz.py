@@ -8,7 +8,7 @@ from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
 from perftscope.core.engines.pair import EnginePair
 
 from . import add_parser
-from .common import int_arg, print_json, seconds_arg
+from .common import add_960_arg, int_arg, print_json, seconds_arg
 from .engine_report import finding_lines, summary_lines
 
 
@@ -36,6 +36,9 @@ def register(sub):
                    help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--shrink-calls", type=int_arg("shrink calls", 0, 100_000), default=DEFAULT_SHRINK_CALLS,
                    metavar="N", help=f"engine calls spent shrinking each finding (default {DEFAULT_SHRINK_CALLS}; 0: off)")
+    add_960_arg(p, "Chess960: the Chess960 castling positions (king or rook already on its target square, "
+                   "the rook between, pieces in the way, attacked squares, a rook pinned along the back "
+                   "rank) and random play from the 960 start positions; engines are told (UCI_Chess960)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=run)
 
@@ -44,12 +47,14 @@ def run(args) -> int:
     seconds = args.seconds if args.seconds is not None or args.positions is not None else 30.0
     fuzzer = Fuzzer(EnginePair.parse(args.engine, args.reference, args.timeout), seed=args.seed,
                     depth=args.depth, seconds=seconds, positions=args.positions, first=args.first,
-                    shrink_calls=args.shrink_calls, on_finding=None if args.json else _print_finding)
+                    shrink_calls=args.shrink_calls, on_finding=None if args.json else _print_finding,
+                    chess960=args.chess960)
     if not args.json:
         limit = f"{seconds:g} s" if args.positions is None else f"{args.positions} positions"
         print(f"engine     {fuzzer.engine_name}")
         print(f"reference  {fuzzer.reference_name}")
-        print(f"seed {args.seed}, depth {args.depth}, {limit}", flush=True)
+        print(f"seed {args.seed}, depth {args.depth}, {limit}" + (", Chess960" if args.chess960 else ""),
+              flush=True)
     try:
         result = fuzzer.run()
     except KeyboardInterrupt:
@@ -59,7 +64,7 @@ def run(args) -> int:
         fuzzer.close()
     if args.json:
         print_json({"engine": fuzzer.engine_name, "reference": fuzzer.reference_name, "seed": args.seed,
-                    "depth": args.depth, **result.to_json()})
+                    "depth": args.depth, "chess960": args.chess960, **result.to_json()})
     else:
         found = sum(f.count for f in result.findings)
         distinct = f" ({len(result.findings)} distinct)" if found != len(result.findings) else ""

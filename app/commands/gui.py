@@ -14,7 +14,7 @@ from perftscope.core.engines.spec import SPECS
 from perftscope.core.errors import EngineError, PerftscopeError
 
 from . import add_parser
-from .common import depth_arg, seconds_arg      # not from .compare: it imports core (kernels compile)
+from .common import add_960_arg, depth_arg, seconds_arg      # not from .compare: it imports core (kernels compile)
 
 SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as it got
 
@@ -22,6 +22,8 @@ SCREENSHOT_WAIT_S = 300          # a divide that takes longer is shown as far as
 def register(sub):
     g = add_parser(sub, "gui")
     g.add_argument("--fen", default=None, help="position to open")
+    add_960_arg(g, "open the position as Chess960 (the Chess960 box ticked): X-FEN KQkq name the outermost "
+                   "rooks, castling is king takes rook")
     g.add_argument("--divide", type=depth_arg, default=None, metavar="DEPTH",
                    help="divide the position at this depth on opening: the engine against the reference, "
                         "or the reference alone with no engine")
@@ -106,6 +108,9 @@ def _checked(args):
     # FenError: exit 2; a right or en-passant square that cannot stand is dropped by the board,
     # which says so under its FEN field
     fen = " ".join(args.fen.split()) if args.fen else START_FEN
+    if args.chess960:         # written so that it says Chess960 by itself: the board reads it so
+        from perftscope.core.board.position import Position
+        fen = Position.from_fen(fen, chess960=True).fen()
     if args.fen:
         from perftscope.core.engines.lenient_fen import lenient_fen
         lenient_fen(fen)

@@ -8,7 +8,7 @@ from perftscope.core.engines.oracles import SPECS
 from perftscope.core.errors import PerftscopeError
 
 from . import add_parser
-from .common import depth_arg, int_arg, print_json, seconds_arg
+from .common import add_960_arg, depth_arg, int_arg, print_json, seconds_arg
 
 DEFAULT_SECONDS = 10.0
 HASH_LIMIT_MB = 1 << 20
@@ -42,6 +42,8 @@ def register(sub):
                    help="hash table size in MiB for every engine that can take it (UCI Hash, {hash_mb}); 0: none")
     p.add_argument("--yardsticks", default="core,stockfish", metavar="NAMES",
                    help="engines raced beside yours: core, stockfish, both (the default) or none")
+    add_960_arg(p, "every position is Chess960: X-FEN KQkq name the outermost rooks (kings on e1/e8 "
+                   "included), castling is king takes rook, engines are told (UCI_Chess960)")
     p.add_argument("--timeout", type=seconds_arg, default=120.0, metavar="S",
                    help="longest wait for one engine call before the engine counts as hung (default 120)")
     out = p.add_mutually_exclusive_group()
@@ -50,18 +52,20 @@ def register(sub):
     p.set_defaults(run=run)
 
 
-def positions_from(text: str):
-    """The race's positions: 'standard', a suite file (or bundled suite), or one FEN."""
+def positions_from(text: str, chess960: bool = False):
+    """The race's positions: 'standard', a suite file (or bundled suite), or one FEN; with
+    `chess960` every one is played as Chess960."""
     from perftscope.core.board.position import Position
     from perftscope.core.counting.suites import load
     from perftscope.core.race.runner import RacePosition, standard_positions
     from .suite import resolve
     if text == "standard":
-        return standard_positions()
+        return standard_positions(chess960)
     if Path(text).exists() or "/" not in text or " " not in text.strip():
-        entries = load(resolve(text))
-        return [RacePosition(e.name or f"#{i + 1}", e.full_fen) for i, e in enumerate(entries)]
-    return [RacePosition("fen", Position.from_fen(text).fen())]
+        entries = load(resolve(text), chess960)
+        return [RacePosition(e.name or f"#{i + 1}", Position.from_fen(e.full_fen).fen())
+                for i, e in enumerate(entries)]
+    return [RacePosition("fen", Position.from_fen(text, chess960=chess960).fen())]
 
 
 def yardsticks_from(text: str) -> tuple[str, ...]:
@@ -83,7 +87,7 @@ def run(args) -> int:
 
     for spec in args.engine:
         parse_spec(spec)                     # a typo fails before any engine starts
-    positions = positions_from(args.positions)
+    positions = positions_from(args.positions, args.chess960)
     if args.repeat is not None and len(args.engine) != 2:
         raise PerftscopeError("--repeat compares two builds: give exactly two --engine (A, then B)")
     seconds = args.seconds if args.depth is None else None
@@ -132,12 +136,13 @@ class _Printer:
 
     @staticmethod
     def _lap(engine, lap) -> str:
+        from perftscope.core.race.report import net_cell
         from perftscope.core.units import format_rate
 
         def num(value, fmt):
             return "—" if value is None else format(value, fmt)
         return (f"  {engine[:24]:<24} {lap.depth:>5} {lap.nodes:>15,} {lap.seconds:>9.4f} "
-                f"{num(lap.net, '.4f'):>9} "
+                f"{net_cell(lap):>9} "
                 f"{format_rate(lap.nps) if lap.nps else '—':>14} {num(lap.cpu, '.3f'):>8} "
                 f"{num(lap.peak / 2**20 if lap.peak else None, '.1f'):>9} {num(lap.own_seconds, '.4f'):>8}")
 

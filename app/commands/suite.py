@@ -16,7 +16,7 @@ from perftscope.core.counting.suites import read
 
 from . import engine_report
 from . import add_parser
-from .common import int_arg, print_json
+from .common import add_960_arg, int_arg, print_json, spelled
 from .common import seconds_arg
 
 
@@ -30,6 +30,8 @@ def register(sub):
                    help="skip depths whose expected count exceeds N")
     p.add_argument("--json", action="store_true",
                    help="one JSON object per (position, depth); with --engine one report object")
+    add_960_arg(p, "every position is Chess960: X-FEN KQkq name the outermost rooks (kings on e1/e8 "
+                   "included), castling is king takes rook, engines are told (UCI_Chess960)")
     engine = p.add_argument_group("testing an engine (exit 0 all pass, 1 failures, 2 error)")
     engine.add_argument("--engine", metavar="SPEC",
                         help=f"run this engine on every position instead of the core: {SPECS}")
@@ -57,7 +59,7 @@ def resolve(name: str) -> Path:
 
 
 def run_suite(args) -> int:
-    entries = read(resolve(args.file))        # streamed: a suite of any length in bounded memory
+    entries = read(resolve(args.file), args.chess960)        # streamed: a suite of any length in bounded memory
     if args.engine:
         return engine_report.run_engine_suite(args, entries)
     for option in ("junit",):
@@ -78,7 +80,7 @@ def run_suite(args) -> int:
             pos = Position.from_fen(entry.full_fen)
         except FenError as e:
             failed += 1
-            _report(args, label, f"FAIL  {label}: {e}", error=str(e), fen=entry.fen)
+            _report(args, label, f"FAIL  {label}: {spelled(e)}", error=spelled(e), fen=entry.fen)
             continue
         if not depths:
             continue

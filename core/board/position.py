@@ -147,7 +147,12 @@ class Position:
             raise FenError(f"FEN field 2 (side to move): expected 'w' or 'b', got {fields[1]!r}")
         white = fields[1] == "w"
         chess960 = chess960 or (fields[2] != "-" and _reads_as_chess960(fields[2], board))
-        castling, rooks, style_read = _parse_castling(fields[2], board, chess960)
+        try:
+            castling, rooks, style_read = _parse_castling(fields[2], board, chess960)
+        except FenError as e:
+            if chess960 or not _valid_chess960(fen):
+                raise
+            raise FenError(f"{e}; it is a valid Chess960 position: {{chess960}}", chess960=True) from None
         ep = _parse_ep(fields[3], board, white)
         halfmove = _parse_counter(fields, 4, "halfmove clock", 0, 0)
         fullmove = _parse_counter(fields, 5, "fullmove number", 1, 0)
@@ -507,6 +512,14 @@ def _standard_layout(board, castling: str, rooks: tuple) -> bool:
     for letter, rook_file, std in zip("KQkq", rooks, STANDARD_ROOKS):
         if letter in castling and (rook_file != std or _king_file(board, letter.isupper()) != 4):
             return False
+    return True
+
+
+def _valid_chess960(fen: str) -> bool:
+    try:
+        Position.from_fen(fen, chess960=True)
+    except FenError:
+        return False
     return True
 
 

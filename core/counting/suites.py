@@ -3,8 +3,9 @@
 
 A FEN reads as standard chess unless its castling field needs Chess960 (core.board.position);
 a Chess960 position whose X-FEN would read as standard (its kings on e1/e8, say) is marked
-with `variant chess960` in its block (`; variant chess960` in EPD), and `full_fen` writes it
-in Shredder-FEN, which every reader takes as Chess960."""
+with `variant chess960` in its block (`; variant chess960` in EPD), or the whole suite is read
+as Chess960 (`read(path, chess960=True)`: the CLI's --960, the window's Chess960 box), and
+`full_fen` writes it in Shredder-FEN, which every reader takes as Chess960."""
 from __future__ import annotations
 
 import itertools
@@ -46,11 +47,13 @@ class SuiteEntry:
         return fen
 
 
-def read(path) -> Iterator[SuiteEntry]:
+def read(path, chess960: bool = False) -> Iterator[SuiteEntry]:
     """The positions of an EPD or .perft suite one at a time, as the file is read: a suite of any
     length in bounded memory. A line that cannot be read comes as an entry whose `error` names
     the file and line, and reading goes on: the good lines still run. SuiteError at once when
-    the file cannot be opened or is not text, and at the end when it held no position."""
+    the file cannot be opened or is not text, and at the end when it held no position.
+    `chess960`: every position is Chess960 (X-FEN `KQkq` the outermost rooks, castling king
+    takes rook), as if each were marked `variant chess960`."""
     path = Path(path)
     try:
         f = path.open("rb")
@@ -61,24 +64,25 @@ def read(path) -> Iterator[SuiteEntry]:
         f.close()
         raise SuiteError(f"{path} is not a text file (a NUL byte in its first 8 KiB); "
                          f"expected EPD lines 'FEN ;D1 20' or .perft blocks")
-    return _stream(f, path)
+    return _stream(f, path, chess960)
 
 
-def _stream(f, path: Path) -> Iterator[SuiteEntry]:
+def _stream(f, path: Path, chess960: bool) -> Iterator[SuiteEntry]:
     with f:
         found = False
         for entry in _entries(_lines(f, path.name), path.name):
             found = found or not entry.error
+            entry.chess960 = entry.chess960 or chess960
             yield entry
     if not found:
         raise SuiteError(f"{path}: no positions found (expected EPD lines 'FEN ;D1 20' or .perft blocks)")
 
 
-def load(path) -> list[SuiteEntry]:
+def load(path, chess960: bool = False) -> list[SuiteEntry]:
     """A whole suite at once (the bundled ones, the library); SuiteError names the first line
-    that cannot be read."""
+    that cannot be read. `chess960` as for read."""
     entries = []
-    for entry in read(path):
+    for entry in read(path, chess960):
         if entry.error:
             raise SuiteError(entry.error)
         entries.append(entry)

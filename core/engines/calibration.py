@@ -11,11 +11,16 @@ line of the engine's output can be told apart: the rows are the lines that carry
 position and, in one place, the known count below it (a buggy engine still agrees on most); the
 total is the line carrying the sum of its rows; the notation is how the rows write their moves;
 a row of 0 for a pseudo-legal move that is not legal says that the engine lists pseudo-legal moves;
-a block of rows for each depth 1..D says which block answers; the Chess960 position read right
-says that it takes Chess960. The learned Dialect is then the only way its answers are read.
+a block of rows for each depth 1..D says which block answers; the lines are those of stdout, or
+of stderr when only those carry the known counts. The Chess960 position is judged
+apart, after the dialect was learned from the standard ones, and within a short bound of its own:
+read in that dialect with most moves agreeing, the engine takes Chess960; any other answer (none,
+a crash, a hang, a malformed one) says only that it does not, never that the engine is not
+understood. The learned Dialect is then the only way its answers are read.
 """
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -28,10 +33,14 @@ from .dialect import Dialect, normalize
 from .divide_parser import ParsedDivide, read_divide
 from .notation import MOVE_WORD, read_move
 from .numbers import NUMBER, SPACED, readings
+from .process import StderrLine
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CHESS960 = "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1"
 _MIN_ROWS = 3              # rows that must carry the known count before a shape counts as the rows'
+# The Chess960 probe's own bound: 3 times the slowest standard answer, at least 5 s and at most
+# 8 s, so an engine that hangs on a Chess960 FEN costs seconds, not the whole timeout.
+CHESS960_SECONDS = (5.0, 8.0)
 
 
 @dataclass
@@ -45,9 +54,14 @@ class Probe:
     lines: list[str] | None = None
     error: str = ""
     sent: str = ""
+    bound: float | None = None       # seconds this probe may take, when shorter than the timeout
+    skipped: str = ""                # why it was not asked
+    seconds: float = 0.0             # how long the engine took to answer it
     parsed: ParsedDivide | None = None
     read_error: str = ""
     truth: dict[int, dict[str, int]] = field(default_factory=dict)    # depth -> divide
+    number: int = 0                     # its place among the positions asked, of `of`
+    of: int = 0
 
     @property
     def total(self) -> int:
@@ -79,63 +93,107 @@ class Probe:
         return seen
 
 
-def probes(chess960: bool | None = True) -> list[Probe]:
-    """The calibration positions (the Chess960 one unless `chess960` is False)."""
+def probes() -> list[Probe]:
+    """The calibration positions, the Chess960 one last."""
     out = [Probe("start position", START_FEN, 2), Probe("start position", START_FEN, 1),
            Probe("Kiwipete", KIWIPETE, 2),
            Probe("en passant", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 2),
            Probe("pins, an en passant exposing the king", "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1", 2),
            Probe("promotions", "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 2),
-           Probe("castling, black to move", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", 2)]
-    if chess960 is not False:
-        out.append(Probe("Chess960", CHESS960, 2, chess960=True))
+           Probe("castling, black to move", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", 2),
+           Probe("Chess960", CHESS960, 2, chess960=True)]
     return out
 
 
 @dataclass
 class Calibration:
-    """What `calibrate` found: the dialect and every probe with its answer."""
+    """What `calibrate` found: the dialect and every probe with its answer; `chess960` says in
+    words what the Chess960 probe showed (whether it takes Chess960, whether it is right there)."""
     name: str
     dialect: Dialect
     probes: list[Probe]
     examples: dict[str, str] = field(default_factory=dict)     # 'row', 'total', 'zero': a line each
+    chess960: str = ""
+
+    @property
+    def standard(self) -> list[Probe]:
+        return [p for p in self.probes if not p.chess960]
+
+    @property
+    def chess960_probe(self) -> Probe:
+        return next(p for p in self.probes if p.chess960)
 
 
 def calibrate(ask: Callable[[Probe], list[str]], name: str, chess960: bool | None = True,
-              given: Dialect | None = None) -> Calibration:
-    """Ask the engine every probe (ask(probe) returns its lines, EngineError when it fails) and
-    learn its dialect; `given` is a dialect it is known to speak (the probes are then only read).
-    CalibrationError when nothing can be learned; OracleCancelled passes through."""
-    asked = probes(chess960)
+              given: Dialect | None = None, why_not960: str = "") -> Calibration:
+    """Ask the engine every probe (ask(probe) returns its lines, EngineError when it fails; a
+    probe's `bound`, when set, is the longest it may take) and learn its dialect from the standard
+    positions; `given` is a dialect it is known to speak (the probes are then only read). The
+    Chess960 probe is not asked when `chess960` is False (`why_not960` says who said so); otherwise
+    its answer only decides the
+    dialect's `chess960`. CalibrationError when nothing can be learned; OracleCancelled passes
+    through."""
+    asked = probes()
     from ..counting.perft import divide          # the jitted core: only when calibrating
-    for probe in asked:
+    count = sum(1 for p in asked if not (p.chess960 and chess960 is False))    # the ones asked
+    slowest = 0.0
+    for number, probe in enumerate(asked, 1):
+        probe.number, probe.of = number, count
         pos = Position.from_fen(probe.fen, chess960=probe.chess960)
         probe.truth = {d: divide(pos, d) for d in range(1, probe.depth + 1)}
+        if probe.chess960:
+            if chess960 is False:
+                probe.skipped = why_not960 or "said not to take Chess960 (chess960 = false)"
+                continue
+            probe.bound = min(CHESS960_SECONDS[1], max(CHESS960_SECONDS[0], 3 * slowest))
+        started = time.monotonic()
         try:
             probe.lines = list(ask(probe))
         except OracleCancelled:
             raise
-        except CalibrationError:
-            raise
         except EngineError as e:
+            if isinstance(e, CalibrationError) and not probe.chess960:
+                raise
             probe.error = str(e)
             if probe is asked[0]:
                 # failing on the start position is not a finding about any position asked later
                 e.calibrating = True
                 raise
+        finally:
+            probe.seconds = time.monotonic() - started
+        if not probe.chess960:
+            slowest = max(slowest, probe.seconds)
     standard = [p for p in asked if not p.chess960 and p.lines is not None]
     examples: dict[str, str] = {}
-    dialect = given or _learn(standard, name, examples)
-    if given is None and chess960 is not False:
-        dialect = _with_chess960(dialect, [p for p in asked if p.chess960])
-    elif given is not None and given.chess960 is None and chess960 is not False:
-        dialect = _with_chess960(given, [p for p in asked if p.chess960])
-    if chess960 is False:
-        dialect = replace(dialect, chess960=False)
+    dialect = given or _learn_stream(standard, name, examples)
     for probe in asked:
         if probe.lines is not None:
+            probe.lines = on_stream(probe.lines, dialect.stream)
             _read(probe, dialect, name)
-    return Calibration(name, dialect, asked, examples)
+    takes, said = _judge_chess960(asked[-1])
+    return Calibration(name, replace(dialect, chess960=takes), asked, examples, said)
+
+
+def on_stream(lines: list[str], stream: str) -> list[str]:
+    """The lines printed on `stream` of an answer read from both (stderr's are StderrLine)."""
+    return [x for x in lines if isinstance(x, StderrLine) == (stream == "stderr")]
+
+
+def _learn_stream(standard: list[Probe], name: str, examples: dict) -> Dialect:
+    """The dialect of the answers on stdout, else (nothing there carries the known counts) of
+    those on stderr, where some engines print their perft (Laser)."""
+    def on(stream: str) -> list[Probe]:
+        return [replace(p, lines=on_stream(p.lines, stream)) for p in standard]
+    try:
+        return _learn(on("stdout"), name, examples)
+    except CalibrationError:
+        if not any(isinstance(x, StderrLine) and x.strip() for p in standard for x in p.lines):
+            raise
+        try:
+            return replace(_learn(on("stderr"), name, examples), stream="stderr")
+        except CalibrationError:
+            pass
+        raise
 
 
 def _read(probe: Probe, dialect: Dialect, name: str):
@@ -146,20 +204,31 @@ def _read(probe: Probe, dialect: Dialect, name: str):
         probe.read_error = str(e)
 
 
-def _with_chess960(dialect: Dialect, tried: list[Probe]) -> Dialect:
-    """Chess960 taken when its probe reads in the dialect and agrees on most moves."""
-    if not tried or tried[0].lines is None:
-        return replace(dialect, chess960=False) if tried else dialect
-    probe = tried[0]
-    _read(probe, dialect, "engine")
-    truth = probe.truth[probe.depth]
+def _judge_chess960(probe: Probe) -> tuple[bool, str]:
+    """(whether the engine takes Chess960, what its answer showed): taken when the answer reads
+    in the dialect learned from the standard positions and agrees on most moves (a Chess960
+    engine with a bug still does); anything else is a standard-chess engine's answer."""
+    if probe.skipped:
+        return False, f"not asked: {probe.skipped}"
+    if probe.error:
+        return False, f"does not take Chess960 positions: {probe.error}"
     if probe.parsed is None:
-        return replace(dialect, chess960=False)
-    if probe.parsed.moves is None:
-        ok = probe.parsed.total == sum(truth.values())
-    else:
-        ok = sum(probe.parsed.moves.get(m) == c for m, c in truth.items()) >= 0.8 * len(truth)
-    return replace(dialect, chess960=ok)
+        return False, f"does not take Chess960 positions: its answer cannot be read as this position's divide: " \
+                      f"{probe.read_error}"
+    truth = probe.truth[probe.depth]
+    parsed = probe.parsed
+    if parsed.moves is None:
+        if parsed.total == sum(truth.values()):
+            return True, "takes Chess960 positions, and agrees with the core there"
+        return False, (f"does not take Chess960 positions: it counts {parsed.total} here, the core "
+                       f"{sum(truth.values())}")
+    agree = sum(parsed.moves.get(m) == c for m, c in truth.items())
+    if agree == len(truth) == len(parsed.moves):
+        return True, "takes Chess960 positions, and agrees with the core there"
+    if agree >= 0.8 * len(truth):
+        return True, "takes Chess960 positions, but differs from the core there"
+    return False, (f"does not take Chess960 positions: its answer is not this position's divide "
+                   f"({agree} of {len(truth)} moves with the core's count)")
 
 
 # --- learning ---------------------------------------------------------------------------------

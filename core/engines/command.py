@@ -21,7 +21,7 @@ class CommandOracle(ProgramOracle):
 
     def __init__(self, spec: Spec, timeout: float = DEFAULT_TIMEOUT, mode: Mode | None = None):
         super().__init__(spec.text, spec.short_name, timeout,
-                         dialect=PERFTREE if spec.kind == "perftree" else None)
+                         dialect=PERFTREE if spec.kind == "perftree" else None, chess960=spec.chess960)
         if spec.kind == "perftree":
             self.path = executable(spec.target, self.name)
             self.words = [self.path, "{depth}", "{fen}", "{moves}"]
@@ -53,7 +53,7 @@ class CommandOracle(ProgramOracle):
             # silence is an answer only where there is no move to list
             lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
                                 max_lines=self.max_lines, max_bytes=self.max_bytes,
-                                silence_ok=not position.legal_moves())
+                                silence_ok=not position.legal_moves(), stream=self._stream(expected))
             self.last_usage = self._process.usage
         finally:
             self._process = None

@@ -23,6 +23,7 @@ from .notation import MOVE_PATTERN
 
 NOTATIONS = ("uci", "long algebraic", "san")
 CASTLINGS = ("", "O-O", "king two squares", "king takes rook")
+STREAMS = ("stdout", "stderr")
 FIELDS = ("move", "count", "total", "depth", "n", "rest")
 _FIELD = re.compile(r"\{\{|\}\}|\{(" + "|".join(FIELDS) + r")\}")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -44,7 +45,8 @@ class Dialect:
     moves are listed, the illegal ones with 0; `per_depth`: one block per depth 1..D, the last
     answers; `chess960`: whether it takes Chess960 positions (None: not tried); `noise`: shapes
     of lines with a move in them that are neither rows nor totals (ignored); `total_required`:
-    an answer without its total line is an error (a protocol may make it optional)."""
+    an answer without its total line is an error (a protocol may make it optional); `stream`:
+    where its answers are printed, 'stdout' or 'stderr' (Laser prints its perft on stderr)."""
     rows: tuple[str, ...] = ()
     total: str | None = None
     json: bool = False
@@ -56,6 +58,7 @@ class Dialect:
     chess960: bool | None = None
     noise: tuple[str, ...] = ()
     total_required: bool = True
+    stream: str = "stdout"
 
     @property
     def totals_only(self) -> bool:
@@ -110,6 +113,8 @@ class Dialect:
                 raise EngineError(f"{where}: dialect 'notation' must be one of {', '.join(NOTATIONS)}")
             elif key == "castling" and value not in CASTLINGS:
                 raise EngineError(f"{where}: dialect 'castling' must be one of {', '.join(map(repr, CASTLINGS))}")
+            elif key == "stream" and value not in STREAMS:
+                raise EngineError(f"{where}: dialect 'stream' must be \"stdout\" or \"stderr\"")
             elif key == "separator" and value not in ("", ",", ".", "_", "'", " "):
                 raise EngineError(f"{where}: dialect 'separator' must be one of '', ',', '.', '_', \"'\", ' '")
             values[key] = value
@@ -118,6 +123,8 @@ class Dialect:
     def describe(self) -> list[tuple[str, str]]:
         """(what, how) lines for `engine check`."""
         out = []
+        if self.stream != "stdout":
+            out.append(("stream", f"its answers are printed on {self.stream}"))
         if self.json:
             out.append(("rows", "one JSON map of moves to counts"))
         elif self.rows:

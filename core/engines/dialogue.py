@@ -14,7 +14,7 @@ from . import dialect_store
 from .dialect import Dialect, normalize
 from .mode import Mode, fill_mode, uci_setoptions
 from .oracle import DEFAULT_TIMEOUT
-from .process import QUIET, EngineProcess, executable
+from .process import QUIET, EngineProcess, StderrLine, executable
 from .program import ProgramOracle
 from .templates import fill_line
 
@@ -203,9 +203,12 @@ class InteractiveOracle(ProgramOracle):
         lines: list[str] = []
         quiet = None
         holds = expected.watch() if expected is not None else None
+        stream = self._stream(expected)
         while True:
             try:
-                line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet))
+                # an answer on stderr is read with stdout, whose lines are dropped (the log keeps them)
+                line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet),
+                                        stream="stdout" if stream == "stdout" else "both")
             except EngineTimeout as e:
                 if not engine.lines_read or end is None or engine.binary:
                     raise
@@ -219,8 +222,12 @@ class InteractiveOracle(ProgramOracle):
                 return lines
             if line is None:
                 raise engine.crashed(what)
+            if stream == "stderr" and not isinstance(line, StderrLine):
+                continue
             self._check_line(line, lines, what, moves)
             if end is not None and end(line):
+                if stream == "stderr":
+                    engine.check_stderr_kept(what)
                 return lines if sentinel else lines + [line]
             lines.append(line)
             if holds is not None and end is None:
@@ -310,6 +317,10 @@ def _refused(line: str, moves) -> str:
 
 _NO_GO_PERFT = re.compile(r"^(info\s+(depth|seldepth|score|nodes|nps|time|pv|currmove|multipv|hashfull)\b|bestmove\b)")
 NO_PERFT_WAIT = 1.0            # seconds a UCI engine may stay silent after `go perft` before it is told to stop
+# ... and, while calibrating (small positions at depth 2, answered in milliseconds by any perft),
+# seconds of silence after `stop` before it is asked `isready`: a `readyok` before any answer says
+# that it ignored `go perft`, as UCI tells engines to do with a command they do not know
+NO_PERFT_READY = 0.5
 
 
 class UciOracle(InteractiveOracle):
@@ -338,19 +349,34 @@ class UciOracle(InteractiveOracle):
 
     def _read_answer(self, depth, expected, what, sentinel, moves):
         self._stop_sent = False
+        self._ready_sent = False
+        # `isready` tells an ignored `go perft` only before it ever answered one: later, silence
+        # with a `readyok` is a hang of its own (one that hangs on a Chess960 FEN, say)
+        self._calibrating = expected is not None and not getattr(self, "_answered", False)
         self._heard = False        # a meaningful line of this answer (not `info string`) was read
-        return super()._read_answer(depth, expected, what, sentinel, moves)
+        lines = super()._read_answer(depth, expected, what, sentinel, moves)
+        self._answered = True
+        return lines
 
     def _quiet(self, lines, quiet):
         # silent after `go perft`: nudge it once with `stop` (a searching engine then says bestmove)
-        if not lines and not self._stop_sent and (self.dialogue.divide or "").startswith("go "):
-            return NO_PERFT_WAIT
+        if not lines and (self.dialogue.divide or "").startswith("go "):
+            if not self._stop_sent:
+                return NO_PERFT_WAIT
+            if self._calibrating and not self._ready_sent:
+                return NO_PERFT_READY
         return quiet
 
     def _on_quiet(self, lines, what) -> bool:
-        if not lines and not self._stop_sent:
+        if lines:
+            return False
+        if not self._stop_sent:
             self._stop_sent = True
             self._engine.send("stop", what)
+            return True
+        if self._calibrating and not self._ready_sent:
+            self._ready_sent = True
+            self._engine.send("isready", what)
             return True
         return False
 
@@ -358,9 +384,15 @@ class UciOracle(InteractiveOracle):
         super()._check_line(line, lines, what, moves)
         if self._heard:        # only the first meaningful line tells a search from a perft
             return
-        if (self.dialogue.divide or "").startswith("go ") and _NO_GO_PERFT.match(line.strip()):
+        go = (self.dialogue.divide or "").startswith("go ")
+        if go and _NO_GO_PERFT.match(line.strip()):
             self._engine.send("stop", what)
             self._engine.kill()
             raise CalibrationError(f"{self.name} has no `go perft` (it answered {line.strip()!r}): describe "
                                    f"its perft command in an engine file (see README)")
+        if go and self._ready_sent and line.strip() == "readyok":
+            self._engine.kill()
+            raise CalibrationError(f"{self.name} has no `go perft` (it said nothing to {what} nor to `stop`, "
+                                   f"and answered `isready` at once): describe its perft command in an "
+                                   f"engine file (see README)")
         self._heard = bool(line.strip()) and not line.startswith("info string")

@@ -9,8 +9,9 @@ or something else. Something else with a move and a number in it is an error quo
 a row is never dropped silently, because a dropped row would be reported as a legal move the
 engine does not generate. Other lines are ignored and listed in `ignored`. Counts are read
 whole with the learned digit separator. A row of 0 for a move that is not legal is dropped
-(the engine lists pseudo-legal moves and rejects that one: its total is right), and said in
-`notes`. A promotion printed without its piece once is kept as written (`b7b8`, a finding about
+(its total is right without it), and said in `notes`: at depth 1 as a pseudo-legal move the
+engine rejects, deeper only as a move with nothing below it (an illegal move it plays may have
+none; the finder asks at depth 1 before saying more). A promotion printed without its piece once is kept as written (`b7b8`, a finding about
 the engine); printed more than once it is ambiguous, an error. Errors are EngineUnreadable,
 or EngineRefused when the rows are moves of the other side after moves were sent.
 """
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 import chess
 
 from ..errors import EngineRefused, EngineUnreadable
+from ..mismatch.verdicts import zero_rows_note
 from .dialect import Dialect, normalize
 from .notation import MOVE_WORD, is_bare_promotion, read_move, wrong_side
 from .numbers import NUMBER, read_whole
@@ -106,7 +108,7 @@ def read_divide(lines, fen: str, dialect: Dialect, name: str = "engine", what: s
         raise EngineUnreadable(f"{name}: its answer to {what} has a total of {total_line[0]} but no rows: "
                                f"{total_line[2]!r}")
     parsed = _finish(board, rows, None if total_line is None else total_line[0],
-                     None if total_line is None else total_line[2], ignored, name, what, moves_sent)
+                     None if total_line is None else total_line[2], ignored, name, what, moves_sent, depth)
     if total_line is None:
         parsed.notes.append("no total line: the sum of the moves is used")
     return parsed
@@ -151,7 +153,8 @@ def _pick_total(totals, blocks, dialect: Dialect, depth, name, what, ignored):
     return totals[-1]
 
 
-def _finish(board: chess.Board, rows, total, total_line, ignored, name, what, moves_sent) -> ParsedDivide:
+def _finish(board: chess.Board, rows, total, total_line, ignored, name, what, moves_sent,
+            depth: int | None = None) -> ParsedDivide:
     parsed = ParsedDivide({}, total, ignored)
     legal = {board.uci(m) for m in board.legal_moves}
     written_as: dict[str, str] = {}
@@ -181,9 +184,7 @@ def _finish(board: chess.Board, rows, total, total_line, ignored, name, what, mo
         parsed.bare_promotions.append(uci)
     _check_side(board, parsed.moves, name, what, moves_sent)
     if parsed.dropped:
-        parsed.notes.append(f"{len(parsed.dropped)} move{'s' if len(parsed.dropped) != 1 else ''} listed "
-                            f"with 0 that {'are' if len(parsed.dropped) != 1 else 'is'} not legal "
-                            f"(pseudo-legal moves it rejects): {' '.join(parsed.dropped)}")
+        parsed.notes.append(zero_rows_note(parsed.dropped, depth))
     if total is not None and total != sum(parsed.moves.values()):
         raise EngineUnreadable(f"{name}: the moves add up to {sum(parsed.moves.values())} but it reports "
                                f"{total} in its answer to {what}: {total_line!r}")

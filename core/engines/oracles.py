@@ -128,12 +128,13 @@ def _stockfish(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
 
 
 def _uci(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
-    return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode)
+    return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode,
+                     dialogue=replace(UCI, chess960=spec.chess960))
 
 
 def _xboard(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
     from .xboard import XboardOracle
-    return XboardOracle.from_path(spec.target, spec.text, timeout=timeout, mode=mode)
+    return XboardOracle.from_path(spec.target, spec.text, timeout=timeout, mode=mode, chess960=spec.chess960)
 
 
 def _command(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
@@ -142,6 +143,8 @@ def _command(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
 
 def _engine_file(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
     described = load_engine_file(spec.target)
+    if spec.chess960 is False:
+        described = replace(described, dialogue=replace(described.dialogue, chess960=False))
     if timeout == DEFAULT_TIMEOUT and described.timeout is not None:
         timeout = described.timeout       # the file's own timeout, unless one was given
     if described.protocol == "xboard":

@@ -26,7 +26,8 @@ import time
 import weakref
 from dataclasses import dataclass
 
-from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout, OracleCancelled
+from ..errors import (EngineCrashed, EngineError, EngineFlood, EngineTimeout, EngineUnreadable,
+                      OracleCancelled)
 from . import warden
 from .usage import Usage, peak_memory
 
@@ -43,9 +44,18 @@ PEAK_EVERY = 0.01             # seconds between two readings of a per-call progr
 
 @dataclass(frozen=True)
 class Activity:
-    """A call in progress: its number (1 for an oracle's first call) and seconds so far."""
+    """A call in progress: its number (1 for an oracle's first call), seconds so far, and what
+    it is doing when that is more than answering (`doing`: "learning how X prints its divide
+    (3 of 8)" while calibration asks its positions)."""
     call: int
     seconds: float
+    doing: str = ""
+
+    def words(self, name: str) -> str:
+        """What a window says while it waits for engine `name`."""
+        if self.doing:
+            return f"{self.doing}, {self.seconds:.1f} s"
+        return f"waiting for {name}: call {self.call}, {self.seconds:.1f} s"
 
 
 class EngineLog:
@@ -214,17 +224,25 @@ class _TooLong:
 QUIET = object()              # read_line(quiet=...): no line came within that time
 
 
+class StderrLine(str):
+    """A line the engine printed on stderr, where a caller reads both streams (calibration finds
+    out which one carries its answers)."""
+    stream = "stderr"
+
+
 class _Output:
     """Lines read ahead of the caller, bounded in lines and bytes: a reader that gets that far
     ahead waits, so an engine printing faster than we read blocks on its pipe instead of filling
-    our memory. `partial` is what follows the last line end (a line still being printed)."""
+    our memory. `partial` is what follows the last line end (a line still being printed). Two
+    outputs may share one condition, so a caller can wait for a line from either."""
 
-    def __init__(self):
+    def __init__(self, cond: threading.Condition | None = None):
         self._items: collections.deque = collections.deque()
         self._bytes = 0
         self._ended = False
-        self._cond = threading.Condition()
+        self._cond = cond or threading.Condition()
         self.partial = b""
+        self.lost = 0           # lines `offer` dropped to stay within the bounds
 
     def put(self, item, size: int, stop: threading.Event) -> bool:
         with self._cond:
@@ -237,6 +255,24 @@ class _Output:
             self._bytes += size
             self._cond.notify_all()
             return True
+
+    def offer(self, item, size: int):
+        """Keep `item` without ever waiting: beyond the bounds the oldest line is dropped (stderr,
+        which an engine may fill with what nobody reads; `lost` counts what was dropped)."""
+        with self._cond:
+            if self._ended:
+                return
+            self._items.append((item, size))
+            self._bytes += size
+            while len(self._items) > QUEUE_LINES or self._bytes > QUEUE_BYTES:
+                _, dropped = self._items.popleft()
+                self._bytes -= dropped
+                self.lost += 1
+            self._cond.notify_all()
+
+    def ready(self) -> bool:
+        """A line is waiting, or the output has ended (call with the condition held)."""
+        return bool(self._items) or self._ended
 
     def get(self, timeout: float):
         """The next line, _TooLong, or None once the output has ended; queue.Empty on timeout."""
@@ -328,16 +364,28 @@ def _pump_stdout(fd: int, sink: _Output, stop: threading.Event):
         sink.end()
 
 
-def _pump_stderr(fd: int, tail: collections.deque, log: EngineLog | None, stop: threading.Event):
+def _pump_stderr(fd: int, tail: collections.deque, log: EngineLog | None, stop: threading.Event,
+                 sink: _Output | None = None):
+    """stderr's last lines into `tail` and the log, and every line into `sink`, which never makes
+    the engine wait (an engine whose answers are on stderr is read from there)."""
     lines = _Lines(4096)
-    for chunk in _read_chunks(fd, stop):
-        for raw in lines.feed(chunk):
-            line = "(a line longer than 4096 bytes)" if raw is _TooLong else raw.decode("utf-8", "replace")
-            tail.append(line[:500])
-            if log is not None and line.strip():
-                log.add("!", line)
-    if lines.pending.strip():
-        tail.append(lines.pending[:500].decode("utf-8", "replace"))
+    try:
+        for chunk in _read_chunks(fd, stop):
+            for raw in lines.feed(chunk):
+                line = "(a line longer than 4096 bytes)" if raw is _TooLong else raw.decode("utf-8", "replace")
+                tail.append(line[:500])
+                if log is not None and line.strip():
+                    log.add("!", line)
+                if sink is not None:
+                    sink.offer(StderrLine(line), len(line) + 1)
+        if lines.pending.strip():
+            last = lines.pending.decode("utf-8", "replace")
+            tail.append(last[:500])
+            if sink is not None:
+                sink.offer(StderrLine(last), len(last))
+    finally:
+        if sink is not None:
+            sink.end()
 
 
 class EngineProcess:
@@ -354,7 +402,9 @@ class EngineProcess:
         self.max_lines, self.max_bytes = max_lines, max_bytes
         self.stderr: collections.deque = collections.deque(maxlen=STDERR_KEEP)
         self._stop = threading.Event()
-        self._output = _Output()
+        both = threading.Condition()                 # a line on either stream wakes a reader of both
+        self._output = _Output(both)
+        self._errors = _Output(both)                 # stderr's lines, for an engine answering there
         self.cancelled = threading.Event()
         self.input_closed = False
         try:
@@ -369,7 +419,7 @@ class EngineProcess:
         self.proc.stderr.close()
         self._readers = [threading.Thread(target=_pump_stdout, args=(out, self._output, self._stop),
                                           daemon=True, name=f"{name} stdout"),
-                         threading.Thread(target=_pump_stderr, args=(err, self.stderr, log, self._stop),
+                         threading.Thread(target=_pump_stderr, args=(err, self.stderr, log, self._stop, self._errors),
                                           daemon=True, name=f"{name} stderr")]
         self._watcher = None
         if not interactive:
@@ -413,6 +463,13 @@ class EngineProcess:
     def drain(self):
         """Drop lines left over from an earlier answer (the log keeps them), so they cannot mix
         into the next one."""
+        while not self._errors.next_is_final():
+            try:
+                if self._errors.get(0) is None:
+                    break
+            except queue.Empty:
+                break
+        self._errors.lost = 0
         while not self._output.next_is_final():
             try:
                 line = self._output.get(0)
@@ -433,12 +490,43 @@ class EngineProcess:
             self.input_closed = not exited(self.proc)
             raise self.crashed(what) from None
 
-    def read_line(self, deadline: float, seconds: float, what: str, quiet: float | None = None):
-        """`quiet`: return QUIET when no line comes within that many seconds before the
-        deadline, and leave the engine running (an answer whose end is not known yet)."""
+    def _get(self, stream: str, timeout: float):
+        """The next line of `stream` ('stdout', 'stderr', or 'both': a line of either, stderr's
+        as StderrLine, None once both have ended); queue.Empty on timeout."""
+        if stream == "stdout":
+            return self._output.get(timeout)
+        if stream == "stderr":
+            line = self._errors.get(timeout)
+        else:
+            out, err = self._output, self._errors
+            with out._cond:                     # err's too
+                if not out._cond.wait_for(lambda: out._items or err._items or (out._ended and err._ended),
+                                          timeout=timeout):
+                    raise queue.Empty
+                source = out if out._items else err
+                if not source._items:
+                    return None                 # both have ended
+                line, size = source._items.popleft()
+                source._bytes -= size
+                out._cond.notify_all()
+        return line
+
+    def check_stderr_kept(self, what: str):
+        """EngineFlood when lines of stderr were dropped during this call (for an answer read
+        there, a dropped row would read as a move not generated)."""
+        if self._errors.lost:
+            self.kill()
+            raise EngineFlood(f"{self.name}: printed more on stderr than could be kept while answering {what} "
+                              f"({self._errors.lost} lines dropped); is it looping? (the engine was stopped)")
+
+    def read_line(self, deadline: float, seconds: float, what: str, quiet: float | None = None,
+                  stream: str = "stdout"):
+        """The next line of `stream` ('stdout', 'stderr', or 'both', see _get). `quiet`: return
+        QUIET when no line comes within that many seconds before the deadline, and leave the
+        engine running (an answer whose end is not known yet)."""
         wait = max(0.0, deadline - time.monotonic())
         try:
-            line = self._output.get(wait if quiet is None else min(wait, quiet))
+            line = self._get(stream, wait if quiet is None else min(wait, quiet))
         except queue.Empty:
             if quiet is not None and time.monotonic() < deadline:
                 return QUIET
@@ -578,6 +666,7 @@ class EngineProcess:
         """End the engine and everything it started now (core.engines.warden.end); wake a reader
         waiting for its output."""
         self._output.end()
+        self._errors.end()
         if self.proc.returncode is None:        # not reaped: its pid is still its own to signal
             warden.end({self.proc.pid})
         # the readers see the end of their pipes at once, unless a process that escaped (it
@@ -627,11 +716,13 @@ def _end_all():
 
 def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None, env=None,
                 log: EngineLog | None = None, on_start=None,
-                max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES, silence_ok: bool = True) -> list[str]:
-    """Run a program once and return its stdout lines; EngineCrashed when it exits non-zero,
-    EngineTimeout, EngineFlood, OracleCancelled; EngineFailed when it printed nothing readable
-    and `silence_ok` is false. `on_start(process)` lets the caller keep a handle to cancel it
-    from another thread."""
+                max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES, silence_ok: bool = True,
+                stream: str = "stdout") -> list[str]:
+    """Run a program once and return the lines it printed on `stream` (stdout, stderr, or both:
+    stderr's lines then as StderrLine); EngineCrashed when it exits non-zero, EngineTimeout,
+    EngineFlood, OracleCancelled; EngineUnreadable when it printed nothing readable there and
+    `silence_ok` is false. `on_start(process)` lets the caller keep a handle to cancel it from
+    another thread."""
     if log is not None:
         log.add(">", shlex.join(args))
     process = EngineProcess(name, args, cwd=cwd, env=env, log=log, interactive=False,
@@ -642,24 +733,28 @@ def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None,
     lines = []
     try:
         while True:
-            line = process.read_line(deadline, timeout, what)
+            # both streams are read, so neither can fill its pipe while the other is awaited
+            line = process.read_line(deadline, timeout, what, stream="stdout" if stream == "stdout" else "both")
             if line is None:
                 break
-            lines.append(line)
+            if stream != "stderr" or isinstance(line, StderrLine):
+                lines.append(line)
+        if stream == "stderr":
+            process.check_stderr_kept(what)
         if process.reap(max(0.1, deadline - time.monotonic())) is None:
             process.kill()
             raise EngineTimeout(f"{name}: closed its output but did not exit within {timeout:g} s "
                                 f"on {what}; the engine was stopped", seconds=timeout)
         if process.proc.returncode != 0 or process.cancelled.is_set():
             raise process.crashed(what)
-        if lines and process.binary:
-            raise EngineFailed(f"{name} printed binary data, not text, while answering {what}: about "
+        if lines and process.binary:        # it ran to its end: unreadable, not a crash
+            raise EngineUnreadable(f"{name} printed binary data, not text, while answering {what}: about "
                                f"{process.bytes_read} bytes in {len(lines)} line{'s' if len(lines) != 1 else ''}, "
                                f"starting {quoted(lines[0], 40)}")
         if not silence_ok and not any(map(readable, lines)):
             got = (f"{len(lines)} unreadable line{'s' if len(lines) != 1 else ''}, the first {quoted(lines[0])}"
                    if any(lines) else "nothing")
-            raise EngineFailed(f"{name} exited with code 0 but printed {got} on stdout while "
+            raise EngineUnreadable(f"{name} exited with code 0 but printed {got} on {'stdout or stderr' if stream == 'both' else stream} while "
                                f"answering {what}; {process.stderr_said()}")
         return lines
     finally:

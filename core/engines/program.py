@@ -9,6 +9,7 @@ dialect learned in this session is an error quoting the line.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from ..board.position import Position
@@ -21,7 +22,8 @@ from .oracle import DEFAULT_TIMEOUT, Answer, Oracle
 
 # perftree's protocol (`move count` rows, a blank line, the total), read as leniently as scripts
 # written for it print it: a colon after the move, no total
-PERFTREE = Dialect(rows=("{move} {count}{rest}", "{move}: {count}{rest}"), total="{total}", chess960=True,
+# (whether a script takes Chess960 is its own: a calibration finds out, a spec option can say no)
+PERFTREE = Dialect(rows=("{move} {count}{rest}", "{move}: {count}{rest}"), total="{total}",
                    total_required=False)
 STOCKFISH = Dialect(rows=("{move}: {count}",), total="Nodes searched: {total}", chess960=True)
 
@@ -38,6 +40,7 @@ class ProgramOracle(Oracle):
         self._given = dialect is not None            # by the engine file or the protocol: never relearned
         self._saved = False                          # read from a record of an earlier session
         self._allow960 = chess960                     # False: the engine file says it does not take it
+        self._why_not960 = ""                         # who said so, when not the engine file or the spec
         if dialect is not None and chess960 is False:
             self._dialect = replace(dialect, chess960=False)
         self.calibration: Calibration | None = None
@@ -61,7 +64,8 @@ class ProgramOracle(Oracle):
 
     def _calibrate(self) -> Calibration:
         given = self._dialect if self._given else None
-        self.calibration = calibrate(self._ask_probe, self.name, self._allow960, given=given)
+        self.calibration = calibrate(self._ask_probe, self.name, self._allow960, given=given,
+                                     why_not960=self._why_not960)
         self._dialect, self._saved = self.calibration.dialect, False
         if not self._given:
             path = dialect_store.save(self.spec, self._identity(), self._dialect)
@@ -71,7 +75,20 @@ class ProgramOracle(Oracle):
     def _ask_probe(self, probe: Probe) -> list[str]:
         position = Position.from_fen(probe.fen, chess960=probe.chess960)
         self.log.add(">", f"(calibration: {probe.title}, depth {probe.depth})")
-        sent, lines = self._exchange(position.fen(), [], probe.depth, position, expected=probe)
+        self._doing = f"learning how {self.name} prints its divide ({probe.number} of {probe.of})"
+        outside = self._running is None                  # calibrate() or prepare(), not a call
+        if outside:
+            self._running = (self.calls, time.monotonic())
+        timeout = self.timeout
+        if probe.bound is not None:          # the Chess960 probe: seconds, not the whole timeout
+            self.timeout = min(timeout, probe.bound)
+        try:
+            sent, lines = self._exchange(position.fen(), [], probe.depth, position, expected=probe)
+        finally:
+            self.timeout = timeout
+            self._doing = ""
+            if outside:
+                self._running = None
         probe.sent = sent
         return lines
 
@@ -99,8 +116,8 @@ class ProgramOracle(Oracle):
     def _answer(self, fen, moves, depth, position):
         self._ensure_dialect()
         if getattr(position, "chess960", False) and self._dialect.chess960 is False:
-            raise CalibrationError(f"{self.name} does not take Chess960 positions (its calibration, or its "
-                                   f"engine file, says so): {position.fen()}")
+            raise CalibrationError(f"{self.name} does not take Chess960 positions (its calibration, its "
+                                   f"engine file or its spec says so): {position.fen()}")
         sent, lines = self._exchange(fen, moves, depth, position, expected=None)
         try:
             return read_answer(self.name, sent, lines, position, self._dialect, depth, moves)
@@ -114,6 +131,13 @@ class ProgramOracle(Oracle):
     def _exchange(self, fen: str, moves: list[str], depth: int, position: Position,
                   expected: int | None) -> tuple[str, list[str]]:
         raise NotImplementedError
+
+    def _stream(self, expected) -> str:
+        """Where this answer is read: both streams while a dialect is being learned (calibration
+        finds out which carries it), else the dialect's."""
+        if expected is not None and not self._given:
+            return "both"
+        return self._dialect.stream if self._dialect is not None else "stdout"
 
     def _identity(self) -> str:
         return ""

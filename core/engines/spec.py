@@ -9,6 +9,9 @@ KINDS is every kind of engine perftscope can talk to, each with how a spec write
 window's selector calls it, what follows its colon, and one phrase saying what it is. The parser,
 make_oracle's dispatch (core.engines.oracles), the window's selectors (widgets.reference), the
 CLI's help (SPECS) and the window's Help are all read from it, so a kind is added in one place.
+A program's kind may carry options in brackets: `perftree[chess960=false]:PATH` says it does not
+take Chess960 positions (they are then never sent to it), as `chess960 = false` does in an engine
+file.
 """
 from __future__ import annotations
 
@@ -58,15 +61,18 @@ SPECS = ", ".join(k.written for k in KINDS[:-1]) + f" or {KINDS[-1].written}"
 BUILTIN = tuple(k.name for k in KINDS if k.builtin)
 WITH_TARGET = tuple(k.name for k in KINDS if not k.builtin)
 _ALIASES = {alias: k.name for k in KINDS for alias in (k.name, *k.aliases) if k.builtin}
+OPTIONS = {"chess960": ("false",)}          # option: the values it may take
 
 
 @dataclass(frozen=True)
 class Spec:
     """A parsed spec: `kind` is one of BUILTIN or WITH_TARGET, `target` the path, template or
-    file after the colon ('' for built-in engines), `text` the spec as written."""
+    file after the colon ('' for built-in engines), `text` the spec as written; `chess960`
+    False when an option says the program does not take Chess960 (None: not said)."""
     kind: str
     target: str
     text: str
+    chess960: bool | None = None
 
     @property
     def short_name(self) -> str:
@@ -96,7 +102,7 @@ def parse_spec(text) -> Spec:
     if text in _ALIASES:
         return Spec(_ALIASES[text], "", text)
     kind, colon, target = text.partition(":")
-    kind = kind.strip().lower()
+    kind, options = _options(kind.strip().lower(), text)
     if colon and kind in WITH_TARGET:
         target = target.strip()
         if not target:
@@ -109,5 +115,23 @@ def parse_spec(text) -> Spec:
                 raise EngineError(f"engine {text!r}: cannot split the command template: {e}") from None
             if not words:
                 raise EngineError(f"engine {text!r}: empty command template")
-        return Spec(kind, target, text)
+        return Spec(kind, target, text, **options)
     raise EngineError(f"unknown engine {text!r}: expected {SPECS}")
+
+
+def _options(kind: str, text: str) -> tuple[str, dict]:
+    """`perftree[chess960=false]` -> ('perftree', {'chess960': False})."""
+    if "[" not in kind:
+        return kind, {}
+    kind, _, written = kind.partition("[")
+    if not written.endswith("]") or kind not in WITH_TARGET:
+        raise EngineError(f"engine {text!r}: options are written KIND[OPTION=VALUE]:TARGET, for "
+                          f"{', '.join(WITH_TARGET)}")
+    options = {}
+    for item in filter(None, (x.strip() for x in written[:-1].split(","))):
+        key, _, value = (x.strip() for x in item.partition("="))
+        if value not in OPTIONS.get(key, ()):
+            raise EngineError(f"engine {text!r}: unknown option {item!r} (expected "
+                              f"{', '.join(f'{k}={v}' for k, vs in OPTIONS.items() for v in vs)})")
+        options[key] = False
+    return kind, options

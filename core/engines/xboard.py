@@ -43,9 +43,9 @@ class XboardOracle(InteractiveOracle):
 
     @classmethod
     def from_path(cls, path: str, spec: str, timeout: float = DEFAULT_TIMEOUT,
-                  mode: Mode | None = None) -> "XboardOracle":
+                  mode: Mode | None = None, chess960: bool | None = None) -> "XboardOracle":
         name = os.path.basename(path)
-        return cls(spec, name, replace(XBOARD, command=(executable(path, name),)), timeout, mode)
+        return cls(spec, name, replace(XBOARD, command=(executable(path, name),), chess960=chess960), timeout, mode)
 
     def _start(self):
         super()._start()
@@ -66,6 +66,7 @@ class XboardOracle(InteractiveOracle):
         if self.features.get("variants") and self._allow960 is None and not any(
                 v in self.features["variants"].split(",") for v in ("fischerandom", "chess960")):
             self._allow960 = False
+            self._why_not960 = f"its features name no Chess960 variant (variants=\"{self.features['variants']}\")"
 
     def _request_lines(self, fen, moves, depth, position):
         lines = super()._request_lines(fen, moves, depth, position)

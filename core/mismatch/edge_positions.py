@@ -12,6 +12,7 @@ arise in a game, so a correct engine agrees with the reference on all of them.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,6 +27,7 @@ from .shrink import can_arise, mirror
 class EdgePosition:
     topic: str
     fen: str
+    family: str = ""          # the family it was built by (the Chess960 ones: fuzz deals them in turn)
 
 
 def _fen(pieces: dict, white: bool = True, castling: str = "-", ep: str = "-") -> str | None:
@@ -162,6 +164,189 @@ def _pins():
             if fen:
                 direction = "rank" if dr == 0 else "file" if df == 0 else "diagonal"
                 yield (f"{chess.piece_name(chess.Piece.from_symbol(pinned).piece_type)} pinned on a {direction}", fen)
+
+
+# --- Chess960 ---------------------------------------------------------------------------------
+# White castles from a king on b1..g1 with rooks anywhere beside it: the king goes to g1 (c1), the
+# rook to f1 (d1), every square either crosses empty but for the two of them, every square the king
+# stands on or crosses unattacked with both lifted. Each layout below is played as Chess960.
+
+_FILES = "abcdefgh"
+
+
+def _fen960(pieces: dict, castling: str) -> str | None:
+    """A Chess960 position (white to move) with a black king added where it is safe, as the
+    core writes it (Shredder-FEN where X-FEN would read as standard chess); None if none fits."""
+    for king in ("h8", "a8", "e8", "d8", "b8", "g8", "c8", "f8", "h6", "a6"):
+        if king in pieces:
+            continue
+        board = chess.Board(None, chess960=True)
+        for square, symbol in {**pieces, king: "k"}.items():
+            board.set_piece_at(chess.parse_square(square), chess.Piece.from_symbol(symbol))
+        if board.is_attacked_by(chess.WHITE, chess.parse_square(king)):
+            continue
+        try:
+            pos = Position.from_fen(f"{board.board_fen()} w {castling} - 0 1", chess960=True)
+        except FenError:
+            return None
+        if can_arise(pos):
+            return pos.fen()
+    return None
+
+
+def _paths(king: int, rook: int) -> tuple[set, set]:
+    """(files the king stands on or crosses, files that must be empty) for castling with the
+    king on file `king` and the rook on `rook`, both on the first rank."""
+    kingside = rook > king
+    king_to, rook_to = (6, 5) if kingside else (2, 3)
+    king_path = set(range(min(king, king_to), max(king, king_to) + 1))
+    rook_path = set(range(min(rook, rook_to), max(rook, rook_to) + 1))
+    return king_path, (king_path | rook_path) - {king, rook}
+
+
+def _pairs():
+    """(king file, rook file, right letter) of every white castling layout."""
+    for king in range(1, 7):
+        for rook in range(8):
+            if rook != king:
+                yield king, rook, _FILES[rook].upper()
+
+
+def _first(*files: int) -> str:
+    return ", ".join(f"{_FILES[f]}1" for f in files)
+
+
+def _chess960_layouts():
+    # both rights, every king file and every pair of rook files around it: the king or a rook
+    # already on its target square, a rook between the king and its target, king and rook
+    # swapping squares (king f1, rook g1) all come up
+    for king in range(1, 7):
+        for qrook in range(king):
+            for krook in range(king + 1, 8):
+                pieces = {f"{_FILES[king]}1": "K", f"{_FILES[qrook]}1": "R", f"{_FILES[krook]}1": "R"}
+                yield (f"Chess960 castling, king {_first(king)}, rooks {_first(qrook)} and {_first(krook)}",
+                       _fen960(pieces, _FILES[krook].upper() + _FILES[qrook].upper()))
+
+
+def _chess960_blocked():
+    # a piece (a knight of either colour) on a square the king must cross, and on one only the
+    # rook must cross (beyond the king, or the rook's target)
+    for n, (king, rook, right) in enumerate(_pairs()):
+        king_path, empty = _paths(king, rook)
+        crossed = sorted(empty & king_path)
+        rook_only = sorted(empty - king_path)
+        for square, where in ((crossed[len(crossed) // 2] if crossed else None, "the king crosses"),
+                              (rook_only[0] if rook_only else None, "only the rook crosses")):
+            if square is not None:
+                pieces = {f"{_FILES[king]}1": "K", f"{_FILES[rook]}1": "R", f"{_FILES[square]}1": "Nn"[n % 2]}
+                yield (f"Chess960 castling (king {_first(king)}, rook {_first(rook)}) with a piece on "
+                       f"{_first(square)}, which {where}", _fen960(pieces, right))
+
+
+def _chess960_attacked():
+    # the king in check, its target attacked, a square between attacked, a square only the rook
+    # crosses attacked, the rook's own square attacked: each by a black rook up the file or a
+    # knight, attacking that one of the squares castling looks at
+    for king, rook, right in _pairs():
+        king_path, empty = _paths(king, rook)
+        king_to = 6 if rook > king else 2
+        between = sorted(king_path - {king, king_to})
+        rook_only = sorted(empty - king_path)
+        chosen = [(king, "the king in check"), (rook, "the rook's own square attacked")]
+        if king_to != king:
+            chosen.append((king_to, "the king's target attacked"))
+        if between:
+            chosen.append((between[len(between) // 2], "a square the king crosses attacked"))
+        if rook_only:
+            chosen.append((rook_only[0], "a square only the rook crosses attacked"))
+        watched = king_path | empty | {rook}
+        for square, words in chosen:
+            pieces = {f"{_FILES[king]}1": "K", f"{_FILES[rook]}1": "R"}
+            at = _attacker_onto(square, watched, pieces)
+            if at is not None:
+                pieces[at[0]] = at[1]
+                yield (f"Chess960 castling (king {_first(king)}, rook {_first(rook)}) with {words}",
+                       _fen960(pieces, right))
+
+
+def _attacker_onto(square: int, watched: set, pieces: dict) -> tuple[str, str] | None:
+    """(where, piece): a black rook up the file or a knight that attacks first-rank file
+    `square` and no other file of `watched` (the squares castling looks at)."""
+    board = chess.Board(None)
+    for name, symbol in pieces.items():
+        board.set_piece_at(chess.parse_square(name), chess.Piece.from_symbol(symbol))
+    candidates = [(f"{_FILES[square]}5", "r")] + [
+        (f"{_FILES[square + df]}{1 + dr}", "n") for df, dr in ((1, 2), (-1, 2), (2, 1), (-2, 1))
+        if 0 <= square + df < 8]
+    for name, symbol in candidates:
+        if name in pieces:
+            continue
+        board.set_piece_at(chess.parse_square(name), chess.Piece.from_symbol(symbol))
+        hit = {f for f in watched if board.is_attacked_by(chess.BLACK, chess.square(f, 0))}
+        board.remove_piece_at(chess.parse_square(name))
+        if hit == {square}:
+            return name, symbol
+    return None
+
+
+def _chess960_pinned_rook():
+    # a black rook or queen on the first rank behind the castling rook, seeing a square the king
+    # must cross only through that rook: castling is illegal, and a generator that tests the
+    # king's squares with the rook still in place castles (king g1, rook b1, a black rook on a1)
+    for king, rook, right in _pairs():
+        king_path, empty = _paths(king, rook)
+        for file in range(8):
+            if file in (king, rook) or file in empty or (file > rook) != (rook > king):
+                continue
+            for symbol in "rq":
+                pieces = {f"{_FILES[king]}1": "K", f"{_FILES[rook]}1": "R", f"{_FILES[file]}1": symbol}
+                if _seen_through_rook(pieces, king_path, f"{_FILES[rook]}1"):
+                    yield (f"Chess960 castling (king {_first(king)}, rook {_first(rook)}) with the rook "
+                           f"pinned along the back rank by a {chess.piece_name(chess.Piece.from_symbol(symbol).piece_type)} "
+                           f"on {_first(file)}", _fen960(pieces, right))
+
+
+def _seen_through_rook(pieces: dict, king_path: set, rook: str) -> bool:
+    """Black attacks a file of `king_path` on the first rank once the rook is lifted, and none
+    while it stands."""
+    board = chess.Board(None)
+    for name, symbol in pieces.items():
+        board.set_piece_at(chess.parse_square(name), chess.Piece.from_symbol(symbol))
+    attacked = lambda: any(board.is_attacked_by(chess.BLACK, chess.square(f, 0)) for f in king_path)  # noqa: E731
+    if attacked():
+        return False
+    board.remove_piece_at(chess.parse_square(rook))
+    return attacked()
+
+
+def _mirror960(fen: str) -> str | None:
+    """The position with the colours swapped and the board flipped, its rights' rook files kept
+    (its topic's squares are flipped by the caller)."""
+    board = chess.Board(fen, chess960=True).mirror()
+    try:
+        pos = Position.from_fen(board.fen(), chess960=True)
+    except FenError:
+        return None
+    return pos.fen() if can_arise(pos) else None
+
+
+@lru_cache(maxsize=1)
+def chess960_edge_positions() -> tuple[EdgePosition, ...]:
+    """The Chess960 castling positions, white to move and mirrored, without repeats: every
+    layout of king and rooks (the king or the rook already on its target square, the rook
+    between the king and its target, the two swapping squares), a piece on a square either
+    crosses, each square attacked, the castling rook pinned along the first rank."""
+    out, seen = [], set()
+    for family in (_chess960_layouts, _chess960_blocked, _chess960_attacked, _chess960_pinned_rook):
+        for topic, fen in family():
+            if not fen:
+                continue
+            mirrored = re.sub(r"\b([a-h])1\b", r"\g<1>8", topic)
+            for variant, words in ((fen, topic), (_mirror960(fen), mirrored)):
+                if variant and variant not in seen:
+                    seen.add(variant)
+                    out.append(EdgePosition(words, variant, family.__name__.lstrip("_")))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)

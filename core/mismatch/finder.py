@@ -29,44 +29,56 @@ from typing import Callable
 import chess
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout
+from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
-from ..board.position import Position
+from ..board.position import START_FEN, Position
+from .failures import at_path, failure_kind, word
 from .state_trace import StateTrace, trace_state
+from .verdicts import zero_rows_note
 
 _DEPENDS = "its count depends on how the position was reached"
-# Failure.kind as a report says it of the engine
-_FAILED = {"crash": "crashed", "timeout": "hung", "flood": "flooded", "error": "failed"}
 
 
 @dataclass(frozen=True)
 class Row:
-    """One move of a level's diff table; a count is None when that side did not generate the move."""
+    """One move of a level's diff table; a count is None when that side did not generate the move
+    (`refused`: the engine, asked to play it, refused it: a move it does not generate)."""
     move: str
     engine: int | None
     reference: int | None
+    refused: bool = False
 
     @property
     def differs(self) -> bool:
         return self.engine != self.reference
 
     def to_json(self) -> dict:
-        return {"move": self.move, "engine": self.engine, "reference": self.reference}
+        data = {"move": self.move, "engine": self.engine, "reference": self.reference}
+        if self.refused:
+            data["refused"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Row:
-        return cls(data["move"], data["engine"], data["reference"])
+        return cls(data["move"], data["engine"], data["reference"], data.get("refused", False))
 
 
 @dataclass
 class Level:
-    """Both divides of one position on the way down; `chosen` is the move followed from here."""
+    """Both divides of one position on the way down; `chosen` is the move followed from here;
+    `total` the reference's count where there are no rows (an engine printing only totals)."""
     fen: str
     depth: int
     rows: list[Row]
     chosen: str | None = None
+    total: int | None = None
+
+    @property
+    def nodes(self) -> int | None:
+        """The reference's count of this position at this depth, when known."""
+        return sum(r.reference or 0 for r in self.rows) if self.rows else self.total
 
     @property
     def differing(self) -> list[Row]:
@@ -74,11 +86,12 @@ class Level:
 
     def to_json(self) -> dict:
         return {"fen": self.fen, "depth": self.depth, "rows": [r.to_json() for r in self.rows],
-                "chosen": self.chosen}
+                "chosen": self.chosen, "total": self.total}
 
     @classmethod
     def from_json(cls, data: dict) -> Level:
-        return cls(data["fen"], data["depth"], [Row.from_json(r) for r in data["rows"]], data.get("chosen"))
+        return cls(data["fen"], data["depth"], [Row.from_json(r) for r in data["rows"]], data.get("chosen"),
+                   data.get("total"))
 
 
 @dataclass(frozen=True)
@@ -99,8 +112,8 @@ class Failure:
 
     @property
     def word(self) -> str:
-        """What the engine did, as a report says it: crashed, hung, flooded or failed."""
-        return _FAILED.get(self.kind, "failed")
+        """What the engine did, as every report says it (core.mismatch.failures): crashed, hung..."""
+        return word(self.kind)
 
     @property
     def is_finding(self) -> bool:
@@ -144,6 +157,7 @@ class Report:
     given_fen: str = ""      # the root FEN as written, which the engine is given (see lenient_fen)
     state_trace: StateTrace | None = None   # the move after which the engine's position is wrong
     trace_calls: int = 0     # engine calls spent asking whether (and where) its state goes wrong
+    notes: list[str] = field(default_factory=list)   # how the engine's answers were read (rows of 0 dropped)
 
     @property
     def crash(self) -> bool:
@@ -187,7 +201,7 @@ class Report:
                 "error": self.error, "crash": self.crash, "totals_only": self.totals_only,
                 "fen_warnings": list(self.fen_warnings), "given_fen": self.given_fen, "command": self.command,
                 "failure": self.failure.to_json() if self.failure is not None else None,
-                "trace_calls": self.trace_calls,
+                "trace_calls": self.trace_calls, "notes": list(self.notes),
                 "state_trace": None if self.state_trace is None else self.state_trace.to_json()}
 
     @classmethod
@@ -207,9 +221,10 @@ class Report:
         return report
 
 
-def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
-    """Rows in the reference's order, then the engine's extra moves in its order."""
-    rows = [Row(m, engine.get(m), c) for m, c in reference.items()]
+def diff_rows(engine: dict[str, int], reference: dict[str, int], refused=()) -> list[Row]:
+    """Rows in the reference's order, then the engine's extra moves in its order; `refused` the
+    moves the engine refused to play (not generated)."""
+    rows = [Row(m, engine.get(m), c, m in refused) for m, c in reference.items()]
     rows += [Row(m, c, None) for m, c in engine.items() if m not in reference]
     return rows
 
@@ -243,7 +258,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
         if cancelled is not None and cancelled():
             report.cancelled = True
             return report
-        side, asked = "engine", report.path
+        side, asked, refused = "engine", report.path, []
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
             answer = engine.answer(request, (), remaining, as_written=True)
@@ -260,8 +275,25 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
                 ours, side = {}, "engine"
                 for move in theirs:
                     asked = report.path + [move]
-                    ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                    try:
+                        ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                    except EngineRefused:     # it would not play the move: one it does not generate
+                        refused.append(move)
                     report.engine_calls += 1
+            dropped = getattr(answer.parsed, "dropped", None)
+            if dropped and remaining > 1:      # listed with 0: rejected, or an illegal move with nothing below?
+                side = "engine"
+                at_1 = engine.answer(request, (), 1, as_written=True)
+                report.engine_calls += 1
+                played = [m for m in dropped if (at_1.moves or {}).get(m)]
+                if not played:
+                    _note(report, zero_rows_note(dropped, remaining, rejected=at_1.moves is not None))
+                else:
+                    side = "reference"
+                    return _played_at_depth_1(report, pos, remaining, played, at_1.moves,
+                                              reference.divide(request, (), 1), progress)
+            elif dropped:
+                _note(report, zero_rows_note(dropped, remaining))
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
             report.cancelled = True
             return report
@@ -269,7 +301,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             if side == "engine":
                 report.engine_calls += 1          # the call it failed in was made
             return _failed(report, engine if side == "engine" else reference, side, e, asked)
-        level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
+        level = Level(pos.fen(), remaining, diff_rows(ours, theirs, refused))
         report.levels.append(level)
         report.fen = level.fen
         missing = [m for m in theirs if m not in ours]
@@ -287,6 +319,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             return _traced(report, engine, fen, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
+            for move in refused:
+                report.explanations[move] += "; asked to play it, the engine refused it"
             report.unreachable = _unreachable(start, pos)
             return _traced(report, engine, fen, remaining, answer, cancelled)
         if not differing:
@@ -299,6 +333,32 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
         request = request.then(level.chosen)
         pos = request.position
         remaining -= 1
+    return report
+
+
+def _note(report: Report, note: str):
+    if note not in report.notes:
+        report.notes.append(note)
+
+
+def _played_at_depth_1(report: Report, pos: Position, depth: int, played: list[str], ours: dict[str, int],
+                       theirs: dict[str, int], progress) -> Report:
+    """The engine listed `played` with 0 at `depth` (as a pseudo-legal move it rejects would be),
+    yet at depth 1 it counts them: it generates those illegal moves, with nothing below them. The
+    report ends at this position, at depth 1."""
+    level = Level(pos.fen(), 1, diff_rows(ours, theirs))
+    report.levels.append(level)
+    report.fen = level.fen
+    if progress is not None:
+        progress(level)
+    missing = [m for m in theirs if m not in ours]
+    extra = [m for m in ours if m not in theirs]
+    report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
+    report.unreachable = _unreachable(pos)
+    listed = " ".join(played)
+    _note(report, f"at depth {depth} it listed {listed} with 0, as it would a pseudo-legal move it "
+                   f"rejects, but at depth 1 it counts {'them' if len(played) != 1 else 'it'}: it generates "
+                   f"{'these illegal moves' if len(played) != 1 else 'this illegal move'}")
     return report
 
 
@@ -344,7 +404,7 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
     """A totals-only engine whose total here matches the reference's, or any total at depth 1:
     the level has no rows (nothing is known move by move), the note says what the totals say."""
     reference_total = sum(theirs.values())
-    level = Level(pos.fen(), depth, [])
+    level = Level(pos.fen(), depth, [], total=reference_total)
     report.levels.append(level)
     report.fen = level.fen
     if progress is not None:
@@ -390,24 +450,26 @@ def failed_at_root(engine: Oracle, fen: str, depth: int, error: EngineError) -> 
 def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path) -> Report:
     """An oracle failed mid-descent: the report ends there, with the levels found so far."""
     fen = Position.from_fen(report.root_fen).play(path).fen()
-    where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
+    where = f"{at_path(path)} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
-    if not isinstance(error, EngineFailed) or getattr(error, "calibrating", False):
-        # not a call that broke off: an answer it could not use, a start that failed, or it
-        # failed on the start position while perftscope learned how it talks (not this position)
-        kind = "error"
+    calibrating = getattr(error, "calibrating", False)
+    if calibrating and isinstance(error, EngineTimeout):
+        # it hung on the first position perftscope asks any engine: a finding, said of that position
+        kind = "timeout"
+        where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints "
+                 f"a divide, before the position asked")
     else:
-        kind = getattr(error, "kind", "") or ("timeout" if isinstance(error, EngineTimeout) else
-                                               "flood" if isinstance(error, EngineFlood) else "crash")
+        # failing on the start position while perftscope learned how it talks is not about this one
+        kind = "error" if calibrating else failure_kind(error)
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):
-        message = f"{oracle.name} crashed {where}: {own or error}"
+        message = f"{oracle.name} {word('crash')} {where}: {own or error}"
     else:
         text = str(error)
         if text.startswith(f"{oracle.name}: "):
             text = text[len(oracle.name) + 2:]
-        message = f"{oracle.name} {_FAILED.get(kind, 'failed')} {where}: {text}"
+        message = f"{oracle.name} {word(kind)} {where}: {text}"
     report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
                              tuple(path), error)
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there

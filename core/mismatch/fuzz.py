@@ -9,6 +9,9 @@
 Positions alternate between the edge positions (core/mismatch/edge_positions.py, in an order drawn from
 the seed) and random play from the start position and the bundled suites' positions, biased
 towards captures, checks, promotions, castling and double pushes, where generators go wrong.
+With `chess960` every position is Chess960: the Chess960 castling positions (the king or the rook
+already on its target square, the rook between, pieces in the way, attacked squares, a rook
+pinned along the back rank) alternate with the 960 start positions and random play from them.
 Each position is compared at `depth`; a difference at a shallower depth shows there too, and
 the finder then walks down to where the move lists differ. Every mismatch (and every crash) is
 drilled down, classified and shrunk. The same seed gives the same sequence of positions. A
@@ -16,6 +19,7 @@ session (core.mismatch.session): one engine process and one reference, made from
 """
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import dataclass, field
@@ -25,7 +29,7 @@ from typing import Callable, Iterator
 import chess
 
 from perftscope import resources
-from .edge_positions import edge_positions
+from .edge_positions import chess960_edge_positions, edge_positions
 from ..errors import EngineError, EngineTimeout, PerftscopeError
 from .findings import Finding, investigate, merge, timeout_finding
 from ..engines.oracles import OracleCancelled
@@ -40,6 +44,7 @@ DEFAULT_DEPTH = 2
 DEFAULT_SHRINK_CALLS = 60
 MAX_PLIES = 60                 # random games are at most this long
 START_SUITES = ("standard.epd", "perftsuite.epd", "edge_cases.epd")
+CHESS960_SUITES = ("chess960.perft",)     # python-chess_chess960.perft holds the 960 starts themselves
 
 # how much more likely a move of each kind is than a quiet one
 _WEIGHTS = {"promotion": 8.0, "castling": 8.0, "check": 4.0, "capture": 3.0, "double push": 3.0,
@@ -63,12 +68,14 @@ class FuzzResult:
                 "findings": [f.to_json() for f in self.findings]}
 
 
-@lru_cache(maxsize=1)
-def start_positions() -> tuple[str, ...]:
-    """The start position and every standard position of the bundled suites that can arise."""
-    fens = [START_FEN]
-    for name in START_SUITES:
-        for entry in load(resources.path(name)):
+@lru_cache(maxsize=2)
+def start_positions(chess960: bool = False) -> tuple[str, ...]:
+    """The start position and every standard position of the bundled suites that can arise;
+    `chess960`: the bundled Chess960 suite's positions instead (random play also starts from the
+    960 start positions, each written when it is drawn)."""
+    fens = [] if chess960 else [START_FEN]
+    for name in CHESS960_SUITES if chess960 else START_SUITES:
+        for entry in load(resources.path(name), chess960):
             try:
                 pos = Position.from_fen(entry.full_fen)
             except PerftscopeError:
@@ -76,6 +83,12 @@ def start_positions() -> tuple[str, ...]:
             if can_arise(pos) and pos.fen() not in fens:
                 fens.append(pos.fen())
     return tuple(fens)
+
+
+def _as_chess960(fen: str) -> str:
+    """The FEN written so that it says Chess960 by itself (Shredder-FEN where X-FEN would read as
+    standard chess): how the engines are told."""
+    return Position.from_fen(fen, chess960=True).fen()
 
 
 def _weight(board: chess.Board, move: chess.Move) -> float:
@@ -95,27 +108,46 @@ def _weight(board: chess.Board, move: chess.Move) -> float:
     return weight
 
 
-def random_play(rng: random.Random) -> Iterator[tuple[str, str]]:
-    """(source, fen) forever: biased random games, a few positions taken from each."""
-    starts = start_positions()
+def random_play(rng: random.Random, chess960: bool = False) -> Iterator[tuple[str, str]]:
+    """(source, fen) forever: biased random games, a few positions taken from each. `chess960`:
+    games from the 960 start positions (each start itself tested now and then) and the Chess960
+    suites, every FEN written so that it says Chess960."""
+    starts = start_positions(chess960)
+    first = 960 if chess960 else 0          # Chess960: the 960 start positions, then the suite's
     while True:
-        start = rng.randrange(len(starts))
-        board = chess.Board(starts[start])
+        start = rng.randrange(first + len(starts))
+        fen = _as_chess960(chess.Board.from_chess960_pos(start).fen()) if start < first else starts[start - first]
+        board = chess.Board(fen, chess960=chess960)
+        if chess960 and rng.random() < 0.25:
+            yield _start_words(start), fen
         for ply in range(rng.randrange(4, MAX_PLIES)):
             moves = list(board.legal_moves)
             if not moves:
                 break
             board.push(rng.choices(moves, weights=[_weight(board, m) for m in moves])[0])
             if rng.random() < 0.25:
-                yield f"random play from start position {start}, ply {ply + 1}", board.fen()
+                yield (f"random play from {_start_words(start, chess960)}, ply {ply + 1}",
+                       _as_chess960(board.fen()) if chess960 else board.fen())
 
 
-def fuzz_positions(seed: int) -> Iterator[tuple[str, str]]:
-    """Edge positions (shuffled by the seed) alternating with random play; then random play only."""
+def _start_words(start: int, chess960: bool = True) -> str:
+    if not chess960:
+        return f"start position {start}"
+    return f"Chess960 start position {start}" if start < 960 else f"Chess960 suite position {start - 960}"
+
+
+def fuzz_positions(seed: int, chess960: bool = False) -> Iterator[tuple[str, str]]:
+    """Edge positions (shuffled by the seed) alternating with random play; then random play only.
+    `chess960`: the Chess960 castling positions and games from the Chess960 starts."""
     rng = random.Random(seed)
-    edges = list(edge_positions())
+    edges = list(chess960_edge_positions() if chess960 else edge_positions())
     rng.shuffle(edges)
-    play = random_play(random.Random(rng.random()))
+    if chess960:          # the families dealt in turn: the 20 pinned rooks among 500 come up at once
+        families: dict[str, list] = {}
+        for edge in edges:
+            families.setdefault(edge.family, []).append(edge)
+        edges = [e for turn in itertools.zip_longest(*families.values()) for e in turn if e is not None]
+    play = random_play(random.Random(rng.random()), chess960)
     for edge in edges:
         yield f"edge: {edge.topic}", edge.fen
         yield next(play)
@@ -128,8 +160,9 @@ class Fuzzer(EngineSession):
     def __init__(self, pair: EnginePair, seed: int = 1, depth: int = DEFAULT_DEPTH,
                  seconds: float | None = None, positions: int | None = None, first: bool = False,
                  shrink_calls: int = DEFAULT_SHRINK_CALLS, on_finding: Callable[[Finding], None] | None = None,
-                 on_position: Callable[[], None] | None = None):
+                 on_position: Callable[[], None] | None = None, chess960: bool = False):
         self.seed, self.depth, self.seconds, self.positions = seed, depth, seconds, positions
+        self.chess960 = chess960
         self.first, self.shrink_calls = first, shrink_calls
         self.result = FuzzResult()
         super().__init__(pair, on_finding, on_position)
@@ -143,18 +176,20 @@ class Fuzzer(EngineSession):
         result = self.result
         found = sum(f.count for f in result.findings)
         distinct = f" ({len(result.findings)} distinct)" if found != len(result.findings) else ""
-        return (f"fuzz seed {self.seed}: {result.tested} positions in {result.seconds:.1f} s "
+        return (f"fuzz seed {self.seed}{' (Chess960)' if self.chess960 else ''}: {result.tested} positions in {result.seconds:.1f} s "
                 f"({result.per_second:.1f}/s), {found} findings{distinct}" + (" (stopped)" if result.stopped else ""))
 
     def run(self) -> FuzzResult:
         """Test positions until a limit, then close the oracles. Findings alike are merged
         (findings.merge): `on_finding` then gets the one found before, its count up."""
+        (chess960_edge_positions if self.chess960 else edge_positions)()    # built before the clock starts
+        start_positions(self.chess960)
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         over = lambda: self.stopped.is_set() or (deadline is not None and time.perf_counter() > deadline)  # noqa: E731
         result = self.result
         try:
-            for source, fen in fuzz_positions(self.seed):
+            for source, fen in fuzz_positions(self.seed, self.chess960):
                 if over() or (self.positions is not None and result.tested >= self.positions):
                     break
                 finding = self._test(fen)

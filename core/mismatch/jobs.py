@@ -28,6 +28,7 @@ class SuiteSettings:
     suite: str
     max_depth: int = 2
     jobs: int = 2
+    chess960: bool = False        # every position read as Chess960 (the window's box)
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class FuzzSettings:
     seed: int = 1
     depth: int = 2
     seconds: float = 30.0
+    chess960: bool = False        # Chess960 castling positions and play from the 960 starts
 
 
 @dataclass
@@ -83,14 +85,14 @@ class SessionJob:
 
         settings = self.settings
         if isinstance(settings, SuiteSettings):
-            entries = load(resources.path(settings.suite))
+            entries = load(resources.path(settings.suite), settings.chess960)
             self._total = len(entries)
             session = SuiteRun(entries, self.pair, jobs=settings.jobs, max_depth=settings.max_depth,
                                on_finding=found, on_position=tested)
-            said = f"{settings.suite}: "
+            said = f"{settings.suite}{' as Chess960' if settings.chess960 else ''}: "
         else:
             session = Fuzzer(self.pair, seed=settings.seed, depth=settings.depth, seconds=settings.seconds,
-                             on_finding=found, on_position=tested)
+                             on_finding=found, on_position=tested, chess960=settings.chess960)
             said = ""
         self.session = session
         # the engines as their oracles name themselves, which is how findings name them
@@ -124,7 +126,7 @@ class SessionJob:
         text = f"Testing {engine} against {reference}: {done} {what} done, {found} findings"
         current = session.activity()
         if current is not None:
-            text += f"; waiting for {engine}: call {current.call}, {current.seconds:.1f} s"
+            text += f"; {current.words(engine)}"
         return text
 
 

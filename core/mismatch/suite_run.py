@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from ..errors import CalibrationError, EngineError, EngineTimeout, FenError
-from .findings import (Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples,
+from .findings import (Finding, depth_histogram, failure_finding, investigate, shortest_examples,
                        timeout_finding)
 from ..engines.oracles import Oracle, OracleCancelled
 from ..engines.pair import EnginePair
@@ -48,6 +48,7 @@ class Case:
     index: int = 0                # its place in the suite
     seconds: float = 0.0
     unreachable: list[str] = field(default_factory=list)    # why the position cannot arise in a game
+    fen_error: FenError | None = None    # skipped as a valid Chess960 position read as standard chess
 
     @property
     def passed(self) -> bool:
@@ -156,7 +157,9 @@ class SuiteRun(EngineSession):
         try:
             fen = Position.from_fen(case.entry.full_fen).fen()
         except FenError as e:
-            if str(e).startswith("FEN field 3 (castling)"):
+            if e.chess960:             # valid Chess960, but the run was not told the suite is
+                case.skipped, case.fen_error = str(e), e
+            elif str(e).startswith("FEN field 3 (castling)"):
                 case.skipped = f"unsupported (Chess960 castling?): {e}"
             else:
                 case.error = str(e)
@@ -189,7 +192,7 @@ class SuiteRun(EngineSession):
             case.finding = investigate(engine, reference, fen, depth, name=case.name,
                                        shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
             if case.finding is None:
-                case.finding = self._unexplained(case, fen, depth, expected, got, failed_with)
+                case.finding = self._unexplained(engine, case, fen, depth, expected, got, failed_with)
             case.unreachable = why_unreachable(Position.from_fen(fen))
             return
 
@@ -211,10 +214,10 @@ class SuiteRun(EngineSession):
         return sorted(out.items())
 
     @staticmethod
-    def _unexplained(case, fen, depth, expected, got, error) -> Finding:
+    def _unexplained(engine, case, fen, depth, expected, got, error) -> Finding:
         # the engine failed against the file but agrees with the reference when asked again
         if error is not None:
-            return Finding(fen, depth, error_kind(error), error=own_error(error), name=case.name)
+            return failure_finding(engine, fen, depth, error, case.name)
         return Finding(fen, depth, "other", name=case.name,
                        error=f"the engine counts {got} at depth {depth}, the suite expects {expected}, "
                              f"and the reference agrees with the engine (a wrong count in the suite, "

@@ -9,7 +9,8 @@ times faster B was (logs make "A is x % faster" and "B is x % slower" one symmet
 estimate is the Hodges-Lehmann median of the pairwise means of the d_i and the interval is the
 exact Wilcoxon signed-rank interval around it: distribution-free, and one run a busy neighbour
 slowed moves it by one rank, where it would drag a mean and widen a t interval on ten runs.
-Needs 6 pairs or more for a 95 % interval; fewer say so instead of guessing.
+Needs 6 pairs or more for a 95 % interval; fewer say so and name no faster build (a median of
+three runs a neighbour slowed is no direction).
 """
 from __future__ import annotations
 
@@ -46,7 +47,8 @@ class Spread:
 @dataclass(frozen=True)
 class Verdict:
     """B against A. `speedup` is how many times faster B is (below 1: slower), `low` and `high`
-    the interval's ends on the same scale (None with too few runs); `text` says it in words."""
+    the interval's ends on the same scale (all three None with too few runs for an interval: no
+    direction is claimed then); `text` says it in words."""
     a: Spread
     b: Spread
     speedup: float | None
@@ -99,10 +101,10 @@ def compare(a_times, b_times, level: float = LEVEL) -> Verdict:
     estimate = math.exp(statistics.median(walsh))
     k = _critical(n, level)
     runs = f"{n} run{'s' * (n != 1)} each"
-    if k is None:
-        return Verdict(a, b, estimate, None, None,
-                       f"{_words(estimate)} by the paired runs, but {runs} are too few for a "
-                       f"{level * 100:g} % interval (at least {MIN_PAIRS})")
+    if k is None:         # no interval, so no direction: neither the words nor `speedup` name a faster build
+        return Verdict(a, b, None, None, None,
+                       f"no verdict: {runs} are too few for a {level * 100:g} % interval "
+                       f"(at least {MIN_PAIRS})")
     low, high = math.exp(walsh[k]), math.exp(walsh[-k - 1])
     interval = f"{level * 100:g} % interval"
     if low <= 1 <= high:
@@ -123,5 +125,3 @@ def _signed(ratio: float) -> str:
     return f"{(ratio - 1) * 100:+.1f} %"
 
 
-def _words(ratio: float) -> str:
-    return f"B is {_pct(ratio)} % faster" if ratio >= 1 else f"A is {_pct(1 / ratio)} % faster"

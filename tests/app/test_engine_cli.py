@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from perftscope.core.engines.oracles import make_oracle
+
 from .cli_run import run
 
 
@@ -26,7 +28,7 @@ def test_engine_check_of_a_good_engine(capsys, engine_path):
     assert ("      ignored 'perft of r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 "
             "to depth 2'") in out
     assert out.count("    agrees\n") == 7          # the Chess960 one is not taken: it reads standard FENs
-    assert "  Chess960, depth 2                               not taken: " in out
+    assert "  Chess960, depth 2                               does not take Chess960 positions: " in out
     learned = out.split("\nlearned (saved to ")[1]
     assert "  rows      `{n}. {move} {count}`   e.g. " in learned
     assert "  notation  uci; castling written the king's two-square move (e1g1)" in learned
@@ -131,3 +133,137 @@ def test_compare_verbose_shows_ignored_lines_and_notes(capsys, engine_path):
     code, out, _ = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core", "--verbose",
                        "--engine", in_format("numbered", "correct"))
     assert f"ignored    formats.py: 'perft of {EP_PIN} to depth 2'\n" in out
+
+
+# --- Chess960 never decides a standard-chess engine's verdict --------------------------------
+
+def _chess960_line(out: str) -> str:
+    return out.split("  Chess960, depth 2")[1].split("\n")[0].strip()
+
+
+@pytest.mark.parametrize("spec", ["perftree:{engines}/correct.py", "cmd:{engines}/correct.py {{depth}} {{fen}} {{moves}}"],
+                         ids=["perftree", "cmd"])
+def test_a_correct_standard_chess_engine_is_understood_and_agrees_whatever_its_kind(capsys, engine_path, spec):
+    code, out, _ = run(capsys, "engine", "check", spec.format(engines=ENGINES))
+    assert code == 0, out
+    assert out.count("    agrees\n") == 7
+    assert _chess960_line(out).startswith("does not take Chess960 positions: its answer is not this "
+                                          "position's divide (0 of 23 moves with the core's count)")
+    assert "  Chess960  does not take Chess960 positions" in out
+    assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
+
+
+def _trouble(tmp_path, mode) -> str:
+    """A perftree script: c960_trouble.py in `mode`."""
+    script = tmp_path / f"{mode}.sh"
+    script.write_text(f'#!/bin/sh\nexec {ENGINES}/c960_trouble.py {mode} "$@"\n')
+    script.chmod(0o755)
+    return f"perftree:{script}"
+
+
+def test_a_malformed_chess960_answer_says_so_and_the_engine_is_understood(capsys, engine_path, tmp_path):
+    code, out, _ = run(capsys, "engine", "check", _trouble(tmp_path, "malformed"))
+    assert code == 0, out
+    assert out.count("    agrees\n") == 7
+    line = _chess960_line(out)
+    assert line.startswith("does not take Chess960 positions: its answer cannot be read as this position's "
+                           "divide: malformed.sh: move c1b2 listed twice"), line
+    assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
+
+
+def test_an_engine_hanging_on_a_chess960_fen_costs_seconds_not_the_timeout(capsys, engine_path, tmp_path):
+    spec = _trouble(tmp_path, "hang")
+    code, out, _ = run(capsys, "engine", "check", spec, "--timeout", "120")
+    assert code == 0, out
+    assert out.count("    agrees\n") == 7
+    line = _chess960_line(out)
+    assert line.startswith("does not take Chess960 positions: hang.sh: no answer within 5 s to "), line
+    assert "its stderr ends with 'ValueError: no rook on h1 for the castling right K'" in line
+    assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
+    # the Chess960 position is the last one asked: from it to the end of the check
+    with make_oracle(spec, timeout=120) as engine:
+        probe = engine.calibrate().chess960_probe
+    assert probe.error and probe.seconds < 10
+
+
+def test_a_spec_option_says_an_engine_does_not_take_chess960(capsys, engine_path):
+    spec = f"perftree[chess960=false]:{ENGINES}/correct.py"
+    code, out, _ = run(capsys, "engine", "check", spec)
+    assert code == 0 and _chess960_line(out) == "not asked: said not to take Chess960 (chess960 = false)"
+    code, _, err = run(capsys, "compare", "--960", "-d", "1", "-f", "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
+                       "--engine", spec, "--reference", "core")
+    assert code == 2 and "correct.py does not take Chess960 positions (its calibration, its engine file or its " \
+                         "spec says so)" in err
+    code, _, err = run(capsys, "engine", "check", f"perftree[chess960=no]:{ENGINES}/correct.py")
+    assert code == 2 and "unknown option 'chess960=no' (expected chess960=false)" in err
+
+
+def test_compare_on_an_engine_that_never_answers_is_a_hang_finding(capsys, engine_path):
+    code, out, err = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--engine", f"uci:{engine_path('uci_hang')}",
+                         "--reference", "core", "--timeout", "3")
+    assert code == 1, (out, err)
+    assert "timeout    uci_hang.py hung on the start position (rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w " \
+           "KQkq - 0 1), the first one asked to learn how it prints a divide, before the position asked: " \
+           "no answer within 3 s to " in out
+
+
+PINS = "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1"
+
+
+def test_a_move_listed_with_0_is_called_rejected_only_once_depth_1_says_so(capsys, engine_path):
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", PINS, "--engine", in_format("pseudo", "correct"),
+                       "--reference", "core", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["agree"]
+    assert report["notes"] == ["2 moves listed with 0 that are not legal (pseudo-legal moves it rejects, and at "
+                               "depth 1 it does not count them either): h4h3 f4e3"]
+
+
+def test_a_move_listed_with_0_that_it_counts_at_depth_1_is_an_illegal_move(capsys, engine_path):
+    spec = f"perftree:{engine_path('zero_then_one')}"
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", PINS, "--engine", spec, "--reference", "core")
+    assert code == 1 and "pseudo-legal moves it rejects)" not in out
+    assert "note       zero_then_one.py: at depth 2 it listed h4h3 f4e3 with 0, as it would a pseudo-legal move " \
+           "it rejects, but at depth 1 it counts them: it generates these illegal moves\n" in out
+    assert "  f4e3  en passant f4e3 exposes king h4 to rook b4 along rank 4\n" in out
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", PINS, "--engine", spec, "--reference", "core", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["extra"] == ["h4h3", "f4e3"] and "it generates these illegal moves" in report["notes"][0]
+
+
+def test_binary_output_from_a_program_that_did_not_die_is_unreadable_not_a_crash(capsys, tmp_path):
+    script = tmp_path / "noise.sh"
+    script.write_text("#!/bin/sh\nprintf 'a2a3: 1\\n\\377\\376\\000\\001\\002\\003\\004\\005\\006\\007\\n'\n"
+                      "head -c 2000 /dev/zero\n")
+    script.chmod(0o755)
+    code, out, _ = run(capsys, "compare", "-d", "1", "-f", EP_PIN, "--engine", f"perftree:{script}", "--reference", "core")
+    assert code == 1 and "crash" not in out
+    line = next(x for x in out.splitlines() if x.startswith("unreadable "))
+    assert line.startswith("unreadable noise.sh failed at path (none) (FEN "), line
+    assert "noise.sh printed binary data, not text, while answering noise.sh 1 " in line
+    assert "starting 'a2a3: 1'" in line
+
+
+def test_compare_with_a_totals_only_engine_that_agrees_says_the_count(capsys, engine_path):
+    code, out, _ = run(capsys, "compare", "-d", "3", "--engine", in_format("raw_nodes", "correct"), "--reference", "core")
+    assert code == 0 and "agree      8902 nodes at depth 3\n" in out, out
+
+
+def test_engine_check_asks_depth_1_before_calling_a_zero_a_rejected_move(capsys, engine_path):
+    code, out, _ = run(capsys, "engine", "check", in_format("pseudo", "correct"))
+    assert code == 0 and "      note: 2 moves listed with 0 that are not legal (pseudo-legal moves it rejects, and " \
+                         "at depth 1 it does not count them either): h4h3 f4e3\n" in out
+    code, out, _ = run(capsys, "engine", "check", f"perftree:{engine_path('zero_then_one')}")
+    assert code == 1 and "pseudo-legal moves it rejects" not in out
+    assert "differs\n      at depth 1 it counts h4h3 f4e3, listed with 0 here: it generates these illegal moves\n" in out
+
+
+def test_a_uci_engine_silent_on_a_chess960_fen_is_a_hang_there_not_an_engine_without_go_perft(capsys, engine_path):
+    spec = f"uci:{engine_path('uci_c960_hang')}"
+    code, out, _ = run(capsys, "engine", "check", spec, "--timeout", "120")
+    assert code == 0 and out.count("    agrees\n") == 7, out
+    line = _chess960_line(out)
+    assert line.startswith("does not take Chess960 positions: uci_c960_hang.py: no answer within 5 s to "), line
+    with make_oracle(spec, timeout=120) as engine:
+        probe = engine.calibrate().chess960_probe
+    assert probe.error and probe.seconds < 10

@@ -3,10 +3,12 @@ engine's side, Stop ends the engine at once, export writes the table."""
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN
 from perftscope.core.race.runner import standard_positions
+from perftscope.widgets.race_panel import COLUMNS, RESULT
 
 from ..core.test_engine_io import _gone as gone
 
@@ -48,9 +50,9 @@ def test_points_arrive_live_and_a_wrong_count_is_worded(qtbot, window, engine_pa
     rows = {(panel.table.item(r, 0).text(), panel.table.item(r, 1).text()): r for r in range(panel.table.rowCount())}
     assert len(rows) == 6                        # python-chess, ep_rank_pin.py, core on two positions
     wrong = rows[("pos3", "ep_rank_pin.py")]
-    assert panel.table.item(wrong, 7).text() == "✚ wrong count at depth 2: illegal f4e3"
-    assert "exposes king h4 to rook b4" in panel.table.item(wrong, 7).toolTip()
-    assert panel.table.item(rows[("initial", "core")], 2).text() == "3"
+    assert panel.table.item(wrong, RESULT).text() == "✚ wrong count at depth 2: illegal f4e3"
+    assert "exposes king h4 to rook b4" in panel.table.item(wrong, RESULT).toolTip()
+    assert panel.table.item(rows[("initial", "core")], COLUMNS.index("Depth")).text() == "3"
     assert graphs.results[(1, 1)] is None and graphs.results[(0, 0)] > 0      # a mark, and a bar
     assert "out: ep_rank_pin.py on pos3 (wrong count)" in panel.status.text()
     assert panel.table.currentRow() == wrong and graphs.current == 1     # shown, with pos3's depths
@@ -80,7 +82,7 @@ def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
     panel.stop_button.click()
     qtbot.waitUntil(lambda: not window.races.running, timeout=3000)
     assert gone(pid)
-    assert panel.table.item(0, 7).text() == "stopped" and panel.status.text().startswith("Race stopped")
+    assert panel.table.item(0, RESULT).text() == "stopped" and panel.status.text().startswith("Race stopped")
 
 
 def test_a_position_of_ones_own(window):
@@ -90,3 +92,33 @@ def test_a_position_of_ones_own(window):
     panel.add_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
     assert panel.positions[-1].fen == "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     assert panel.settings().positions[-1] == panel.positions[-1]
+
+
+def test_the_chess960_box_races_the_positions_as_chess960(qtbot, window):
+    """Ticked, the race sends each position so that it says Chess960 (Stockfish gets UCI_Chess960):
+    the same counts, castling written king takes rook."""
+    from perftscope.core.board.position import Position
+    panel = window.race_panel
+    only(panel, "kiwipete")
+    panel.by_depth.setChecked(True)
+    panel.depth.setValue(2)
+    window.chess960.setChecked(True)
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: not window.races.running, timeout=60000)
+    race = window.races.state.result
+    assert [h.engine for h in race.heats] == ["core", "stockfish"]
+    assert all(h.status == "done" and h.laps[-1].nodes == 2039 for h in race.heats)
+    assert Position.from_fen(race.positions[0].fen).chess960 and " HAha " in race.positions[0].fen
+    assert "Chess960" in panel.graphs.caption.text()
+
+
+def test_a_chess960_fen_of_ones_own_reads_with_the_box(qtbot, window):
+    panel = window.race_panel
+    fen = "qn1rkrbb/pp1p1ppp/2p1p3/3n4/4P2P/2NP4/PPP2PP1/Q1NRKRBB w KQkq - 0 1"   # X-FEN, kings on e1/e8
+    qtbot.keyClicks(panel.fen, fen)
+    qtbot.keyClick(panel.fen, Qt.Key_Return)
+    assert len(panel.positions) == 5 and "valid Chess960 position: tick Chess960" in panel.status.text()
+    window.chess960.setChecked(True)
+    qtbot.keyClick(panel.fen, Qt.Key_Return)
+    assert len(panel.positions) == 6 and panel.positions[-1].fen.split()[2] == "FDfd"
+

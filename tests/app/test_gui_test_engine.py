@@ -146,3 +146,19 @@ def test_a_hanging_engine_in_a_fuzz_session_is_a_timeout_finding_and_the_session
     hangs = [int(f.name.split()[0][1:]) for f in panel.findings]
     assert window.main_model.jobs["test"].done > hangs[0] and window.main_model.jobs["test"].done >= hangs[-1]
     assert hangs == sorted(set(hangs))
+
+
+def test_the_chess960_box_makes_a_fuzz_session_chess960(qtbot, window, engine_path):
+    """As the divide tab reads the board's Chess960, the Test-engine tab reads the box: the
+    pinned-rook castling bug only Chess960 positions show is found."""
+    from perftscope.core.board.position import Position
+    panel = window.test_engine
+    window.engines.set(engine=f"perftree:{engine_path('c960_pinned_rook')}", reference="core")
+    window.chess960.setChecked(True)
+    panel.choose(mode="fuzz", seconds=12, depth=1)
+    panel.request_start()
+    qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=90000)
+    assert "fuzz seed 1 (Chess960)" in panel.status_text(), panel.status_text()
+    assert panel.table.rowCount() >= 1, panel.status_text()
+    assert panel.table.item(0, 0).text() == "castling through or into attack"
+    assert all(Position.from_fen(f.fen).chess960 for f in panel.findings)

@@ -153,18 +153,20 @@ def test_no_finding_on_a_correct_xboard_engine_in_a_fuzz_session(xboard_file, co
 
 # --- a UCI engine without go perft -----------------------------------------------------------
 
-@pytest.mark.parametrize("silent", [False, True])
-def test_a_uci_engine_without_go_perft_is_told_at_once(silent, engine_path, tmp_path):
+@pytest.mark.parametrize("how", ["", " --silent", " --ignores"])
+def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_path):
     script = tmp_path / "no-perft"
-    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}'
-                      f'{" --silent" if silent else ""}\n')
+    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}{how}\n')
     script.chmod(0o755)
-    start = time.monotonic()
     with make_oracle(f"uci:{script}", timeout=600) as engine:
+        start = time.monotonic()
         with pytest.raises(CalibrationError) as err:
             engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [], 2)
-    assert time.monotonic() - start < 10          # not the 600-second timeout
-    assert str(err.value).startswith("no-perft has no `go perft` (it answered ")
+        named = time.monotonic() - start
+    assert named < (2 if how == " --ignores" else 10)          # not the 600-second timeout
+    said = "it said nothing to 'position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 / go " \
+           "perft 2' nor to `stop`, and answered `isready` at once" if how == " --ignores" else "it answered "
+    assert str(err.value).startswith(f"no-perft has no `go perft` ({said}")
     assert str(err.value).endswith("): describe its perft command in an engine file (see README)")
 
 
@@ -196,3 +198,29 @@ def test_an_engine_file_may_give_its_dialect_and_refuse_chess960(tmp_path, engin
     with pytest.raises(EngineError, match=r"\[dialect\]: 'Total: \{total\} in \{secs\}' has a field perftscope "
                                           r"does not know"):
         make_oracle(f"file:{toml}")
+
+
+# --- answers on stderr ------------------------------------------------------------------------
+
+def test_an_answer_on_stderr_is_learned_saved_and_read(engine_path, core):
+    spec = in_format("stderr", "correct", engine_path)
+    with make_oracle(spec) as engine:
+        calibration = engine.calibrate()
+    assert calibration.dialect.stream == "stderr" and calibration.dialect.total == "Nodes searched: {total}"
+    assert all(p.parsed is not None and p.parsed.nodes == p.total for p in calibration.standard)
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    with make_oracle(spec) as again:            # the saved dialect: read at once, from stderr
+        assert again.divide(kiwipete, [], 2) == core.divide(kiwipete, [], 2)
+        assert again.calibration is None and again.dialect.stream == "stderr"
+
+
+def test_an_interactive_engine_answering_on_stderr_is_read(tmp_path, engine_path, core, expected):
+    toml = tmp_path / "on-stderr.toml"
+    toml.write_text(f'command = ["{ENGINES / "interactive.py"}", "{engine_path("ep_rank_pin")}", "--stderr"]\n'
+                    'position = "position fen {fen} moves {moves}"\ndivide = "divide {depth}"\n')
+    with make_oracle(f"file:{toml}", timeout=20) as engine:
+        assert engine.calibrate().dialect.stream == "stderr"
+        fen, moves, depth = PLANTED["ep_rank_pin"]
+        report = find_mismatch(engine, core, fen, moves, depth)
+    want = expected["ep_rank_pin"]
+    assert (report.path, report.fen, report.extra) == (want.path, want.fen, want.extra)

@@ -119,6 +119,14 @@ def test_verdicts_in_words():
     assert few.low is None and "too few" in few.text
 
 
+def test_too_few_runs_for_an_interval_name_no_faster_build():
+    """With no interval there is no direction: B's three runs 8 % quicker are no verdict."""
+    few = stats.compare([1.00, 1.02, 0.99], [0.92, 0.95, 0.91])
+    assert few.text == "no verdict: 3 runs each are too few for a 95 % interval (at least 6)"
+    assert "faster" not in few.text and few.faster is None
+    assert few.speedup is None and few.to_json()["interval"] is None
+
+
 def test_the_os_figures_and_the_engines_own_time():
     cpu, peak = proc_times(os.getpid())
     assert cpu > 0 and peak > 10 * 2 ** 20

@@ -21,6 +21,7 @@ Formats (each seen in real move generators):
   raw_nodes     only `Raw nodes for depth D: N` and `Time : 0.00`, as Sjeng prints
   bare_total    only the total, a bare number, as Ethereal's `perft D` prints
   grouped       counts with digits grouped (`e2e4: 8,902`) and `Total: 8,902 | Time spent: 0.000137 seconds`
+  stderr        stockfish's format on stderr, a banner on stdout (Laser prints its perft on stderr)
 """
 import contextlib
 import io
@@ -118,6 +119,9 @@ def main():
         print(f"Sjeng: \nRaw nodes for depth {depth}: {total}\nTime : 0.00")
     elif fmt == "bare_total":
         print(total)
+    elif fmt == "stderr":
+        print(f"my-engine 1.0, depth {depth}")
+        print("\n".join(f"{m}: {c}" for m, c in rows) + f"\n\nNodes searched: {total}", file=sys.stderr)
     elif fmt == "grouped":
         print("\n".join(f"{m}: {c:,}" for m, c in rows) + f"\nTotal: {total:,} | Time spent: 0.000137 seconds")
     else:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An interactive program around a perftree-protocol engine of this folder, driven through an
-engine file: `interactive.py ENGINE`, then on stdin
+engine file: `interactive.py ENGINE [--stderr]`, then on stdin
 
     position fen FEN [moves M1 M2 ...]
     divide N      ->  `e2e4: 20` lines, `Total: N`
@@ -8,11 +8,13 @@ engine file: `interactive.py ENGINE`, then on stdin
     echo WORDS    ->  WORDS (a sentinel)
     quit
 
-`crash` in place of ENGINE answers one divide, then dies on the second like a Node.js program."""
+`crash` in place of ENGINE answers one divide, then dies on the second like a Node.js program.
+With --stderr the answers to `divide` and `perft` are printed on stderr, as Laser prints its perft."""
 import subprocess
 import sys
 
 engine = sys.argv[1]
+answers = sys.stderr if "--stderr" in sys.argv[2:] else sys.stdout
 fen, moves, calls = None, "", 0
 print("interactive perft 1.0, type help", flush=True)
 for line in sys.stdin:
@@ -29,9 +31,9 @@ for line in sys.stdin:
         rows = [x.split() for x in out.split("\n\n")[0].splitlines()]
         total = sum(int(c) for _, c in rows)
         if words[0] == "divide":
-            print("\n".join(f"{m}: {c}" for m, c in rows) + f"\nTotal: {total}", flush=True)
+            print("\n".join(f"{m}: {c}" for m, c in rows) + f"\nTotal: {total}", flush=True, file=answers)
         else:
-            print(f"Nodes: {total}", flush=True)
+            print(f"Nodes: {total}", flush=True, file=answers)
     elif words[0] == "echo":
         print(" ".join(words[1:]), flush=True)
     elif words[0] == "quit":

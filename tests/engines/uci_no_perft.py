@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""A UCI program without `go perft`, like many real engines: `uci_no_perft.py [ENGINE] [--silent]`
-(ENGINE: correct.py by default).
+"""A UCI program without `go perft`, like many real engines: `uci_no_perft.py [ENGINE] [--silent |
+--ignores]` (ENGINE: correct.py by default).
 `go ...` starts a 'search' (`info depth 1 ...` then `bestmove`; with --silent nothing until
-`stop`), while its console command `perft N` prints the total of its engine (a perftree-protocol
+`stop`; with --ignores, `go perft` is a command it does not know and ignores, as UCI says to, and
+`stop` then has nothing to stop), while its console command `perft N` prints the total of its engine (a perftree-protocol
 engine of this folder) as a bare number, as Ethereal does."""
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import os
 words = [a for a in sys.argv[1:] if not a.startswith("--")]
 engine = words[0] if words else os.path.join(os.path.dirname(os.path.abspath(__file__)), "correct.py")
 silent = "--silent" in sys.argv[1:]
+ignores = "--ignores" in sys.argv[1:]
 fen, moves = chess.STARTING_FEN, []
 for line in sys.stdin:
     words = line.split()
@@ -27,9 +29,11 @@ for line in sys.stdin:
         where, _, played = rest.partition(" moves ")
         fen = chess.STARTING_FEN if where.strip() == "startpos" else where.strip()[4:]
         moves = played.split()
+    elif word == "go" and ignores and "perft" in words:
+        pass
     elif word == "go" and not silent:
         print("info depth 1 seldepth 1 score cp 20 nodes 20 nps 20000 pv e2e4\nbestmove e2e4", flush=True)
-    elif word == "stop":
+    elif word == "stop" and not ignores:
         print("bestmove e2e4", flush=True)
     elif word == "perft":
         args = [engine, words[1], fen] + ([" ".join(moves)] if moves else [])
