@@ -208,8 +208,10 @@ class DivideService:
         from perftscope.core.mismatch.finder import diff_rows
         engine, reference = self.oracles(pair, refused)
         request = self.request(fen, moves)
-        engine_rows = engine.divide(request, (), depth, as_written=True) if engine is not None else {}
-        return diff_rows(engine_rows, reference.divide(request, (), depth))
+        # a move a totals-only engine refuses to play is a row of its own: not generated (refused)
+        engine_rows, not_played = engine.divide_refused(request, (), depth, as_written=True) \
+            if engine is not None else ({}, [])
+        return diff_rows(engine_rows, reference.divide(request, (), depth), not_played)
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Ticket:
         job = self.bridge.submit(self.divides, on_done, on_error, self.pair, self.refused, fen, tuple(moves), depth)
@@ -231,11 +233,11 @@ class DivideService:
         for oracle in oracles:
             oracle.cancel()
 
-    def waiting(self) -> list[tuple[str, int, float]]:
-        """(engine name, call, seconds) for every engine call running now."""
+    def waiting(self) -> list[str]:
+        """What every engine call running now is waiting for (core.engines.process.Activity.words)."""
         with self._lock:
             oracles = list(self._oracles.values())
-        return [(o.name, act.call, act.seconds) for o in oracles if (act := o.activity()) is not None]
+        return [act.words(o.name) for o in oracles if (act := o.activity()) is not None]
 
     def logs(self) -> dict[str, str]:
         """Each engine's log (what was sent, what came back), by spec."""

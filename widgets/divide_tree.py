@@ -231,7 +231,7 @@ class DivideModel(QAbstractItemModel):
             return f"≠ {node.row.engine - node.row.reference:+,}" + status
         if verdict in (AGREES, REFERENCE_ONLY):
             return ("" if verdict is REFERENCE_ONLY else "✔") + status
-        return verdict.label + status
+        return verdict.label + (" (refused)" if node.row.refused else "") + status
 
     def tooltip(self, node: Node) -> str:
         """The row's line, its verdict worded from the engine's side, and any error."""

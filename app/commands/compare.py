@@ -93,7 +93,7 @@ def _print_level(level: Level):
     if differing:
         print(f"  {'move':<{width}}  {'engine':>12}  {'reference':>12}")
     for row in differing:
-        mark = "  <- followed" if row.move == level.chosen else ""
+        mark = "  <- followed" if row.move == level.chosen else "  (refused)" if row.refused else ""
         print(f"  {row.move:<{width}}  {_count(row.engine):>12}  {_count(row.reference):>12}{mark}")
     agreeing = len(level.rows) - len(differing)
     print(f"  ({'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'})" if differing else

@@ -5,7 +5,8 @@ from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, validate
 from perftscope.core.engines.pair import EnginePair
-from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS, shrink
+from perftscope.core.mismatch.findings import CLASSES, shrink_each
+from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS
 
 from . import add_parser
 from .common import add_position_args, int_arg, print_json, seconds_arg
@@ -17,8 +18,9 @@ def register(sub):
     p = add_parser(sub, "shrink",
                        description="Delta debugging on the position: remove pieces, drop castling rights and the "
                                    "en-passant square, lower the depth, mirror colours, move pieces together, keeping "
-                                   "a step only while ENGINE and the reference still disagree. Prints the minimal "
-                                   "FEN with its illegal and missing moves. Exit status: 0 they agree on the "
+                                   "a step only while ENGINE still fails the same way (the same class and kind of "
+                                   "move). Prints the minimal FEN with its illegal and missing moves: one for each "
+                                   "bug the position shows. Exit status: 0 they agree on the "
                                    "position given, 1 shrunk, 2 error.")
     add_position_args(p)
     p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
@@ -41,22 +43,32 @@ def run(args) -> int:
             print(f"engine     {engine.name}")
             print(f"reference  {reference.name}", flush=True)
         progress = None if args.json else (lambda step, fen: print(f"  step     {step}: {fen}", flush=True))
-        result = shrink(engine, reference, args.fen, args.depth, args.moves, max_calls=args.max_calls,
-                        progress=progress)
-        report = None
-        if result is not None and result.failure == "mismatch":
-            report = find_mismatch(engine, reference, result.fen, [], result.depth).raise_unless_finding()
+        # one minimal example per bug the position shows (a step keeps the bug it started from)
+        results = shrink_each(engine, reference, args.fen, args.depth, args.moves, max_calls=args.max_calls,
+                              progress=progress)
+        examples = []
+        for result in results:
+            report = None
+            if result.failure == "mismatch":
+                report = find_mismatch(engine, reference, result.fen, [], result.depth).raise_unless_finding()
+            examples.append((result, report))
     if args.json:
+        first = examples[0] if examples else (None, None)
         print_json({"engine": engine.name, "reference": reference.name,
-                    "shrunk": None if result is None else result.to_json(),
-                    "report": None if report is None else report.to_json()})
-    elif result is None:
+                    "shrunk": None if first[0] is None else first[0].to_json(),
+                    "report": None if first[1] is None else first[1].to_json(),
+                    "examples": [{"shrunk": r.to_json(), "report": None if m is None else m.to_json()}
+                                 for r, m in examples]})
+    elif not examples:
         print(f"agree      {engine.name} and {reference.name} agree at depth {args.depth}: nothing to shrink")
-    else:
+    for n, (result, report) in enumerate([] if args.json else examples):
+        if len(examples) > 1:
+            cls, kind = result.symptom
+            print(f"\nbug {n + 1} of {len(examples)}: {CLASSES[cls]} ({kind})")
         print("\n".join(line for line in shrunk_lines(result) if not line.startswith("  step")))
         if report is not None:
             print()
             _print_verdict(report)
         else:
             print(f"failure    the engine fails on the minimal position too ({result.failure})")
-    return 0 if result is None else 1
+    return 1 if examples else 0

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, replace
 
 from ..board.position import Position
-from ..errors import EngineError, MoveError, OracleCancelled
+from ..errors import EngineError, EngineRefused, MoveError, OracleCancelled
 from .divide_parser import ParsedDivide
 from .lenient_fen import fen_as_written, lenient_fen
 from .process import Activity, EngineLog
@@ -104,13 +104,14 @@ class Oracle:
         self.log = EngineLog()
         self.calls = 0
         self._running: tuple[int, float] | None = None
+        self._doing = ""                     # Activity.doing (calibration, core.engines.program)
         self.last: Answer | None = None
         self.taken: dict[str, int] = {}     # the threads and hash it was given (core.engines.mode)
 
     def activity(self) -> Activity | None:
         """None when idle, else which call is running and for how long (safe from any thread)."""
         running = self._running
-        return None if running is None else Activity(running[0], time.monotonic() - running[1])
+        return None if running is None else Activity(running[0], time.monotonic() - running[1], self._doing)
 
     def answer(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> Answer:
         """The engine's answer after playing `moves` from `fen` (a FEN or a Request): a divide,
@@ -141,15 +142,27 @@ class Oracle:
     def divide(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> dict[str, int]:
         """{uci_move: leaf count depth - 1 plies below it} after playing `moves` from `fen`.
         From an engine that prints only totals, the divide is asked for one move at a time."""
+        return self.divide_refused(fen, moves, depth, as_written)[0]
+
+    def divide_refused(self, fen: str | Request, moves=(), depth: int = 1,
+                       as_written: bool = False) -> tuple[dict[str, int], list[str]]:
+        """(divide, refused): as divide(); from an engine that prints only totals, a legal move it
+        refuses to play is left out of the divide (a move it does not generate) and listed in
+        `refused`, the other moves kept."""
         request = Request.of(fen, moves)
         answer = self.answer(request, (), depth, as_written)
         if answer.moves is not None:
-            return answer.moves
+            return answer.moves, []
         if depth == 1:
             raise EngineError(f"{self.name} prints only totals: a depth-1 divide cannot be read "
                               f"from them (it counted {answer.total} moves)")
-        return {m: self.answer(request.then(m), (), depth - 1, as_written).total
-                for m in request.position.legal_moves()}
+        rows, refused = {}, []
+        for m in request.position.legal_moves():
+            try:
+                rows[m] = self.answer(request.then(m), (), depth - 1, as_written).total
+            except EngineRefused:
+                refused.append(m)
+        return rows, refused
 
     def perft(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> int:
         """Total leaf count (1 at depth 0, like every perft)."""

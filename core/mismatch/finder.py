@@ -29,36 +29,40 @@ from typing import Callable
 import chess
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, EngineTimeout
+from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import START_FEN, Position
+from .failures import at_path, failure_kind, word
 from .state_trace import StateTrace, trace_state
 from .verdicts import zero_rows_note
 
 _DEPENDS = "its count depends on how the position was reached"
-# Failure.kind as a report says it of the engine
-_FAILED = {"crash": "crashed", "timeout": "hung", "flood": "flooded", "error": "failed"}
 
 
 @dataclass(frozen=True)
 class Row:
-    """One move of a level's diff table; a count is None when that side did not generate the move."""
+    """One move of a level's diff table; a count is None when that side did not generate the move
+    (`refused`: the engine, asked to play it, refused it: a move it does not generate)."""
     move: str
     engine: int | None
     reference: int | None
+    refused: bool = False
 
     @property
     def differs(self) -> bool:
         return self.engine != self.reference
 
     def to_json(self) -> dict:
-        return {"move": self.move, "engine": self.engine, "reference": self.reference}
+        data = {"move": self.move, "engine": self.engine, "reference": self.reference}
+        if self.refused:
+            data["refused"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Row:
-        return cls(data["move"], data["engine"], data["reference"])
+        return cls(data["move"], data["engine"], data["reference"], data.get("refused", False))
 
 
 @dataclass
@@ -108,8 +112,8 @@ class Failure:
 
     @property
     def word(self) -> str:
-        """What the engine did, as a report says it: crashed, hung, flooded or failed."""
-        return _FAILED.get(self.kind, "failed")
+        """What the engine did, as every report says it (core.mismatch.failures): crashed, hung..."""
+        return word(self.kind)
 
     @property
     def is_finding(self) -> bool:
@@ -217,9 +221,10 @@ class Report:
         return report
 
 
-def diff_rows(engine: dict[str, int], reference: dict[str, int]) -> list[Row]:
-    """Rows in the reference's order, then the engine's extra moves in its order."""
-    rows = [Row(m, engine.get(m), c) for m, c in reference.items()]
+def diff_rows(engine: dict[str, int], reference: dict[str, int], refused=()) -> list[Row]:
+    """Rows in the reference's order, then the engine's extra moves in its order; `refused` the
+    moves the engine refused to play (not generated)."""
+    rows = [Row(m, engine.get(m), c, m in refused) for m, c in reference.items()]
     rows += [Row(m, c, None) for m, c in engine.items() if m not in reference]
     return rows
 
@@ -253,7 +258,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
         if cancelled is not None and cancelled():
             report.cancelled = True
             return report
-        side, asked = "engine", report.path
+        side, asked, refused = "engine", report.path, []
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
             answer = engine.answer(request, (), remaining, as_written=True)
@@ -270,7 +275,10 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
                 ours, side = {}, "engine"
                 for move in theirs:
                     asked = report.path + [move]
-                    ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                    try:
+                        ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                    except EngineRefused:     # it would not play the move: one it does not generate
+                        refused.append(move)
                     report.engine_calls += 1
             dropped = getattr(answer.parsed, "dropped", None)
             if dropped and remaining > 1:      # listed with 0: rejected, or an illegal move with nothing below?
@@ -294,7 +302,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
                 report.engine_calls += 1          # the call it failed in was made
             at = request.then(*asked[len(report.path):]).position     # where it failed, played on, not read again
             return _failed(report, engine if side == "engine" else reference, side, e, asked, at)
-        level = Level(pos.fen(), remaining, diff_rows(ours, theirs))
+        level = Level(pos.fen(), remaining, diff_rows(ours, theirs, refused))
         report.levels.append(level)
         report.fen = level.fen
         missing = [m for m in theirs if m not in ours]
@@ -312,6 +320,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             return _traced(report, engine, fen, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
+            for move in refused:
+                report.explanations[move] += "; asked to play it, the engine refused it"
             report.unreachable = _unreachable(start, pos)
             return _traced(report, engine, fen, remaining, answer, cancelled)
         if not differing:
@@ -442,7 +452,7 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path,
     """An oracle failed mid-descent at `at` (the root + `path`): the report ends there, with the
     levels found so far."""
     fen = at.fen()
-    where = f"at path {' '.join(path) or '(none)'} (FEN {fen})"
+    where = f"{at_path(path)} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
     calibrating = getattr(error, "calibrating", False)
     if calibrating and isinstance(error, EngineTimeout):
@@ -450,22 +460,18 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path,
         kind = "timeout"
         where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints "
                  f"a divide, before the position asked")
-    elif not isinstance(error, EngineFailed) or calibrating:
-        # not a call that broke off: an answer it could not use, a start that failed, or it
-        # failed on the start position while perftscope learned how it talks (not this position)
-        kind = "error"
     else:
-        kind = getattr(error, "kind", "") or ("timeout" if isinstance(error, EngineTimeout) else
-                                               "flood" if isinstance(error, EngineFlood) else "crash")
+        # failing on the start position while perftscope learned how it talks is not about this one
+        kind = "error" if calibrating else failure_kind(error)
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):
-        message = f"{oracle.name} crashed {where}: {own or error}"
+        message = f"{oracle.name} {word('crash')} {where}: {own or error}"
     else:
         text = str(error)
         if text.startswith(f"{oracle.name}: "):
             text = text[len(oracle.name) + 2:]
-        message = f"{oracle.name} {_FAILED.get(kind, 'failed')} {where}: {text}"
+        message = f"{oracle.name} {word(kind)} {where}: {text}"
     report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
                              tuple(path), error)
     report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there

@@ -25,6 +25,7 @@ from ..engines.oracle import Request
 from .finder import Report, failed_at_root, find_mismatch
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, parse_square
+from .failures import ENGINE_FAILED, at_path, failure_kind, word
 from .shrink import Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
 
@@ -48,9 +49,9 @@ CLASSES = {
     "unreadable": "answer that cannot be read",
     "other": "other move-list differences",
 }
-# classes of an engine that failed a call rather than answered with the wrong moves
-FAILURES = {"crash": "crashed", "timeout": "timed out", "flood": "flooded its output",
-            "refused": "refused the request", "unreadable": "answered what cannot be read"}
+# classes of an engine that failed a call rather than answered with the wrong moves, with what
+# it did (core.mismatch.failures: the one wording of a failure)
+FAILURES = {kind: word(kind) for kind in ENGINE_FAILED}
 
 _CASTLES = {"e1g1", "e1c1", "e8g8", "e8c8"}
 _LISTED = 3                     # differing moves a one-line summary names with their reasons
@@ -135,8 +136,7 @@ class Finding:
         """One line: the class, the moves or error, where."""
         if self.engine_failed:
             verb = FAILURES[self.kind]
-            return (f"{self.label}: the engine {verb} at path {' '.join(self.path) or '(none)'} "
-                    f"(FEN {self._failed_fen()}): {self.error}")
+            return f"{self.label}: the engine {verb} {at_path(self.path)} (FEN {self._failed_fen()}): {self.error}"
         if self.report is None or self.kind == "state" or self.report.note:
             text = f"{self.label}: {self.report.note if self.report is not None else self.error}"
         else:
@@ -169,22 +169,53 @@ class Finding:
 
 
 def classify(report: Report) -> str:
-    """The failure class of a finder report that disagrees."""
+    """The failure class of a finder report that disagrees: the most specific class any
+    differing move has."""
+    return symptoms(report)[0][0]
+
+
+def symptoms(report: Report) -> list[tuple[str, str]]:
+    """(class, kind of move) of each differing move of a finder report that disagrees, the most
+    specific class first: what a shrink keeps ("castling-attack", "illegal castling").
+    One (class, "") when no move can be named (lists that agree under a differing count, an
+    engine that prints only totals) or when the class is the route's (a castled rook left behind)."""
     if getattr(report, "totals_only", False) and report.note and not report.levels[-1].differing:
-        return "other"               # its total differs here; which moves cannot be told
+        return [("other", "")]       # its total differs here; which moves cannot be told
     if report.note or not (report.missing or report.extra):
-        return "state"
+        return [("state", "")]
     pos = Position.from_fen(report.fen)
     if _rook_left_behind(report):
-        return "castling-rook"
-    engine_castles = any(_castles(pos, row.move) for row in (report.levels[-1].rows if report.levels else [])
-                         if row.engine is not None)
+        return [("castling-rook", "")]
     # the route matters only when the engine answers otherwise asked about the position's own FEN
     route = report.state_trace is not None
-    kinds = [_classify_move(pos, m, m in report.extra, report.explanations.get(m, ""), route, engine_castles)
-             for m in report.extra + report.missing]
-    # the most specific class any differing move has
-    return min(kinds, key=list(CLASSES).index)
+    found = []
+    for m in report.extra + report.missing:
+        extra = m in report.extra
+        symptom = (_classify_move(pos, m, extra, report.explanations.get(m, ""), route),
+                   _move_kind(pos, m, extra))
+        if symptom not in found:
+            found.append(symptom)
+    return sorted(found, key=lambda s: list(CLASSES).index(s[0]))
+
+
+_PIECE_NAMES = {"P": "pawn", "N": "knight", "B": "bishop", "R": "rook", "Q": "queen", "K": "king"}
+
+
+def _move_kind(pos: Position, move: str, extra: bool) -> str:
+    """'illegal castling', 'not generated promotion to n', 'illegal pawn move': the same for a
+    position and its colour mirror."""
+    verdict = ILLEGAL.word if extra else NOT_GENERATED.word
+    frm, to = parse_square(move[:2]), parse_square(move[2:4])
+    piece = pos.board[frm].upper()
+    if piece == "K" and _castles(pos, move):
+        return f"{verdict} castling"
+    if piece == "P" and pos.ep_square is not None and to == pos.ep_square:
+        return f"{verdict} en passant"
+    if len(move) == 5:
+        return f"{verdict} promotion to {move[4]}"
+    if extra and _bare(pos, move):
+        return f"{verdict} promotion without its piece"
+    return f"{verdict} {_PIECE_NAMES.get(piece, 'piece')} move"
 
 
 def _castles(pos: Position, move: str) -> bool:
@@ -234,17 +265,15 @@ def _rook_left_behind(report: Report) -> bool:
     return False
 
 
-def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool, engine_castles: bool = True) -> str:
+def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool) -> str:
     mover = pos.board[parse_square(move[:2])]
     piece = mover.upper()
     if piece == "K" and _castles(pos, move):
         if extra:
             return "castling-rights" if "castling right" in why else "castling-attack"
-        if route:
-            return "castling-rights"           # a right its moves lost (the state trace says which)
-        if not engine_castles:
-            return "castling-missing"          # it generates no castling at all here
-        return "castling-attack"               # it castles the other way: an attack seen that is not there
+        # a legal castle not generated: a right its moves lost (the state trace says which), else
+        # not generated, whether or not it castles the other way (why cannot be told from here)
+        return "castling-rights" if route else "castling-missing"
     if piece == "P" and pos.ep_square is not None and parse_square(move[2:4]) == pos.ep_square:
         if re.search(r"along rank \d", why):
             return "ep-rank-pin"
@@ -261,7 +290,8 @@ def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool,
         return "check-evasion"
     if not extra and _pinned(pos, move[:2]):
         return "pin"
-    return "other"
+    # a move whose verdict depends on the route (a state trace names the field): a state bug
+    return "state" if route else "other"
 
 
 def _pinned(pos: Position, square: str) -> bool:
@@ -272,14 +302,8 @@ def _pinned(pos: Position, square: str) -> bool:
 def error_kind(error: EngineError) -> str:
     """The class of an engine that failed a call ('crash' only for a process that died); any
     other error in its answer is 'unreadable'."""
-    kind = getattr(error, "kind", "unreadable")
+    kind = failure_kind(error)
     return kind if kind in FAILURES else "unreadable"
-
-
-def own_error(error: EngineError) -> str:
-    """The engine's own error line: `.own_error` where the oracle captured it, else the message."""
-    own = getattr(error, "own_error", None)
-    return str(own) if own else str(error)
 
 
 def investigate(engine: Oracle, reference: Oracle, fen: str | Request, depth: int, name: str = "",
@@ -334,8 +358,28 @@ def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pie
         start, depth = report.fen, 1
     else:
         start, depth = finding.fen, finding.depth
+    # the bug the finding is about: its class, and the kind of move of the first move that has it
+    symptom = next((s for s in symptoms(report) if s[0] == finding.kind), None)
     return shrink(engine, reference, start, depth, max_calls=max_calls, move_pieces=move_pieces,
-                  cancelled=cancelled)
+                  cancelled=cancelled, symptoms=symptoms, symptom=symptom)
+
+
+def shrink_each(engine: Oracle, reference: Oracle, fen: str, depth: int, moves=(), **options) -> list[Shrunk]:
+    """One minimal example per bug the position shows: a shrink for each symptom (class and kind
+    of move) of the finder's report on it, in the order of `symptoms`. [] when they agree; a
+    crash gives the one shrink of the crash. `options` as core.mismatch.shrink.shrink takes them."""
+    report = find_mismatch(engine, reference, fen, moves, depth).raise_unless_finding()
+    if report.failure is not None:
+        found = shrink(engine, reference, fen, depth, moves, **options)
+        return [] if found is None else [found]
+    if report.agree:
+        return []
+    out = []
+    for symptom in symptoms(report):
+        found = shrink(engine, reference, fen, depth, moves, symptoms=symptoms, symptom=symptom, **options)
+        if found is not None:
+            out.append(found)
+    return out
 
 
 def timeout_finding(engine: Oracle, fen: str | Request, depth: int, error: EngineError, name: str = "") -> Finding:
@@ -343,9 +387,16 @@ def timeout_finding(engine: Oracle, fen: str | Request, depth: int, error: Engin
     at once, without the finder asking (and waiting) again."""
     if getattr(error, "calibrating", False):
         raise error            # it hung on the start position while perftscope learned how it talks
+    return failure_finding(engine, fen, depth, error, name)
+
+
+def failure_finding(engine: Oracle, fen: str | Request, depth: int, error: EngineError, name: str = "") -> Finding:
+    """The engine failed when asked about `fen` itself at `depth`: a finding of that failure's
+    class (an error that is no failed call is 'unreadable'), built from the finder's Failure
+    like every other failure finding, worded by core.mismatch.failures."""
     report = failed_at_root(engine, fen, depth, error)
     fen = fen if isinstance(fen, str) else fen.written
-    return Finding(fen, depth, "timeout", report=report, error=report.failure.own_error, name=name)
+    return Finding(fen, depth, error_kind(error), report=report, error=report.failure.own_error, name=name)
 
 
 def merge(findings: list[Finding], finding: Finding) -> Finding:

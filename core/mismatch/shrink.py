@@ -11,9 +11,13 @@ mirrored), a piece one square closer to the others. Every candidate must be a po
 accepts and one that can arise in a game (engines legitimately disagree elsewhere), so a start
 that cannot arise is only left for one that can; if none keeps the failure the result says so
 (`unreachable`). Other steps keep the clocks, so a bug the halfmove clock triggers is shrunk with
-it. A step is kept only when the engine still fails the same way (a different count or move list;
-or, for a crash, a crash again); the walk ends when no single step keeps the failure. Each test
-costs one engine call and one reference call.
+it. A step is kept only when the engine still fails the same way: a crash again for a crash; for
+a wrong answer, a different count or move list, and, when the caller says what the failure is
+(`symptoms`: the class and the kind of move of each differing move, from the finder's report;
+core.mismatch.findings), still the one symptom the shrink started from, so a start showing two
+bugs does not drift from the one asked about to the other. The walk ends when no single step
+keeps the failure. Each test costs one engine call and one reference call (the finder's calls
+when `symptoms` is given: one per level below the position).
 """
 from __future__ import annotations
 
@@ -40,6 +44,7 @@ class Shrunk:
     depth: int
     failure: str                  # "mismatch" or "crash"
     steps: list[str] = field(default_factory=list)
+    symptom: tuple = ()           # (class, kind of move) every step kept, when the caller named it
     engine_calls: int = 0
     reference_calls: int = 0
     exhausted: bool = False       # stopped by the call budget, not because no step was left
@@ -55,7 +60,8 @@ class Shrunk:
                 "depth": self.depth, "pieces": self.pieces, "failure": self.failure,
                 "steps": list(self.steps), "engine_calls": self.engine_calls,
                 "reference_calls": self.reference_calls, "exhausted": self.exhausted,
-                "cancelled": self.cancelled, "unreachable": list(self.unreachable)}
+                "cancelled": self.cancelled, "unreachable": list(self.unreachable),
+                "symptom": list(self.symptom)}
 
 
 def can_arise(pos: Position) -> bool:
@@ -85,13 +91,17 @@ def piece_count(fen: str) -> int:
 class _Probe:
     """Asks both oracles about one position; counts the calls."""
 
-    def __init__(self, engine: Oracle, reference: Oracle, cancelled):
+    def __init__(self, engine: Oracle, reference: Oracle, cancelled, symptoms=None):
         self.engine, self.reference, self.cancelled = engine, reference, cancelled
+        self.symptoms = symptoms
         self.engine_calls = self.reference_calls = 0
         self.differing: list[str] = []     # moves whose counts differed in the last mismatch
+        self.found: list[tuple] = []       # the symptoms of the last mismatch (with `symptoms`)
 
     def failure(self, fen: str, depth: int) -> str | None:
         """'mismatch', 'crash' or None (they agree). OracleCancelled passes through."""
+        if self.symptoms is not None:
+            return self._found(fen, depth)
         request = Request.of(fen)              # checked once for both engines
         try:
             self.engine_calls += 1
@@ -114,21 +124,50 @@ class _Probe:
         self.differing = sorted(rows, key=lambda m: (rows[m], m))
         return "mismatch"
 
+    def _found(self, fen: str, depth: int) -> str | None:
+        """The finder on the position: what differs, and its symptoms."""
+        from .finder import find_mismatch       # the finder, and its state trace, only when asked for
+        report = find_mismatch(self.engine, self.reference, fen, [], depth, cancelled=self.cancelled)
+        self.engine_calls += report.engine_calls + report.trace_calls
+        self.reference_calls += report.reference_calls
+        if report.cancelled:
+            raise OracleCancelled("shrink stopped")
+        if report.failure is not None:
+            report.raise_unless_finding()
+            return "crash"
+        if report.agree:
+            return None
+        top = report.levels[0].differing if report.levels else []
+        self.differing = [r.move for r in sorted(top, key=lambda r: (max(r.engine or 0, r.reference or 0), r.move))]
+        self.found = list(self.symptoms(report))
+        return "mismatch"
+
 
 def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=(),
            max_calls: int = DEFAULT_MAX_CALLS, move_pieces: bool = True,
            progress: Callable[[str, str], None] | None = None,
-           cancelled: Callable[[], bool] | None = None) -> Shrunk | None:
+           cancelled: Callable[[], bool] | None = None,
+           symptoms: Callable[[object], list[tuple]] | None = None, symptom: tuple | None = None) -> Shrunk | None:
     """Shrink `fen` (after `moves`) at `depth`; None when the engine does not fail there at all.
 
+    `symptoms(report)`: the (class, kind of move) of each differing move of a finder report; with
+    it, a step is kept only while `symptom` (default: the start's first) is still among them.
     `progress(step, fen)` is called for every step kept. FenError/MoveError for a bad request;
     EngineError when the reference fails."""
     start = Position.from_fen(fen).play(moves)
-    probe = _Probe(engine, reference, cancelled)
+    probe = _Probe(engine, reference, cancelled, symptoms)
     kind = probe.failure(start.fen(), depth)
     if kind is None:
         return None
-    result = Shrunk(start.fen(), depth, start.fen(), depth, kind, unreachable=why_unreachable(start))
+    if symptoms is not None and kind == "mismatch":
+        if symptom is None:
+            symptom = probe.found[0] if probe.found else ()
+        elif symptom not in probe.found:
+            return None                        # the start does not show it
+    else:
+        symptom = ()
+    result = Shrunk(start.fen(), depth, start.fen(), depth, kind, unreachable=why_unreachable(start),
+                    symptom=tuple(symptom))
 
     def done() -> Shrunk:
         result.engine_calls, result.reference_calls = probe.engine_calls, probe.reference_calls
@@ -147,7 +186,8 @@ def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=()
                     return done()
                 if not can_arise(candidate):
                     continue
-                if probe.failure(candidate.fen(), cand_depth) == kind:
+                if probe.failure(candidate.fen(), cand_depth) == kind and (
+                        not result.symptom or result.symptom in probe.found):
                     pos, result.fen, result.depth = candidate, candidate.fen(), cand_depth
                     result.unreachable = []
                     result.steps.append(step)

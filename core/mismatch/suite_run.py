@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from ..errors import CalibrationError, EngineError, EngineTimeout, FenError
-from .findings import (Finding, depth_histogram, error_kind, investigate, own_error, shortest_examples,
+from .findings import (Finding, depth_histogram, failure_finding, investigate, shortest_examples,
                        timeout_finding)
 from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
@@ -194,7 +194,7 @@ class SuiteRun(EngineSession):
             case.finding = investigate(engine, reference, request, depth, name=case.name,
                                        shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
             if case.finding is None:
-                case.finding = self._unexplained(case, request.written, depth, expected, got, failed_with)
+                case.finding = self._unexplained(engine, case, request.written, depth, expected, got, failed_with)
             case.unreachable = why_unreachable(request.position)
             return
 
@@ -216,10 +216,10 @@ class SuiteRun(EngineSession):
         return sorted(out.items())
 
     @staticmethod
-    def _unexplained(case, fen, depth, expected, got, error) -> Finding:
+    def _unexplained(engine, case, fen, depth, expected, got, error) -> Finding:
         # the engine failed against the file but agrees with the reference when asked again
         if error is not None:
-            return Finding(fen, depth, error_kind(error), error=own_error(error), name=case.name)
+            return failure_finding(engine, fen, depth, error, case.name)
         return Finding(fen, depth, "other", name=case.name,
                        error=f"the engine counts {got} at depth {depth}, the suite expects {expected}, "
                              f"and the reference agrees with the engine (a wrong count in the suite, "

@@ -108,7 +108,7 @@ def test_an_answer_listing_a_move_twice_is_a_finding_not_a_crash(capsys, engine_
     assert code == 1 and err == ""
     verdict = out.split("path       ")[1]
     assert verdict.splitlines()[0] == "e2e4"
-    assert "\nunreadable uci_duplicates.py failed at path e2e4 " in verdict and "move g8h6 listed twice" in verdict
+    assert "\nunreadable uci_duplicates.py answered what cannot be read at path e2e4 " in verdict and "move g8h6 listed twice" in verdict
     assert "crash" not in verdict
 
 

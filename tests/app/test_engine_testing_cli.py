@@ -88,7 +88,7 @@ def test_a_crash_is_reported_with_the_engines_own_error(capsys, spec, tmp_path):
     own = "TypeError: Cannot read properties of undefined (reading 'piece')"
     line = next(x for x in out.splitlines() if "crash:" in x)
     # the first position with a legal en passant (the others' captures are illegal: no crash)
-    assert line.strip() == ("crash: the engine crashed at path (none) (FEN 8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3): "
+    assert line.strip() == ("crash: the engine crashed at the root (FEN 8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3): "
                             + own)
     assert "Node.js v20" not in out
     errors = [tc.find("error") for tc in ET.parse(junit).getroot().iter("testcase") if tc.find("error") is not None]
@@ -135,7 +135,9 @@ def test_shrink_command(capsys, spec):
     result = json.loads(out)
     shrunk, report = result["shrunk"], result["report"]
     assert shrunk["depth"] == 1 and shrunk["pieces"] <= 5
-    assert shrunk["engine_calls"] == shrunk["reference_calls"] > len(shrunk["steps"])
+    # the engine is also asked about a position's own FEN where the finder walked down to it
+    assert shrunk["engine_calls"] >= shrunk["reference_calls"] > len(shrunk["steps"])
+    assert result["examples"][0]["shrunk"] == shrunk
     assert report["fen"] == shrunk["fen"] and not report["missing"] and len(report["extra"]) == 1
     assert "along rank" in report["explanations"][report["extra"][0]]
 
@@ -159,3 +161,11 @@ def test_an_engine_that_hangs_is_a_timeout_finding_and_the_run_goes_on(capsys, s
     assert code == 1 and err == ""
     assert report["failed"] == 2 and set(report["classes"]) == {"timeout"}
     assert all(c["finding"]["kind"] == "timeout" for c in report["cases"])
+
+
+def test_shrink_gives_one_minimal_example_per_bug(capsys, spec):
+    code, out, _ = run(capsys, "shrink", "--engine", spec("two_bugs"), "-f", "r3k2r/1P6/8/8/8/5q2/8/R3K2R w KQkq - 0 1",
+                       "-d", "1", "--max-calls", "12")
+    assert code == 1
+    assert "bug 1 of 2: castling through or into attack (illegal castling)" in out
+    assert "bug 2 of 2: promotions (not generated promotion to n)" in out

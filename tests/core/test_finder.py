@@ -148,7 +148,7 @@ def test_bad_requests_and_failing_engines(core, engine_path):
     report = find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, ["e2e4"], 2)
     assert (report.failure.side, report.failure.kind) == ("engine", "unreadable") and report.crash
     assert report.path == ["e2e4"] and report.levels == [] and not report.agree
-    assert report.error.startswith("uci_duplicates.py failed at path e2e4 (FEN ")
+    assert report.error.startswith("uci_duplicates.py answered what cannot be read at path e2e4 (FEN ")
     assert "move g8h6 listed twice" in report.error
     assert report.raise_unless_finding() is report
     # an engine that cannot be calibrated (no go perft): an error of the comparison, not a finding
@@ -174,3 +174,28 @@ def test_a_failure_says_which_side_failed_and_how(core, engine_path):
     # a report read back from JSON keeps its failure
     again = Report.from_json(json.loads(json.dumps(report.to_json())))
     assert again.failure == report.failure and again.to_json() == report.to_json()
+
+
+def test_a_refused_move_is_a_move_not_generated_and_the_divide_keeps_the_rest(engine_path, tmp_path):
+    # a totals-only engine that answers `Illegal move: e1g1` to a castle it does not generate
+    import sys
+    toml = tmp_path / "refuses.toml"
+    toml.write_text(f'''name = "refuses castling"
+command = ["{sys.executable}", "{engine_path('refuses_castling')}"]
+position = "position fen {{fen}} moves {{moves}}"
+totals = "perft {{depth}}"
+sentinel = "echo done"
+illegal = "^Illegal move"
+''')
+    fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    with make_oracle(f"file:{toml}") as engine, make_oracle("core") as core:
+        rows, refused = engine.divide_refused(fen, [], 2)
+        assert refused == ["e1g1", "e1c1"] and len(rows) == 24 and rows["a1b1"] == 24
+        report = find_mismatch(engine, core, fen, [], 2)
+    assert report.failure is None and not report.crash
+    assert report.missing == ["e1g1", "e1c1"] and report.path == []
+    assert report.explanations["e1g1"] == "castling king-side; asked to play it, the engine refused it"
+    level = report.levels[0]
+    assert len(level.rows) == 26
+    assert [r.move for r in level.rows if r.refused] == ["e1g1", "e1c1"]
+    assert level.to_json()["rows"][[r.move for r in level.rows].index("e1g1")]["refused"] is True

@@ -3,6 +3,7 @@ import pytest
 
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.errors import EngineTimeout
+from perftscope.core.race.runner import CRASHED, HUNG
 from perftscope.core.mismatch.findings import classify, investigate, merge, timeout_finding
 from perftscope.core.mismatch.fuzz import Fuzzer
 from perftscope.core.engines.oracles import make_oracle
@@ -54,6 +55,11 @@ def test_timeouts_merge_like_other_findings(engine_path):
         merge(kept, timeout_finding(engine, fen, 2, hung.value))
     engine.close()
     assert len(kept) == 1 and kept[0].kind == "timeout" and kept[0].count == 2
+    # one wording of a failure: the finding, the finder's report and a race heat all say "hung"
+    hung = kept[0]
+    assert hung.summary().startswith("timeout: the engine hung at the root (FEN 7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1)")
+    assert hung.report.failure.word == "hung" and hung.report.error.startswith("hang_on_ep.py hung at the root")
+    assert HUNG == "hung" and CRASHED == "crashed"
 
 
 def test_a_hanging_engine_is_a_timeout_finding_and_the_session_goes_on(engine_path):

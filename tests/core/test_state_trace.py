@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from perftscope.core.engines.oracles import make_oracle
-from perftscope.core.mismatch.findings import investigate
+from perftscope.core.mismatch.findings import classify, investigate
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.mismatch.state_trace import _rights_difference, trace_state
 
@@ -102,6 +102,9 @@ def test_a_stale_field_is_named_at_the_first_move_a_fen_can_show_it(core, engine
     assert (trace.engine_value, trace.true_value) == (engine_value, true_value)
     data = report.to_json()["state_trace"]
     assert (data["at_move"], data["field"], data["like_fen"]) == (at_move, field, like)
+    # a wrong move that only the route explains is a state bug (castling's own class for a right)
+    assert classify(report) == {"ep_kept_too_long": "state", "capture_keeps_right_strict": "castling-rights",
+                                "castle_rook_stays": "castling-rook"}[name]
 
 
 def test_a_later_move_is_said_apart_from_the_one_that_breaks_the_state(core, engine_path):
