@@ -233,11 +233,11 @@ class DivideService:
         for oracle in oracles:
             oracle.cancel()
 
-    def waiting(self) -> list[tuple[str, int, float]]:
-        """(engine name, call, seconds) for every engine call running now."""
+    def waiting(self) -> list[str]:
+        """What every engine call running now is waiting for (core.engines.process.Activity.words)."""
         with self._lock:
             oracles = list(self._oracles.values())
-        return [(o.name, act.call, act.seconds) for o in oracles if (act := o.activity()) is not None]
+        return [act.words(o.name) for o in oracles if (act := o.activity()) is not None]
 
     def logs(self) -> dict[str, str]:
         """Each engine's log (what was sent, what came back), by spec."""

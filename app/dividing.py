@@ -58,8 +58,7 @@ class DivideController(QObject):
     def tick(self):
         """Once per bridge tick: what can be asked now, which engine is being waited for."""
         self.tree.set_busy(self.tree_model.loading(), self.finder.running)
-        waiting = "   ".join(f"waiting for {name}: call {call}, {seconds:.1f} s (timeout {self.divides.timeout:g} s)"
-                               for name, call, seconds in self.divides.waiting())
+        waiting = "   ".join(f"{words} (timeout {self.divides.timeout:g} s)" for words in self.divides.waiting())
         if waiting != self._waiting:
             self._waiting = waiting
             self.tree.show_waiting(waiting)
@@ -275,6 +274,7 @@ class DivideController(QObject):
             self.finder_panel.clear()
         if divide:
             fill_divide(self.tree_model, divide)
+            self.tree.set_depth(int(divide["depth"]))       # the next Divide runs at the rows' depth
             about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
             self.tree.set_about(divide["fen"], divide.get("moves", ()),
                                 engines_line(divide.get("engine"), divide.get("reference")))

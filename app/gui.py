@@ -12,9 +12,9 @@ the result is greyed, with a button that puts its position back.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import (QCheckBox, QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget,
-                               QVBoxLayout, QWidget)
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtWidgets import (QCheckBox, QGroupBox, QLabel, QMainWindow, QScrollArea, QSplitter, QVBoxLayout,
+                               QWidget)
 
 from perftscope.core.board.position import START_FEN
 from perftscope.core.race.runner import standard_positions
@@ -23,6 +23,7 @@ from perftscope.widgets.board import BoardPanel
 from perftscope.widgets.context import ContextBar
 from perftscope.widgets.divide_export import DivideActions, install as install_row_menu
 from perftscope.widgets.divide_tree import DivideModel, DivideTreePanel
+from perftscope.widgets.elided import ElidedLabel
 from perftscope.widgets.engine_log import EngineLogPanel
 from perftscope.widgets.finder_panel import FinderPanel
 from perftscope.widgets.graphs import LiveGraphs
@@ -31,6 +32,7 @@ from perftscope.widgets.overlays import OverlayLegend, layers_from_analysis
 from perftscope.widgets.race_panel import RacePanel
 from perftscope.widgets.reference import EngineChoice, EngineSelection
 from perftscope.widgets.run_panel import RunPanel
+from perftscope.widgets.tabs import FittingTabs
 from perftscope.widgets.test_engine_panel import TestEnginePanel
 
 from .bridge import Bridge, DivideService
@@ -95,7 +97,8 @@ class MainWindow(QMainWindow):
         self.finder_panel = FinderPanel()
         self.engine_log = EngineLogPanel()
         self.run_panel = RunPanel()
-        self.run_context = ContextBar("Runs count the board position with the core.")
+        self.run_context = ContextBar("A perft run counts the position on the board with the core, "
+                                      "perftscope's own move generator.")
         self.graphs = LiveGraphs()
         self.test_engine = TestEnginePanel(self.engines)
         self.race_panel = RacePanel(self.engines, standard_positions(), chess960=lambda: self.chess960.isChecked())
@@ -119,7 +122,8 @@ class MainWindow(QMainWindow):
         self.notation = Notation(self.settings, self.board, self.model, self.finder_panel, self.test_engine,
                                  parent=self)
         self.menus = Menus(self, self.board, self.board_commands, self.sessions, self.exports, self.notation)
-        self.memory = WindowMemory(self.settings, self, self.legend, self.notation, self.run_panel)
+        self.memory = WindowMemory(self.settings, self, self.legend, self.notation, self.run_panel,
+                                   {"test_engine": self.test_engine, "race": self.race_panel})
         self.memory.restore_overlays()
         self._connect()
         self.memory.restore()
@@ -149,36 +153,35 @@ class MainWindow(QMainWindow):
         run_scroll.setWidgetResizable(True)
         run_scroll.setFrameShape(QScrollArea.NoFrame)
         self.run_tab = run_scroll                    # the tab's page
-        self.tabs = QTabWidget()
-        # every tab stays in sight at 1024 px: titles shorten rather than scroll away
-        self.tabs.setUsesScrollButtons(False)
-        self.tabs.setElideMode(Qt.ElideRight)
-        self.tabs.addTab(self.tree, "Divide")
-        self.tabs.setTabToolTip(0, "Divide: the engine against the reference, move by move")
-        self.tabs.addTab(self.finder_panel, "Finder report")
-        self.tabs.addTab(self.engine_log, "Engine log")
-        self.tabs.addTab(self.run_tab, "Perft run")
-        self.tabs.addTab(self.test_engine, "Test engine")      # suite and fuzz sessions against the engine
         race_scroll = QScrollArea()                  # the race's graphs and table scroll in a small window
         race_scroll.setWidget(self.race_panel)
         race_scroll.setWidgetResizable(True)
         race_scroll.setFrameShape(QScrollArea.NoFrame)
         self.race_tab = race_scroll
-        self.tabs.addTab(self.race_tab, "Race")                # engines raced beside the core and Stockfish
-        for i in range(1, self.tabs.count()):
-            self.tabs.setTabToolTip(i, self.tabs.tabText(i))
+        # every tab stays in sight at 1024 px: short titles, whole, when the full ones do not fit
+        self.tabs = FittingTabs()
+        self.tabs.add(self.tree, "Divide", "Divide", "Divide: the engine against the reference, move by move")
+        self.tabs.add(self.finder_panel, "Finder report", "Finder")
+        self.tabs.add(self.engine_log, "Engine log", "Log")
+        self.tabs.add(self.run_tab, "Perft run", "Perft")
+        self.tabs.add(self.test_engine, "Test engine", "Test", "Test engine: suite and fuzz sessions")
+        self.tabs.add(self.race_tab, "Race", "Race", "Race: engines raced beside the core and Stockfish")
 
         main = QSplitter(Qt.Horizontal)
         main.setObjectName("main")
         main.addWidget(boxed("Position library", self.library))
         main.addWidget(centre)
         main.addWidget(self.tabs)
-        main.setStretchFactor(1, 3)
-        main.setStretchFactor(2, 2)
-        main.setSizes([260, 640, 660])
+        # the library keeps its width (first shown: _first_sizes), the board's column and the tabs
+        # share the rest 5 to 6: at 1024 px the FEN field gets 370 px (the start position's FEN
+        # whole at 10 px) and the tabs 440 (the Race tab needs 410)
+        main.setStretchFactor(0, 0)
+        main.setStretchFactor(1, 5)
+        main.setStretchFactor(2, 6)
+        main.setSizes([200, 600, 760])
+        self.main_splitter = main
         self.setCentralWidget(main)
-        self.message = QLabel()
-        self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.message = ElidedLabel()           # a long message is cut short ("…"), whole in its tooltip
         self.waiting = QLabel()
         self.statusBar().addWidget(self.message, 1)
         self.statusBar().addPermanentWidget(self.waiting)
@@ -254,6 +257,22 @@ class MainWindow(QMainWindow):
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""
         return self.divider.busy() or self.runs.running or self.races.running
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if not getattr(self, "_sized", False):
+            self._sized = True
+            QTimer.singleShot(0, self._first_sizes)      # once the window has its size on the screen
+
+    def _first_sizes(self):
+        """Unless the splitters were left otherwise: the library 200 px at 1024 and a tenth of
+        what is wider beyond that (257 px at 1600), the rest 5 to 6 between the board and the tabs."""
+        if "main" in self.memory.restored:
+            return
+        width = sum(self.main_splitter.sizes())
+        library = 200 + max(0, width - 1024) // 10
+        board = (width - library) * 5 // 11
+        self.main_splitter.setSizes([library, board, width - library - board])
 
     def closeEvent(self, event):
         self.memory.remember()

@@ -1,8 +1,12 @@
 """What the window remembers between sessions, with QSettings: its size and splitters, the
-overlay layers shown, the notation, and the run panel's depth, workers and table size. (The
-engine selection remembers itself: widgets.reference.EngineSelection.)
+overlay layers shown, the notation, the run panel's depth, workers and table size, and the
+run settings of the Test engine tab (suite or fuzz, its numbers) and of the Race tab (engines,
+yardsticks, positions, budget). (The engine selection remembers itself:
+widgets.reference.EngineSelection.)
 """
 from __future__ import annotations
+
+import json
 
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QSplitter
@@ -13,15 +17,20 @@ GEOMETRY_KEY = "window/geometry"
 SPLITTERS_KEY = "window/splitters/"
 OVERLAYS_KEY = "board/overlays"
 RUN_KEYS = ("run/depth", "run/workers", "run/hash_exp")
+# panels whose choices() are kept as one JSON text each (a list of one item survives QSettings)
+PANEL_KEYS = {"test_engine": "test_engine/choices", "race": "race/choices"}
 
 
 class WindowMemory:
     """`window` the QMainWindow (its geometry, its named splitters), `legend` the overlay
-    legend, `notation` app.everyday.Notation, `run_panel` the RunPanel."""
+    legend, `notation` app.everyday.Notation, `run_panel` the RunPanel, `panels` the panels
+    with choices()/set_choices(dict) by their PANEL_KEYS name (the Test engine and Race tabs)."""
 
-    def __init__(self, settings, window, legend, notation, run_panel):
+    def __init__(self, settings, window, legend, notation, run_panel, panels=None):
         self.settings, self.window, self.legend, self.notation, self.run_panel = \
             settings, window, legend, notation, run_panel
+        self.panels = dict(panels or {})
+        self.restored: set[str] = set()       # the splitters put back as they were left
 
     def restore_overlays(self):
         """The layers shown last time ("checkers,pins", "" for none); from now on every change
@@ -44,13 +53,21 @@ class WindowMemory:
             self.window.restoreGeometry(geometry)
         for name, splitter in self._splitters().items():
             state = s.value(SPLITTERS_KEY + name)
-            if isinstance(state, QByteArray):
-                splitter.restoreState(state)
+            if isinstance(state, QByteArray) and splitter.restoreState(state):
+                self.restored.add(name)
         self.notation.restore()
         depth, workers, hash_exp = (s.value(k) for k in RUN_KEYS)
         self.run_panel.set_settings(depth=None if depth is None else int(depth),
                                     workers=None if workers is None else int(workers),
                                     hash_exp=None if hash_exp is None else int(hash_exp))
+        for name, panel in self.panels.items():
+            remembered = s.value(PANEL_KEYS[name])
+            try:
+                choices = json.loads(remembered) if isinstance(remembered, str) else None
+                if isinstance(choices, dict):
+                    panel.set_choices(choices)
+            except (ValueError, TypeError, KeyError):
+                pass            # settings written by another version: the panel keeps its defaults
 
     def remember(self):
         s = self.settings
@@ -59,4 +76,6 @@ class WindowMemory:
             s.setValue(SPLITTERS_KEY + name, splitter.saveState())
         for key, value in zip(RUN_KEYS, self.run_panel.settings()):
             s.setValue(key, value)
+        for name, panel in self.panels.items():
+            s.setValue(PANEL_KEYS[name], json.dumps(panel.choices()))
         s.sync()

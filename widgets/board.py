@@ -30,7 +30,9 @@ LAST_LIGHT, LAST_DARK = QColor(palette.LAST_LIGHT), QColor(palette.LAST_DARK)
 SELECTED = QColor(20, 85, 30, 110)
 TARGET = QColor(20, 85, 30, 90)
 DRAG_THRESHOLD = 4
-FEN_FONT_PX = (13, 8)            # the FEN field's font shrinks from 13 to 8 px before it scrolls
+# the FEN field's font shrinks from 13 to 10 px to show the whole FEN, then the field scrolls (its
+# tooltip has the whole FEN): at 8 px and below it could not be read
+FEN_FONT_PX = (13, 10)
 UNDO_LIMIT = 200
 
 
@@ -363,7 +365,8 @@ class BoardPanel(QWidget):
         self._fit_fen()
 
     def _fit_fen(self, *_):
-        """The largest font from FEN_FONT_PX that shows the whole FEN: it scrolls only below 8 px."""
+        """The largest font from FEN_FONT_PX that shows the whole FEN; if none does, the smallest,
+        and the field scrolls, the whole FEN in its tooltip."""
         room = self.fen_edit.width() - 14
         font = QFont(self.fen_edit.font())
         big, small = FEN_FONT_PX
@@ -373,6 +376,8 @@ class BoardPanel(QWidget):
                 break
         if font.pixelSize() != self.fen_edit.font().pixelSize():
             self.fen_edit.setFont(font)
+        cut = QFontMetrics(font).horizontalAdvance(self.fen_edit.text()) > room
+        self.fen_edit.setToolTip(self.fen_edit.text() if cut else "")
 
     # --- changes (each one can be undone) ----------------------------------------
     def _checkpoint(self):

@@ -23,6 +23,7 @@ PIECES = "KQRBNPkqrbnp"
 ERASE = ""                                 # the palette's empty square
 MIME = "application/x-perftscope-piece"
 EP_SQUARES = ["-"] + [f"{f}{r}" for r in "36" for f in "abcdefgh"]
+ERROR_LINES = 3                            # the message's room under the board (its tooltip has it all)
 
 
 def piece_icon(symbol: str, size: int = 40) -> QIcon:
@@ -192,7 +193,11 @@ class BoardEditor(QDialog):
         self.fen_line.setReadOnly(True)
         self.error = QLabel()
         self.error.setWordWrap(True)
+        self.error.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         self.error.setStyleSheet(f"color:{colours.ERROR};")
+        # its room is kept while there is no message: the board must not move under a drag when
+        # one appears (a drop would land a square off)
+        self.error.setFixedHeight(ERROR_LINES * self.error.fontMetrics().lineSpacing() + 2)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
 
         side_box = QVBoxLayout()
@@ -271,7 +276,7 @@ class BoardEditor(QDialog):
         self.fen_line.setText(self.fen())
         message = self.problem()
         self.error.setText(message)
-        self.error.setVisible(bool(message))
+        self.error.setToolTip(message)
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(not message)
 
     def accept(self):

@@ -6,6 +6,7 @@ finished. Both on a log scale: python-chess and the core differ by three orders 
 """
 from __future__ import annotations
 
+import html
 import math
 
 import numpy as np
@@ -39,8 +40,10 @@ class RaceGraphs(QWidget):
         self._dirty = False
         self.depth_plot = self._plot("By depth", "depth")
         self.bar_plot = self._plot("Deepest depth, each position", "position")
-        # bottom right: the slow engines, low on the plot, stop at shallow depths
-        self.legend = self.depth_plot.addLegend(offset=(-8, -8), brush=(255, 255, 255, 210))
+        # one legend for both plots, above them: inside a plot it covered the curves
+        self.legend = QLabel()
+        self.legend.setWordWrap(True)
+        self.legend.setTextFormat(Qt.RichText)
         self.curves: list = []
         self.bars: list = []
         self.marks: list = []
@@ -59,11 +62,12 @@ class RaceGraphs(QWidget):
         if columns == self.columns:
             return
         self.columns = columns
-        for w in (self.caption, self.depth_plot, self.bar_plot):
+        for w in (self.caption, self.legend, self.depth_plot, self.bar_plot):
             self.grid.removeWidget(w)
         self.grid.addWidget(self.caption, 0, 0, 1, columns)
-        self.grid.addWidget(self.depth_plot, 1, 0)
-        self.grid.addWidget(self.bar_plot, 1 if columns == 2 else 2, 1 if columns == 2 else 0)
+        self.grid.addWidget(self.legend, 1, 0, 1, columns)
+        self.grid.addWidget(self.depth_plot, 2, 0)
+        self.grid.addWidget(self.bar_plot, 2 if columns == 2 else 3, 1 if columns == 2 else 0)
 
     def resizeEvent(self, event):
         self._arrange(2 if event.size().width() >= 2 * self.depth_plot.minimumWidth() + 30 else 1)
@@ -91,14 +95,16 @@ class RaceGraphs(QWidget):
         self.laps.clear()
         self.results.clear()
         self.current = 0
-        self.legend.clear()
+        self.legend.setText("&nbsp;&nbsp;&nbsp;".join(
+            f"<span style='color:{self.colour(i)}'>■</span>&nbsp;{html.escape(name)}"
+            for i, name in enumerate(self.engines)))
         for item in self.curves + self.bars + self.marks:
             (self.depth_plot if item in self.curves else self.bar_plot).removeItem(item)
         self.curves = []
         for i, name in enumerate(self.engines):
             pen = pg.mkPen(self.colour(i), width=2)
             curve = self.depth_plot.plot([], [], pen=pen, symbol="o", symbolSize=6, symbolBrush=self.colour(i),
-                                         symbolPen=pen, name=name)
+                                         symbolPen=pen)
             self.curves.append(curve)
         width = BAR_GROUP / max(1, len(self.engines))
         self.bars = [pg.BarGraphItem(x=[], height=[], width=width, brush=self.colour(i))

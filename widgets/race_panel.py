@@ -3,7 +3,7 @@ fixed depth, threads and hash; Start, Stop, export; the graphs and a row per eng
 It only shows things: app/race.py runs the race and feeds it."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFileDialog, QFormLayout,
                                QGridLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QListWidget,
                                QListWidgetItem, QPushButton, QRadioButton, QTableWidget, QTableWidgetItem,
@@ -19,8 +19,10 @@ from .reference import SpecSelector, short_name
 from .spin import spin_box as _spin
 from .start_stop import StartStop
 
-COLUMNS = ("Position", "Engine", "Depth", "Nodes", "Speed", "CPU s", "Peak MiB", "Result")
+# the result beside the engine, where a narrow window still shows it; the figures may scroll
+COLUMNS = ("Position", "Engine", "Result", "Depth", "Nodes", "Speed", "CPU s", "Peak MiB")
 RESULT = COLUMNS.index("Result")
+RESULT_MIN_WIDTH = 170      # px: a verdict wraps onto a second line rather than being cut
 
 
 class RacePanel(StartStop, QWidget):
@@ -54,7 +56,7 @@ class RacePanel(StartStop, QWidget):
                                   else "Stockfish is not installed")
         self.position_list = QListWidget()
         self.position_list.setMaximumHeight(110)
-        self.position_list.setMinimumWidth(110)
+        self.position_list.setMinimumWidth(80)
         for position in list(self.positions):
             self._list_position(position)
         self.fen = QLineEdit()
@@ -69,10 +71,12 @@ class RacePanel(StartStop, QWidget):
         self.seconds.setValue(5)
         self.seconds.setSuffix(" s")
         self.depth = _spin(1, RUN_DEPTH_LIMIT, 4, "every engine to this depth", "")
-        self.threads = _spin(0, 1024, 0, "threads for every engine that can take them", "")
-        self.threads.setSpecialValueText("engine's own")
-        self.hash = _spin(-1, 1 << 20, -1, "hash table for every engine that can take it (0: none)", " MiB")
-        self.hash.setSpecialValueText("engine's own")
+        self.threads = _spin(0, 1024, 0, "threads for every engine that can take them (default: each "
+                             "engine's own)", "")
+        self.threads.setSpecialValueText("default")          # short: the tab fits a 1024 px window
+        self.hash = _spin(-1, 1 << 20, -1, "hash table for every engine that can take it, 0: none (default: "
+                          "each engine's own)", " MiB")
+        self.hash.setSpecialValueText("default")
         self.timeout = QDoubleSpinBox()
         self.timeout.setRange(1, 24 * 3600)
         self.timeout.setDecimals(0)
@@ -98,9 +102,14 @@ class RacePanel(StartStop, QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.ElideNone)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(RESULT, QHeaderView.Fixed)     # the room the others leave (_fit_result)
+        header.setStretchLastSection(False)
+        header.sectionResized.connect(lambda section, *_: section != RESULT and self._fit_result())
+        self.table.installEventFilter(self)
         self._layout()
         self.add_button.clicked.connect(self._add)
         self.remove_button.clicked.connect(self._remove)
@@ -137,8 +146,7 @@ class RacePanel(StartStop, QWidget):
         buttons = QHBoxLayout()
         for button in (self.start_button, self.stop_button):
             buttons.addWidget(button)
-        buttons.addStretch(1)
-        buttons.addWidget(QLabel("Export"))
+        buttons.addStretch(1)                 # then the exports (their tooltips say so)
         for button in (self.markdown_button, self.json_button):
             buttons.addWidget(button)
         form = QFormLayout()
@@ -151,6 +159,21 @@ class RacePanel(StartStop, QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.graphs, 2)
         layout.addWidget(self.table, 1)
+
+    def eventFilter(self, watched, event):
+        if watched is self.table and event.type() == QEvent.Resize:
+            self._fit_result()
+        return super().eventFilter(watched, event)
+
+    def _fit_result(self):
+        """The Result column takes what the other columns leave, at least RESULT_MIN_WIDTH; a
+        verdict longer than that wraps, whole, and its row grows."""
+        header = self.table.horizontalHeader()
+        others = sum(header.sectionSize(c) for c in range(len(COLUMNS)) if c != RESULT)
+        width = max(RESULT_MIN_WIDTH, self.table.viewport().width() - others)
+        if header.sectionSize(RESULT) != width:
+            header.resizeSection(RESULT, width)
+        self.table.resizeRowsToContents()
 
     # --- asked by the user ----------------------------------------------------------------
     def add_engine(self, spec: str):
@@ -211,6 +234,43 @@ class RacePanel(StartStop, QWidget):
             hash_mb=None if self.hash.value() < 0 else self.hash.value(),
             timeout=float(self.timeout.value()))
 
+    def choices(self) -> dict:
+        """What the user chose, as plain data to remember between sessions (app.memory): the
+        engines, the yardsticks, each position (name, FEN, ticked) and the budget."""
+        return {"engines": self.specs(), "core": self.core.isChecked(), "stockfish": self.stockfish.isChecked(),
+                "positions": [[p.name, p.fen, self.position_list.item(i).checkState() == Qt.Checked]
+                              for i, p in enumerate(self.positions)],
+                "by_depth": self.by_depth.isChecked(), "seconds": float(self.seconds.value()),
+                "depth": self.depth.value(), "threads": self.threads.value(), "hash": self.hash.value()}
+
+    def set_choices(self, choices: dict):
+        """Put back what choices() returned; what this copy cannot use (a position that no
+        longer reads, Stockfish gone) is left as it is."""
+        from perftscope.core.board.position import Position
+        from perftscope.core.errors import PerftscopeError
+        from perftscope.core.race.runner import RacePosition
+        self.engines.clear()
+        for spec in choices.get("engines", []):
+            self.add_engine(str(spec))
+        self.core.setChecked(bool(choices.get("core", True)))
+        if self.stockfish.isEnabled():
+            self.stockfish.setChecked(bool(choices.get("stockfish", True)))
+        for name, fen, ticked in choices.get("positions", []):
+            known = [i for i, p in enumerate(self.positions) if p.fen == fen]
+            if not known:
+                try:
+                    Position.from_fen(str(fen))
+                except PerftscopeError:
+                    continue
+                self._list_position(RacePosition(str(name), str(fen)))
+                known = [len(self.positions) - 1]
+            self.position_list.item(known[0]).setCheckState(Qt.Checked if ticked else Qt.Unchecked)
+        (self.by_depth if choices.get("by_depth") else self.by_seconds).setChecked(True)
+        for box, key in ((self.seconds, "seconds"), (self.depth, "depth"), (self.threads, "threads"),
+                         (self.hash, "hash")):
+            if key in choices:
+                box.setValue(type(box.value())(choices[key]))
+
     def _start(self):
         settings = self.settings()
         if not settings.engines and not settings.yardsticks:
@@ -260,20 +320,25 @@ class RacePanel(StartStop, QWidget):
             self.table.insertRow(row)
         lap = heat.laps[-1] if heat.laps else None          # the deepest depth finished
         result = short_verdict(heat) if heat.out else (heat.note or heat.status or "waiting")
-        cells = (heat.position.name, heat.engine, str(lap.depth) if lap else "", f"{lap.nodes:,}" if lap else "",
-                 format_rate(lap.nps) if lap and lap.nps and not heat.out else "",
-                 _num(lap.cpu if lap else None, ".3f"),
-                 _num(lap.peak / 2 ** 20 if lap and lap.peak else None, ".1f"), result)
+        speed = ("" if lap is None or heat.out or lap.net is None else format_rate(lap.nps) if lap.nps
+                 else "too quick")          # its net time is within the start-up's noise
+        cells = (heat.position.name, heat.engine, result, str(lap.depth) if lap else "",
+                 f"{lap.nodes:,}" if lap else "", speed, _num(lap.cpu if lap else None, ".3f"),
+                 _num(lap.peak / 2 ** 20 if lap and lap.peak else None, ".1f"))
         tip = f"{heat.engine} on {heat.position.name}: {heat.position.fen}" + \
               (f"\n{heat.status}: {heat.verdict}" if heat.verdict else "")
         for col, text in enumerate(cells):
             item = QTableWidgetItem(text)
             item.setToolTip(tip)
-            if col >= 2 and col != RESULT:
+            if col > RESULT:
                 item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
             if col == RESULT and heat.out:
                 item.setForeground(Qt.darkRed)
+            if col == COLUMNS.index("Speed") and text == "too quick":
+                item.setToolTip(f"{tip}\ndepth {lap.depth} took no longer than the start-up's own noise "
+                                f"({lap.noise * 1000:.1f} ms): too quick to time")
             self.table.setItem(row, col, item)
+        self._fit_result()
 
 
 def _num(value, fmt: str) -> str:

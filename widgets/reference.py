@@ -20,6 +20,8 @@ DEFAULT_TIMEOUT = 60.0           # the GUI's default wait per call: a hung engin
 TIMEOUT_RANGE = (1, 24 * 3600)   # whole seconds
 NO_ENGINE = ""                   # the engine selector's "none": divide shows the reference alone
 DEFAULT_REFERENCE = "core"
+KIND_CHARS = 11                  # the kind's box beside a path: "perftree sc…"
+PATH_MIN_WIDTH = 120             # a path field shows at least a file name
 
 def split_spec(spec: str) -> tuple[str, str]:
     """('perftree', '/x/my-perft.sh'); a spec the parser refuses (half typed) is split as written."""
@@ -130,15 +132,20 @@ class SpecSelector(QWidget):
         self.kind = QComboBox()
         for kind, label in kinds:
             self.kind.addItem(label, kind)
+        # as wide as its longest label only when nothing follows it: beside a path it leaves the
+        # path the room (its list still shows each label whole)
+        self.kind.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.kind.setMinimumContentsLength(KIND_CHARS)
         self.path = QLineEdit()
+        self.path.setMinimumWidth(PATH_MIN_WIDTH)
         self.browse = QToolButton()
         self.browse.setText("…")
         self.browse.setToolTip("Choose the file")
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.kind)
-        row.addWidget(self.path, 1)
-        row.addWidget(self.browse)
+        self.row = QHBoxLayout(self)
+        self.row.setContentsMargins(0, 0, 0, 0)
+        self.row.addWidget(self.kind)
+        self.row.addWidget(self.path)
+        self.row.addWidget(self.browse)
         self._show_path()
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.path.editingFinished.connect(lambda: self.edited.emit(self.spec()))
@@ -165,6 +172,8 @@ class SpecSelector(QWidget):
     def _show_path(self):
         needs = _needs(self.kind.currentData())
         self.path.setVisible(bool(needs))
+        self.row.setStretch(0, 0 if needs else 1)       # the kind takes the row when it is alone
+        self.row.setStretch(1, 1)
         self.browse.setVisible(needs == "file")
         self.path.setPlaceholderText("./engine perft {depth} \"{fen}\" {moves}" if needs == "text"
                                      else "path to the engine, script or .toml file")

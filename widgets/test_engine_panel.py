@@ -4,7 +4,7 @@ the findings table, one row per failing position (class, where, moves, minimal p
 It only shows things: app/engine_tests.py runs the session and feeds it."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QLabel, QPushButton, QStackedWidget, QStyle, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
@@ -13,12 +13,15 @@ from perftscope import resources
 from perftscope.core.mismatch.jobs import FuzzSettings, SuiteSettings
 
 from . import palette
+from .cells import WrappedCells
 from .notation import beside_uci
 from .reference import EngineChoice, EngineSelection
 from .spin import spin_box as _spin
 from .start_stop import StartStop
 
 COLUMNS = ("Class", "Moves", "Minimal position", "Found at")
+SHARES = (0.22, 0.18, 0.36, 0.24)  # of the table's width: the minimal position's FEN gets the most
+ROW_LINES = 2                    # a finding's row is at most this many lines tall
 MOVES_COLUMN = COLUMNS.index("Moves")
 
 
@@ -80,11 +83,14 @@ class TestEnginePanel(StartStop, QWidget):
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
-        # the columns share the table's width (no sideways scrolling, at 1024 px too): long
-        # moves and FENs wrap in their cells, and each cell's tooltip is its whole text
-        header.setSectionResizeMode(QHeaderView.Stretch)
+        # the columns share the table's width (no sideways scrolling, at 1024 px too), in SHARES:
+        # long moves and FENs wrap in their cells, inside a FEN too, on two lines at most (the
+        # rest elided), so a row stays compact; each cell's tooltip is its whole text
+        header.setSectionResizeMode(QHeaderView.Fixed)
+        header.setStretchLastSection(True)
         self.table.setWordWrap(True)
-        self.table.setTextElideMode(Qt.ElideNone)
+        self.table.setItemDelegate(WrappedCells(ROW_LINES, self.table))
+        self.table.viewport().installEventFilter(self)      # its width, once it has it
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
 
@@ -114,15 +120,34 @@ class TestEnginePanel(StartStop, QWidget):
         if not self.table.style().styleHint(QStyle.SH_ItemView_ActivateItemOnSingleClick):
             self.table.activated.connect(lambda index: self.open_row(index.row()))
 
+    def eventFilter(self, watched, event):
+        if watched is self.table.viewport() and event.type() == QEvent.Resize:
+            width = event.size().width()
+            for col, share in enumerate(SHARES[:-1]):
+                self.table.horizontalHeader().resizeSection(col, int(width * share))
+        return super().eventFilter(watched, event)
+
     def settings(self) -> SuiteSettings | FuzzSettings:
         if self.mode.currentData() == "suite":
             return SuiteSettings(self.suite.currentText(), self.max_depth.value(), self.jobs.value())
         return FuzzSettings(self.seed.value(), self.depth.value(), float(self.seconds.value()))
 
+    def choices(self) -> dict:
+        """What the next session does, both modes' numbers, as plain data to remember between
+        sessions (app.memory)."""
+        return {"mode": self.mode.currentData(), "suite": self.suite.currentText(),
+                "max_depth": self.max_depth.value(), "jobs": self.jobs.value(), "depth": self.depth.value(),
+                "seconds": float(self.seconds.value()), "seed": self.seed.value()}
+
+    def set_choices(self, choices: dict):
+        """Put back what choices() returned (a suite this copy does not have is left as it is)."""
+        numbers = {k: choices[k] for k in ("max_depth", "jobs", "depth", "seconds", "seed") if k in choices}
+        self.choose(mode=choices.get("mode"), suite=choices.get("suite"), **numbers)
+
     def choose(self, mode: str | None = None, suite: str | None = None, **numbers):
         """Set what the next session does, as the user would: mode 'suite' or 'fuzz', the suite's
         file name, and any of max_depth, jobs, depth, seconds, seed."""
-        if mode is not None:
+        if mode is not None and self.mode.findData(mode) >= 0:
             self.mode.setCurrentIndex(self.mode.findData(mode))
         if suite is not None:
             self.suite.setCurrentText(suite)

@@ -2,6 +2,7 @@
 positions run them (core.locate)."""
 from __future__ import annotations
 
+import os
 import sys
 
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
@@ -26,8 +27,10 @@ def register(sub):
                    help="a folder of the engine's source (repeatable; default: found from the engine)")
     p.add_argument("--top", type=int_arg("--top", 1, 10_000), default=10, metavar="N",
                    help="suspect lines shown (default 10)")
-    p.add_argument("--seconds", type=seconds_arg, default=60.0, metavar="S",
-                   help="no run is started after this many seconds (default 60)")
+    p.add_argument("--seconds", type=seconds_arg, default=40.0, metavar="S",
+                   help="no run is started after this many seconds (default 40)")
+    p.add_argument("--runs", type=int_arg("--runs", 1, 100_000), default=None, metavar="N",
+                   help="no run is started after this many (default: as many as --seconds allows)")
     p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
                    help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
@@ -35,14 +38,14 @@ def register(sub):
 
 
 def run(args) -> int:
-    import os
     from perftscope.core.locate.job import LocateJob, LocateSettings
     from perftscope.core.errors import PerftscopeError
     for folder in args.source:
         if not os.path.isdir(folder):
             raise PerftscopeError(f"--source {folder}: not a folder")
     settings = LocateSettings(args.engine, args.reference, args.fen, tuple(args.moves.split()), args.depth,
-                              tuple(os.path.realpath(f) for f in args.source), args.top, args.seconds, args.timeout)
+                              tuple(os.path.realpath(f) for f in args.source), args.top, args.seconds, args.timeout,
+                              runs=args.runs)
     job = LocateJob(settings)
     quiet = args.json
 
@@ -75,7 +78,7 @@ def run(args) -> int:
     if result.other_failures:
         runs += f" ({len(result.other_failures)} failing runs of another kind left out)"
     print(runs + (" (stopped)" if result.stopped else ""))
-    print(f"source     {', '.join(result.sources)} ({', '.join(result.coverage)} coverage)")
+    print(f"source     {', '.join(_shown(f) for f in result.sources)} ({', '.join(result.coverage)} coverage)")
     print()
     shown = result.suspects[:args.top]
     width = max(len(s.where) for s in shown) if shown else 0
@@ -85,6 +88,12 @@ def run(args) -> int:
     print()
     print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same score, same contrast)")
     return 0
+
+
+def _shown(folder: str) -> str:
+    """A folder under the current one as a relative path, others as they are."""
+    relative = os.path.relpath(folder)
+    return folder if relative.startswith("..") else relative
 
 
 def _tied(suspects, s) -> bool:

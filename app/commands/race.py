@@ -136,12 +136,13 @@ class _Printer:
 
     @staticmethod
     def _lap(engine, lap) -> str:
+        from perftscope.core.race.report import net_cell
         from perftscope.core.units import format_rate
 
         def num(value, fmt):
             return "—" if value is None else format(value, fmt)
         return (f"  {engine[:24]:<24} {lap.depth:>5} {lap.nodes:>15,} {lap.seconds:>9.4f} "
-                f"{num(lap.net, '.4f'):>9} "
+                f"{net_cell(lap):>9} "
                 f"{format_rate(lap.nps) if lap.nps else '—':>14} {num(lap.cpu, '.3f'):>8} "
                 f"{num(lap.peak / 2**20 if lap.peak else None, '.1f'):>9} {num(lap.own_seconds, '.4f'):>8}")
 

@@ -60,6 +60,8 @@ class Probe:
     parsed: ParsedDivide | None = None
     read_error: str = ""
     truth: dict[int, dict[str, int]] = field(default_factory=dict)    # depth -> divide
+    number: int = 0                     # its place among the positions asked, of `of`
+    of: int = 0
 
     @property
     def total(self) -> int:
@@ -133,8 +135,10 @@ def calibrate(ask: Callable[[Probe], list[str]], name: str, chess960: bool | Non
     through."""
     asked = probes()
     from ..counting.perft import divide          # the jitted core: only when calibrating
+    count = sum(1 for p in asked if not (p.chess960 and chess960 is False))    # the ones asked
     slowest = 0.0
-    for probe in asked:
+    for number, probe in enumerate(asked, 1):
+        probe.number, probe.of = number, count
         pos = Position.from_fen(probe.fen, chess960=probe.chess960)
         probe.truth = {d: divide(pos, d) for d in range(1, probe.depth + 1)}
         if probe.chess960:

@@ -104,13 +104,14 @@ class Oracle:
         self.log = EngineLog()
         self.calls = 0
         self._running: tuple[int, float] | None = None
+        self._doing = ""                     # Activity.doing (calibration, core.engines.program)
         self.last: Answer | None = None
         self.taken: dict[str, int] = {}     # the threads and hash it was given (core.engines.mode)
 
     def activity(self) -> Activity | None:
         """None when idle, else which call is running and for how long (safe from any thread)."""
         running = self._running
-        return None if running is None else Activity(running[0], time.monotonic() - running[1])
+        return None if running is None else Activity(running[0], time.monotonic() - running[1], self._doing)
 
     def answer(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> Answer:
         """The engine's answer after playing `moves` from `fen` (a FEN or a Request): a divide,

@@ -44,9 +44,18 @@ PEAK_EVERY = 0.01             # seconds between two readings of a per-call progr
 
 @dataclass(frozen=True)
 class Activity:
-    """A call in progress: its number (1 for an oracle's first call) and seconds so far."""
+    """A call in progress: its number (1 for an oracle's first call), seconds so far, and what
+    it is doing when that is more than answering (`doing`: "learning how X prints its divide
+    (3 of 8)" while calibration asks its positions)."""
     call: int
     seconds: float
+    doing: str = ""
+
+    def words(self, name: str) -> str:
+        """What a window says while it waits for engine `name`."""
+        if self.doing:
+            return f"{self.doing}, {self.seconds:.1f} s"
+        return f"waiting for {name}: call {self.call}, {self.seconds:.1f} s"
 
 
 class EngineLog:

@@ -9,6 +9,7 @@ dialect learned in this session is an error quoting the line.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from ..board.position import Position
@@ -74,6 +75,10 @@ class ProgramOracle(Oracle):
     def _ask_probe(self, probe: Probe) -> list[str]:
         position = Position.from_fen(probe.fen, chess960=probe.chess960)
         self.log.add(">", f"(calibration: {probe.title}, depth {probe.depth})")
+        self._doing = f"learning how {self.name} prints its divide ({probe.number} of {probe.of})"
+        outside = self._running is None                  # calibrate() or prepare(), not a call
+        if outside:
+            self._running = (self.calls, time.monotonic())
         timeout = self.timeout
         if probe.bound is not None:          # the Chess960 probe: seconds, not the whole timeout
             self.timeout = min(timeout, probe.bound)
@@ -81,6 +86,9 @@ class ProgramOracle(Oracle):
             sent, lines = self._exchange(position.fen(), [], probe.depth, position, expected=probe)
         finally:
             self.timeout = timeout
+            self._doing = ""
+            if outside:
+                self._running = None
         probe.sent = sent
         return lines
 

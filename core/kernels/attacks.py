@@ -4,13 +4,16 @@ from numba import njit
 
 from .cache import CACHE, SLIDER_MODE
 from .bits import at, pext
-from .tables import BISHOP_MAGIC, BISHOP_MASK, BISHOP_OFF, BISHOP_SHIFT, ROOK_MAGIC, ROOK_MASK, ROOK_OFF, \
-    ROOK_SHIFT
+from .tables import BISHOP_MAGIC, BISHOP_MASK, BISHOP_OFF, BISHOP_SHIFT, FILE_ATT, FILE_MASK, RANK_ATT, RANK_MASK, \
+    ROOK_MAGIC, ROOK_MASK, ROOK_OFF, ROOK_SHIFT
 
 if SLIDER_MODE == "pext":
     @njit(cache=CACHE, _nrt=False)
     def rook_attacks(T, sq, occ):
-        return at(T, np.int64(at(T, ROOK_OFF + sq)) + np.int64(pext(occ, at(T, ROOK_MASK + sq))))
+        # rank and file apart: two lookups in 64 KB rather than one in 800 KB
+        base = sq * 64
+        return (at(T, RANK_ATT + base + np.int64(pext(occ, at(T, RANK_MASK + sq))))
+                | at(T, FILE_ATT + base + np.int64(pext(occ, at(T, FILE_MASK + sq)))))
 
     @njit(cache=CACHE, _nrt=False)
     def bishop_attacks(T, sq, occ):

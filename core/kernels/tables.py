@@ -6,7 +6,9 @@ offsets below are plain ints, frozen into the kernels as constants.
 
 Squares: a1 = 0, b1 = 1, ..., h8 = 63. Slider attacks come from PEXT-indexed
 tables where the CPU has BMI2, from magic multiplication elsewhere; both modes
-share one layout (a square's block starts at the same offset)."""
+share one layout (a square's block starts at the same offset). In PEXT mode a rook
+is looked up by rank and by file (RANK_ATT, FILE_ATT) and the rook blocks under
+SLIDERS go unread: only the magic mode uses them."""
 import numpy as np
 from numba import njit
 
@@ -42,7 +44,14 @@ Z_PIECE = CASTLE_KEEP + 64        # [((stm*2 + theirs)*6 + kind)*64 + sq]
 Z_CASTLE = Z_PIECE + 2 * 2 * 6 * 64  # [stm*16 + rights]
 Z_EP = Z_CASTLE + 32              # [file]
 Z_TURN = Z_EP + 16                # xor when white is to move (Polyglot convention)
-SLIDERS = Z_TURN + 16             # attack blocks for all squares, rooks then bishops
+# PEXT mode: rook attacks as a rank part and a file part, each 6 relevant bits at most, so
+# 64 entries per square and line (64 KB for both, inside L2) instead of one 800 KB block
+# whose lookups miss the cache in sparse positions (docs/BENCHMARKS.md)
+RANK_MASK = Z_TURN + 16           # [sq] relevant squares of sq's rank
+FILE_MASK = RANK_MASK + 64        # [sq] relevant squares of sq's file
+RANK_ATT = FILE_MASK + 64         # [sq*64 + pext(occ, RANK_MASK[sq])] attacks along the rank
+FILE_ATT = RANK_ATT + 64 * 64     # [sq*64 + pext(occ, FILE_MASK[sq])] attacks along the file
+SLIDERS = FILE_ATT + 64 * 64      # attack blocks for all squares, rooks then bishops
 ROOK_ENTRIES = 102400
 BISHOP_ENTRIES = 5248
 SIZE = SLIDERS + ROOK_ENTRIES + BISHOP_ENTRIES
@@ -57,6 +66,8 @@ RANK_8 = np.uint64(0xFF00000000000000)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 _ROOK_DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_RANK_DIRS = ((1, 0), (-1, 0))
+_FILE_DIRS = ((0, 1), (0, -1))
 _BISHOP_DIRS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
@@ -232,6 +243,12 @@ def build(mode):
             else:
                 T[magic_at + sq] = _find_magic(T, sq, np.uint64(mask), base, bits, d, 0x9E3779B97F4A7C15 ^ (sq * 7919 + mask_at))
             base += 1 << bits
+    for mask_at, att_at, dirs in ((RANK_MASK, RANK_ATT, _RANK_DIRS), (FILE_MASK, FILE_ATT, _FILE_DIRS)):
+        d = np.array(dirs, np.int64)
+        for sq in range(64):
+            mask = _relevant_mask(sq, dirs)
+            T[mask_at + sq] = mask
+            _fill_pext(T, sq, np.uint64(mask), att_at + sq * 64, d)
     for sq in range(64):
         zone = int(T[KING + sq]) | (_bb((2, 6)) if sq == 4 else 0)
         for table, at in ((ROOK_ZONE, ROOK_RAYS), (BISHOP_ZONE, BISHOP_RAYS), (KNIGHT_ZONE, KNIGHT)):

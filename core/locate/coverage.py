@@ -90,7 +90,8 @@ def _python(folder, roots):
     return out
 
 
-_NOT_CODE = re.compile(r"^\s*(?:[{}()\[\];,]*|//.*|/\*.*|\*.*|else\s*\{?|\}\s*else\s*\{?)\s*$")
+# a line holding no code: blank, a comment, braces, `else` (not counted, and no break in a run of lines)
+NOT_CODE = re.compile(r"^\s*(?:[{}()\[\];,]*|(?:#|//|/\*|\*).*|else\s*:?\{?|\}\s*else\s*\{?)\s*$")
 
 
 def _node(folder, roots):
@@ -128,7 +129,7 @@ def _node_lines(path: str, ranges) -> set[int]:
     for number, line in enumerate(text.split("\n"), 1):
         start = offset + len(line) - len(line.lstrip())
         offset += len(line) + 1
-        if number == 1 and line.startswith("#!") or _NOT_CODE.match(line):
+        if number == 1 and line.startswith("#!") or NOT_CODE.match(line):
             continue
         inner = None
         for lo, hi, count in ranges:

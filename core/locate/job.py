@@ -8,7 +8,8 @@ The finder walks down to the position whose move list differs (plain engine call
 Then covered runs at depth 1 (core.locate.runs): the failing position; shrink from it, every
 position it asks about a run (the steps it keeps fail, the ones it rejects mostly pass); the
 children of the failing and of the minimal position; positions of a short fuzz that have the
-kind of move that goes wrong. Failing runs of another kind (a second bug) are left out. The
+kind of move that goes wrong. Failing runs of another kind (a second bug, or a crash where the
+failure is a wrong move list: a child whose move the engine refuses to play) are left out. The
 ranking is core.locate.spectra's.
 """
 from __future__ import annotations
@@ -52,8 +53,9 @@ class LocateSettings:
     depth: int = 1
     sources: tuple[str, ...] = ()        # folders; () finds them from the engine (core.locate.sources)
     top: int = 10
-    seconds: float = 60.0                # the runs stop being started after this (the finder's own calls aside)
+    seconds: float = 40.0                # the runs stop being started after this (the finder's own calls aside)
     timeout: float = DEFAULT_TIMEOUT     # one engine call
+    runs: int | None = None              # no run is started once this many have been
     seed: int = 1
 
     def __post_init__(self):
@@ -61,6 +63,8 @@ class LocateSettings:
             raise PerftscopeError(f"locate needs a depth of at least 1, got {self.depth!r}")
         if self.top < 1:
             raise PerftscopeError(f"--top must be at least 1, got {self.top}")
+        if self.runs is not None and self.runs < 1:
+            raise PerftscopeError(f"--runs must be at least 1, got {self.runs}")
         if not self.seconds > 0:
             raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
         Request.of(self.fen, self.moves)       # FenError / MoveError naming what is wrong
@@ -132,7 +136,10 @@ class LocateJob:
     def run(self, emit: Emit = ignore) -> LocateResult:
         s, start = self.settings, time.monotonic()
         deadline = start + s.seconds
-        over = lambda: self._stop.is_set() or time.monotonic() > deadline   # noqa: E731
+
+        def over() -> bool:
+            return (self._stop.is_set() or time.monotonic() > deadline
+                    or (s.runs is not None and len(covered.runs) >= s.runs))
         result = LocateResult(self.subject, sources=self.sources)
         reference = self.pair.make_reference()
         self._oracles.append(reference)
@@ -197,9 +204,10 @@ class LocateJob:
         result.coverage = tuple(sorted(covered.kinds_found))
         example_focus = result.focus
         for run in covered.runs:
-            if run.failed and example_focus is not None and run.wrong:
+            if run.failed and example_focus is not None:
+                # a crash (a child whose move the engine refuses) or wrong moves of another kind
                 b = Request.of(run.fen, run.moves).position
-                if focus_of(chess.Board(b.fen(), chess960=b.chess960), run.wrong) != example_focus:
+                if not run.wrong or focus_of(chess.Board(b.fen(), chess960=b.chess960), run.wrong) != example_focus:
                     result.other_failures.append(run)
                     continue
             result.runs.append(run)

@@ -135,6 +135,12 @@ class CoveredEngine(Oracle):
         self.kinds_found: set[str] = set()          # kinds of coverage data any run left
         self.runs: list[Run] = []
         self.plain = pair.make_engine()              # deeper calls, and the dialect every run reads in
+        if isinstance(self.plain, ProgramOracle) and self.plain.dialect is None:
+            try:
+                self.plain.prepare()                 # learnt once, outside every run's coverage
+            except BaseException:
+                self.plain.close()
+                raise
         self._folder = tempfile.mkdtemp(prefix="perftscope-locate-")
         self.scratch = os.path.join(self._folder, "outside-runs")   # data of the calls that are not runs
         self._current: set[Oracle] = set()
@@ -165,17 +171,20 @@ class CoveredEngine(Oracle):
             theirs = self.reference.divide(request, (), depth)
         os.makedirs(folder)
         answer, error = None, None
-        oracle = self._oracle()
+        oracle = None
         try:
+            # the oracle is made inside: an interactive engine starts its process when it is made
             with launched_with(run_environment(folder, self.sources)) as started:
                 try:
+                    oracle = self._oracle()
                     answer = oracle.answer(fen, moves, depth, as_written=True)
                 except OracleCancelled:
                     raise
                 except EngineError as e:
                     error = e
                 finally:
-                    oracle.close()         # an interactive engine is sent its quit command: it writes its data on exit
+                    if oracle is not None:
+                        oracle.close()     # an interactive engine is sent its quit command: it writes its data on exit
                     self._finish(started)
         finally:
             with self._guard:
@@ -202,8 +211,6 @@ class CoveredEngine(Oracle):
                 raise self._stopped("a covered run")
             oracle = make_oracle(self.pair.engine, timeout=self.timeout)
             if isinstance(oracle, ProgramOracle) and isinstance(self.plain, ProgramOracle):
-                if self.plain.dialect is None:
-                    self.plain.prepare()     # learn it once, outside every run's coverage
                 oracle.adopt_dialect(self.plain)
             self._current.add(oracle)
             return oracle

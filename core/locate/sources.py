@@ -3,7 +3,7 @@
 A spec names a program (core.engines.spec): for a script (a `#!` line, or `.py`/`.js`) the
 source is the script's folder; for an interpreter run on a script (`cmd:node engine.js ...`)
 the script's; for a native program built with `--coverage`, the folder holding it and the
-objects whose .gcda paths it carries; an engine file may say `source` itself. `--source DIR`
+objects whose .gcda paths it carries (for one built with llvm's profiles, its own folder); an engine file may say `source` itself. `--source DIR`
 (repeatable) overrides all of them.
 """
 from __future__ import annotations
@@ -66,13 +66,15 @@ def program_of(spec) -> Program:
                 break
     kind = kind_of(path)
     objects: tuple[str, ...] = ()
+    profiled = False
     if kind == "native":
         objects = gcda_paths(path)
+        profiled = llvm_profiled(path)
     if named:
         sources = named
     elif kind == "native" and objects:
         sources = (os.path.commonpath([os.path.dirname(path)] + [os.path.dirname(o) for o in objects]),)
-    elif kind in ("python", "node", "shell", "other"):
+    elif kind in ("python", "node", "shell", "other") or profiled:
         sources = (os.path.dirname(path),)
     else:
         sources = ()
@@ -105,6 +107,15 @@ def gcda_paths(path: str) -> tuple[str, ...]:
     except OSError:
         return ()
     return tuple(sorted({m.group().decode() for m in _GCDA.finditer(data) if m.group().startswith(b"/")}))
+
+
+def llvm_profiled(path: str) -> bool:
+    """Built with clang's -fprofile-instr-generate or Rust's -C instrument-coverage."""
+    try:
+        with open(path, "rb") as f:
+            return b"__llvm_profile_runtime" in f.read(64 * 1024 * 1024)
+    except OSError:
+        return False
 
 
 def no_coverage_hint(program: Program, name: str) -> str:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .coverage import NOT_CODE
 from .runs import Run
 
 _DSTAR_TOP = 1e9          # DStar with nothing against it (every failing run, no passing one)
@@ -112,7 +112,7 @@ def _groups(spectra: dict[tuple[str, int], set[int]], text):
         start = prev = lines[0]
         for line in lines[1:] + [None]:
             if (line is not None and spectra[(path, line)] == spectra[(path, start)]
-                    and all(_NOT_CODE.match(text(path, n)) for n in range(prev + 1, line))):
+                    and all(NOT_CODE.match(text(path, n)) for n in range(prev + 1, line))):
                 prev = line
                 continue
             out.append((path, start, prev, frozenset(spectra[(path, start)])))
@@ -126,10 +126,6 @@ def _relative(path: str, roots) -> str:
         if path.startswith(os.path.join(root, "")):
             return os.path.relpath(path, root)
     return path
-
-
-# a line holding no code: blank, a comment, braces, `else`
-_NOT_CODE = re.compile(r"^(?:[{}()\[\];,]*|(?:#|//|/\*|\*).*|else\s*:?\{?|\}\s*else\s*\{?)$")
 
 
 def _text(cache: dict[str, list[str]], path: str, line: int) -> str:

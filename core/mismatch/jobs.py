@@ -126,7 +126,7 @@ class SessionJob:
         text = f"Testing {engine} against {reference}: {done} {what} done, {found} findings"
         current = session.activity()
         if current is not None:
-            text += f"; waiting for {engine}: call {current.call}, {current.seconds:.1f} s"
+            text += f"; {current.words(engine)}"
         return text
 
 

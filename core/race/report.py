@@ -45,6 +45,13 @@ def short_verdict(heat: Heat) -> str:
             f"{WRONG}{f' at depth {depth[1]}' if depth else ''}{f': {move[1]} {move[2]}' if move else ''}").strip()
 
 
+def net_cell(lap) -> str:
+    """A lap's net seconds; one within the start-up's noise as '≤ noise' (never a negative time)."""
+    if lap.net is None:
+        return "—"
+    return f"≤ {lap.noise:.4f}" if lap.within_noise else f"{lap.net:.4f}"
+
+
 def speed_cell(heat: Heat) -> str:
     if heat.out:
         return short_verdict(heat)
@@ -93,13 +100,15 @@ def to_markdown(race: Race, duel=None) -> str:
         for heat in (h for h in race.heats if h.position == position):
             for lap in heat.laps:
                 lines.append(f"| {heat.engine} | {lap.depth} | {lap.nodes:,} | {lap.seconds:.4f} | "
-                             f"{_num(lap.net, '.4f')} | {format_rate(lap.nps) if lap.nps else '—'} | "
+                             f"{net_cell(lap)} | {format_rate(lap.nps) if lap.nps else '—'} | "
                              f"{_num(lap.cpu, '.3f')} | {_num(lap.peak / 2**20 if lap.peak else None, '.1f')} | "
                              f"{_num(lap.own_seconds, '.4f')} | {_num(heat.load, '.2f')} |")
             if heat.out or heat.note:
                 lines.append(f"| {heat.engine} | {heat.status}: {heat.verdict or heat.note} |" + " |" * 8)
         lines.append("")
-    lines += ["CPU and peak memory: " + "; ".join(f"{k}: {v}" for k, v in SOURCES.items()) + ".", ""]
+    lines += ["Net s is the wall time less the start-up; `≤ N`: within the start-up's own noise N (the "
+              "spread of its depth-1 calls, at least a tenth of it), too short to time, so no speed.", "",
+              "CPU and peak memory: " + "; ".join(f"{k}: {v}" for k, v in SOURCES.items()) + ".", ""]
     if duel is not None:
         lines += _duel_markdown(race, duel)
     return "\n".join(lines)

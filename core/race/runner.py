@@ -8,6 +8,10 @@ Positions run one after another and, on each, the engines one after another: not
 the race competes with a timed call for the machine's cores. A heat (one engine on one position)
 starts with depth-1 calls whose fastest is the engine's start-up: a program's launch, a process's
 round trip; it is taken out of every deeper depth's time before nodes per second are computed.
+Those calls do not all take the same time: a depth whose net time is within that noise (their
+spread, or a share of the start-up if they happened to agree) is given no speed, since its
+figure would be the start-up's jitter divided into its nodes (hundreds of Mnps at depth 3 for an
+engine that does 54 at depth 6).
 Then depth 2, 3, ... while the next depth, predicted from the last one's time and growth, fits in
 the budget (a call still running when the budget ends is stopped and does not count), or up to a
 fixed depth. After each depth the count is checked against the core's (a perft without a table,
@@ -31,6 +35,7 @@ from ..mismatch.failures import failure_kind, word
 from .racers import CoreRacer, EngineRacer, Timing
 
 STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up
+NOISE_SHARE = 0.1          # the start-up's noise is at least this share of it (3 calls may agree)
 DEFAULT_TIMEOUT = 600.0    # one call longer than this is a hung engine
 YARDSTICKS = ("core", "stockfish")
 
@@ -49,7 +54,8 @@ class RacePosition:
 @dataclass(frozen=True)
 class Lap:
     """One depth of one engine on one position. `net` is the wall time less the heat's start-up
-    (None at depth 1, which is the start-up); `cpu` and `peak` are what the OS says (`source`)."""
+    (None at depth 1, which is the start-up); `noise` how much the start-up itself varies (a
+    net within it gives no speed); `cpu` and `peak` are what the OS says (`source`)."""
     depth: int
     nodes: int
     seconds: float
@@ -58,15 +64,21 @@ class Lap:
     peak: int | None
     source: str | None
     own_seconds: float | None = None
+    noise: float = 0.0
+
+    @property
+    def within_noise(self) -> bool:
+        """Its net time is no more than the start-up's noise: too short to time."""
+        return self.net is not None and self.net <= max(self.noise, 0.0)
 
     @property
     def nps(self) -> float | None:
-        return self.nodes / self.net if self.net is not None and self.net > 0 else None
+        return self.nodes / self.net if self.net is not None and self.net > 0 and not self.within_noise else None
 
     def to_json(self) -> dict:
         return {"depth": self.depth, "nodes": self.nodes, "seconds": self.seconds, "net_seconds": self.net,
                 "nps": self.nps, "cpu_seconds": self.cpu, "peak_bytes": self.peak, "measured_by": self.source,
-                "own_seconds": self.own_seconds}
+                "own_seconds": self.own_seconds, "noise_seconds": self.noise}
 
 
 @dataclass
@@ -78,6 +90,7 @@ class Heat:
     laps: list[Lap] = field(default_factory=list)
     startup: float | None = None
     startup_cpu: float | None = None
+    startup_noise: float = 0.0  # how much its depth-1 calls vary (Lap.noise)
     load: float | None = None   # the machine's 1-minute load average when the heat began
     status: str = ""
     verdict: str = ""
@@ -101,6 +114,7 @@ class Heat:
         return {"engine": self.engine, "position": self.position.name, "fen": self.position.fen,
                 "status": self.status, "verdict": self.verdict, "note": self.note,
                 "startup_seconds": self.startup, "startup_cpu_seconds": self.startup_cpu,
+                "startup_noise_seconds": self.startup_noise,
                 "load_average": self.load, "depth": best.depth if best else None,
                 "nps": best.nps if best else None, "laps": [lap.to_json() for lap in self.laps]}
 
@@ -275,6 +289,8 @@ class Race:
             timings = [self.timed(racer, fen, 1, None) for _ in range(STARTUP_CALLS)]
             first = min(timings, key=lambda t: t.seconds)
             heat.startup = first.seconds
+            spread = max(t.seconds for t in timings) - first.seconds
+            heat.startup_noise = max(spread, NOISE_SHARE * first.seconds)
             heat.startup_cpu = first.usage.cpu if first.usage is not None else None
             if self._check(heat, racer, 1, first):
                 return
@@ -319,7 +335,7 @@ class Race:
         usage = timing.usage or Usage(None, None, None)
         net = None if depth == 1 else timing.seconds - heat.startup
         lap = Lap(depth, timing.nodes, timing.seconds, net, usage.cpu, usage.peak, usage.source,
-                  timing.own_seconds)
+                  timing.own_seconds, heat.startup_noise)
         if isinstance(racer, CoreRacer) and racer.hash_exp < 0:
             self.truth.learn(heat.position.fen, depth, timing.nodes)
         heat.laps.append(lap)

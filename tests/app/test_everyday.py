@@ -5,6 +5,7 @@ import io
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
 from perftscope.app import help
@@ -199,8 +200,25 @@ def test_settings_survive_a_new_window(qtbot, window):
     main = w.findChild(type(w.centralWidget()), "main")
     main.setSizes([200, 500, 400])
     sizes = main.sizes()
+    # the run settings of the Test engine and Race tabs, a position of the user's own among them
+    w.test_engine.choose(mode="fuzz", suite="chess960.perft", seconds=75, seed=9)
+    w.race_panel.add_engine("python-chess")
+    w.race_panel.add_engine("uci:/usr/games/stockfish")
+    w.race_panel.by_depth.setChecked(True)
+    w.race_panel.depth.setValue(5)
+    w.race_panel.seconds.setValue(12.5)
+    w.race_panel.add_fen(EP_PIN)
+    w.race_panel.position_list.item(0).setCheckState(Qt.Unchecked)
+    w.race_panel.core.setChecked(False)
+    race = w.race_panel.settings()
     w.close()
     again = window()
+    assert again.test_engine.choices() == {"mode": "fuzz", "suite": "chess960.perft", "max_depth": 2,
+                                           "jobs": 2, "depth": 2, "seconds": 75.0, "seed": 9}
+    assert again.race_panel.specs() == ["python-chess", "uci:/usr/games/stockfish"]
+    assert again.race_panel.settings() == race
+    assert race.depth == 5 and race.seconds is None and race.yardsticks in ((), ("stockfish",))
+    assert [p.fen for p in race.positions][-1] == EP_PIN and len(race.positions) == 5
     assert not again.menus.san.isChecked() and not again.board.san
     depth, workers, hash_exp = again.run_panel.settings()
     assert depth == 7 and workers == 1

@@ -232,7 +232,9 @@ def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_pa
     assert {r["verdict"] for r in data["divide"]["rows"]} >= {"illegal", "count_differs", "agrees"}
 
     other = window(START_FEN, "", "python-chess")
+    other.tree.set_depth(5)
     assert other.sessions.open(path)
+    assert other.tree.depth() == 3                # the next Divide runs at the depth of the rows shown
     assert other.engines.specs() == (engine, "core")
     assert other.board.position == w.board.position
     assert [(n.moves, n.row) for n in other.model.walk()] == [(n.moves, n.row) for n in w.model.walk()]
@@ -245,6 +247,9 @@ def test_a_session_saved_and_opened_shows_the_same_work(qtbot, window, engine_pa
     assert other.main_model.mark is not None and not other.main_model.divide_stale
     for i in range(1, len(report.path) + 1):
         assert other.tree.view.isExpanded(other.model.find(report.path[:i]))
+    other.tree._divide_button.click()             # Divide: the saved tree's root at the saved depth
+    qtbot.waitUntil(lambda: not other.busy(), timeout=60000)
+    assert other.model.root.depth == 3 and other.model.fen == POSITION_3
 
 
 def test_a_second_find_starts_from_the_divides_root_and_show_goes_back_to_the_finding(qtbot, window, engine_path):
@@ -369,3 +374,16 @@ def test_the_window_gives_the_engine_a_fen_as_written_as_compare_does(qtbot, win
     report = find(qtbot, w, 3)
     assert report.root_fen == "8/8/8/4B2b/6nN/8/5P2/2R1K2k w - - 0 1" and report.extra == ["e1c1"]
     assert "Chess960" not in " ".join(report.explanations.values())
+
+
+def test_the_first_divide_with_a_new_program_says_it_is_learning_its_dialect(qtbot, window, tmp_path, engine_path):
+    script = tmp_path / "new-perft.sh"
+    script.write_text(f"#!/bin/sh\nexec {engine_path('correct')} \"$@\"\n")
+    script.chmod(0o755)
+    w = window(START_FEN, f"cmd:{script} {{depth}} {{fen}} {{moves}}", "core")
+    w.tree.request("divide", 1)
+    qtbot.waitUntil(lambda: "learning how new-perft.sh prints its divide (" in w.waiting.text(), timeout=30000)
+    assert " of 8), " in w.waiting.text() and "call 1" not in w.waiting.text()
+    assert "learning how new-perft.sh prints its divide" in w.tree.summary.text()
+    qtbot.waitUntil(lambda: not w.busy(), timeout=60000)
+    assert "new-perft.sh and core agree (20 nodes)" in w.message.text()

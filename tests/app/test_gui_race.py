@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import START_FEN
 from perftscope.core.race.runner import standard_positions
+from perftscope.widgets.race_panel import COLUMNS, RESULT
 
 from ..core.test_engine_io import _gone as gone
 
@@ -49,9 +50,9 @@ def test_points_arrive_live_and_a_wrong_count_is_worded(qtbot, window, engine_pa
     rows = {(panel.table.item(r, 0).text(), panel.table.item(r, 1).text()): r for r in range(panel.table.rowCount())}
     assert len(rows) == 6                        # python-chess, ep_rank_pin.py, core on two positions
     wrong = rows[("pos3", "ep_rank_pin.py")]
-    assert panel.table.item(wrong, 7).text() == "✚ wrong count at depth 2: illegal f4e3"
-    assert "exposes king h4 to rook b4" in panel.table.item(wrong, 7).toolTip()
-    assert panel.table.item(rows[("initial", "core")], 2).text() == "3"
+    assert panel.table.item(wrong, RESULT).text() == "✚ wrong count at depth 2: illegal f4e3"
+    assert "exposes king h4 to rook b4" in panel.table.item(wrong, RESULT).toolTip()
+    assert panel.table.item(rows[("initial", "core")], COLUMNS.index("Depth")).text() == "3"
     assert graphs.results[(1, 1)] is None and graphs.results[(0, 0)] > 0      # a mark, and a bar
     assert "out: ep_rank_pin.py on pos3 (wrong count)" in panel.status.text()
     assert panel.table.currentRow() == wrong and graphs.current == 1     # shown, with pos3's depths
@@ -81,7 +82,7 @@ def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
     panel.stop_button.click()
     qtbot.waitUntil(lambda: not window.races.running, timeout=3000)
     assert gone(pid)
-    assert panel.table.item(0, 7).text() == "stopped" and panel.status.text().startswith("Race stopped")
+    assert panel.table.item(0, RESULT).text() == "stopped" and panel.status.text().startswith("Race stopped")
 
 
 def test_a_position_of_ones_own(window):

@@ -21,7 +21,7 @@ def build(tmp_path, planted=True):
 
 def test_text_report(capsys, tmp_path):
     code, out, err = run(capsys, "locate", "--engine", build(tmp_path), "-f", CASTLES, "-d", "2",
-                         "--seconds", "3", "--top", "3")
+                         "--runs", "40", "--seconds", "120", "--top", "3")
     assert code == 0 and err == ""
     assert f"failing    {CASTLES}\n" in out
     assert "misses e8c8; generates illegal e8b8 (castling)" in out
@@ -39,7 +39,7 @@ def test_text_report(capsys, tmp_path):
 
 def test_json_report(capsys, tmp_path):
     code, out, err = run(capsys, "locate", "--engine", build(tmp_path), "-f", CASTLES, "-d", "2",
-                         "--seconds", "3", "--top", "4", "--json")
+                         "--runs", "20", "--seconds", "120", "--top", "4", "--json")
     data = json.loads(out)
     assert code == 0 and len(data["suspects"]) == 4
     assert set(data["suspects"][0]) >= {"file", "line", "score", "failed", "passed", "text"}

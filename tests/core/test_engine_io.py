@@ -8,7 +8,7 @@ import time
 import pytest
 
 from perftscope.core.engines.process import EngineLog, own_error
-from perftscope.core.errors import EngineCrashed, EngineFlood, EngineTimeout
+from perftscope.core.errors import EngineCrashed, EngineFlood, EngineTimeout, OracleCancelled
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN
 
@@ -156,3 +156,43 @@ def test_timeout_is_settable_per_oracle(tmp_path, engine_path):
     with pytest.raises(EngineTimeout, match="within 0.3 s"):
         oracle.divide(START_FEN, [], 1)
     assert sys.executable     # the venv python runs the planted engines (see conftest)
+
+
+def test_calibration_says_which_of_its_positions_it_asks(tmp_path, engine_path):
+    # a program met for the first time (a copy nobody calibrated) is asked eight known positions
+    # before the first answer: the activity names that, step by step, not "call 1" for all of it
+    script = tmp_path / "fresh-perft.sh"
+    script.write_text(f"#!/bin/sh\nexec {engine_path('correct')} \"$@\"\n")
+    script.chmod(0o755)
+    fresh = make_oracle(f"cmd:{script} {{depth}} {{fen}} {{moves}}")
+    worker = threading.Thread(target=fresh.divide, args=(START_FEN, [], 1))
+    worker.start()
+    seen = []
+    while worker.is_alive():
+        act = fresh.activity()
+        said = act.words(fresh.name).split(",")[0] if act is not None else None
+        if said is not None and (not seen or seen[-1] != said):
+            seen.append(said)
+        time.sleep(0.005)
+    steps = [s for s in seen if s.startswith("learning")]
+    said = [f"learning how fresh-perft.sh prints its divide ({n} of 8)" for n in range(1, 9)]
+    assert steps[0] == said[0] and steps[-1] == said[-1] and steps == sorted(set(steps), key=said.index)
+    assert seen[-1] == "waiting for fresh-perft.sh: call 1"          # then the divide asked for
+    assert fresh.calibration is not None and fresh.activity() is None
+    # calibrate() asked outside any call (engine check, a race's start) says so too; then stopped
+    ended = []
+
+    def calibrate():
+        try:
+            fresh.calibrate()
+        except OracleCancelled as e:
+            ended.append(e)
+    worker = threading.Thread(target=calibrate)
+    worker.start()
+    while worker.is_alive() and fresh.activity() is None:
+        time.sleep(0.005)
+    during = fresh.activity()
+    fresh.cancel()
+    worker.join(timeout=60)
+    assert during is not None and during.doing == "learning how fresh-perft.sh prints its divide (1 of 8)"
+    assert ended and fresh.activity() is None

@@ -32,8 +32,9 @@ def first_holds(result, file: str, line: int) -> bool:
     return any(s.rank == 1 and s.file == file and s.line <= line <= s.last for s in result.suspects)
 
 
-def locate(spec, fen, depth=2, seconds=8.0, **more):
-    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, seconds=seconds, **more)).run()
+def locate(spec, fen, depth=2, runs=16, **more):
+    """A locate bounded by its number of runs, not by time: the same ranking on a busy machine."""
+    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, **more)).run()
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ def c_engine(tmp_path):
 
 
 def test_c_engine_built_with_coverage_is_located_to_its_planted_line(c_engine):
-    result = locate(f"perftree:{c_engine}", CASTLES, seconds=4.0)
+    result = locate(f"perftree:{c_engine}", CASTLES, runs=40)
     assert result.coverage == ("gcov",)
     assert first_holds(result, "movegen.c", planted("movegen.c", "/* PLANTED:")), result.suspects[:5]
     # the runs' data went to folders of their own, not beside the objects
@@ -98,7 +99,7 @@ def test_a_program_without_coverage_says_how_to_build_it(tmp_path):
     shutil.copy(HERE / "movegen.c", tmp_path / "movegen.c")
     subprocess.run(["gcc", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
     with pytest.raises(PerftscopeError, match=r"--coverage.*-C instrument-coverage") as caught:
-        locate(f"perftree:{tmp_path / 'movegen'}", CASTLES, seconds=2.0, sources=(str(tmp_path),))
+        locate(f"perftree:{tmp_path / 'movegen'}", CASTLES, runs=4, sources=(str(tmp_path),))
     assert "\n" not in str(caught.value)
 
 
@@ -113,3 +114,25 @@ def test_stop_ends_the_job_with_what_it_has(c_engine):
             threading.Thread(target=job.stop).start()
     result = job.run(emit)
     assert result.stopped and 1 <= len(result.runs) < 20
+
+
+def test_c_engine_built_with_llvm_profiles_is_located_to_its_planted_line(tmp_path):
+    shutil.copy(HERE / "movegen.c", tmp_path / "movegen.c")
+    subprocess.run(["clang", "-O0", "-fprofile-instr-generate", "-fcoverage-mapping", "-o", "movegen", "movegen.c"],
+                   cwd=tmp_path, check=True)
+    result = locate(f"perftree:{tmp_path / 'movegen'}", CASTLES, runs=12)
+    assert result.coverage == ("llvm",)
+    assert result.sources == (str(tmp_path.resolve()),)
+    assert first_holds(result, "movegen.c", planted("movegen.c", "/* PLANTED:")), result.suspects[:5]
+
+
+def test_an_interactive_engine_from_an_engine_file_is_sent_quit_and_located(tmp_path):
+    """A process per run, asked to quit so it writes its coverage on the way out; the engine
+    file says where its source is."""
+    described = tmp_path / "engine.toml"
+    described.write_text(f'command = ["python3", "{HERE / "interactive.py"}"]\n'
+                         f'source = ["{HERE}"]\ncoverage = "python"\n')
+    result = locate(f"file:{described}", PROMOTES, runs=10)
+    assert result.sources == (str(HERE),) and result.coverage == ("python",)
+    assert all(run.lines for run in result.runs)          # every run's process exited and wrote
+    assert first_holds(result, "movegen.py", planted("movegen.py", "# PLANTED:")), result.suspects[:5]

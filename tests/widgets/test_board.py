@@ -166,15 +166,18 @@ def test_the_board_grows_square_with_its_panel(qtbot):
         assert panel.view.height() > h - 160
 
 
-def test_a_long_fen_fits_its_field_and_the_move_list_has_its_own_row(qtbot):
+def test_a_fen_is_readable_in_its_field_and_the_move_list_has_its_own_row(qtbot):
     from PySide6.QtGui import QFontMetrics
-    panel = make_panel(qtbot, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-    panel.resize(400, 560)                 # the board column of a 1024x700 window
-    qtbot.waitUntil(lambda: panel.fen_edit.width() <= 400)
+    panel = make_panel(qtbot)
+    panel.resize(360, 560)                 # the board column of a 1024x700 window
+    qtbot.waitUntil(lambda: panel.fen_edit.width() <= 360)
     panel._fit_fen()
-    text = panel.fen_edit.text()
+    text = panel.fen_edit.text()            # the start position: whole, in a font that can be read
     assert QFontMetrics(panel.fen_edit.font()).horizontalAdvance(text) <= panel.fen_edit.width() - 14
-    assert panel.fen_edit.font().pixelSize() >= 8
+    assert panel.fen_edit.font().pixelSize() >= 10 and panel.fen_edit.toolTip() == ""
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    panel.set_fen(kiwipete)                 # too long for 10 px: it scrolls, never smaller, whole in its tooltip
+    assert panel.fen_edit.font().pixelSize() == 10 and panel.fen_edit.toolTip() == kiwipete
     # "no moves played" on one line, under the navigation row rather than squeezed beside it
     label = panel.moves_label
     assert label.height() < 2 * QFontMetrics(label.font()).height()

@@ -42,7 +42,7 @@ def test_set_up_by_hand_from_a_clear_board(qtbot):
     editor.side.setCurrentIndex(1)
     editor.ep.setCurrentText("e3")
     assert editor.fen() == "4k3/8/8/8/3pP3/8/8/4K2R b K e3 0 1"
-    assert editor.error.isHidden() and ok(editor).isEnabled()
+    assert editor.error.text() == "" and ok(editor).isEnabled()
     Position.from_fen(editor.fen())                  # the core takes it
     click(qtbot, editor, "d4", Qt.RightButton)       # right-click empties a square
     assert editor.board.board[parse_square("d4")] == ""
@@ -77,3 +77,19 @@ def test_start_position_button_and_the_accepted_fen(qtbot):
     assert editor.fen() == START_FEN
     editor.accept()
     assert editor.result() == BoardEditor.Accepted
+
+
+def test_the_board_stays_where_it_is_when_a_message_appears(qtbot):
+    # a message under the board must not push it: a drop aimed at a square would land beside it
+    editor = make_editor(qtbot)
+    before = (editor.board.geometry(), editor.board.square_rect(parse_square("e4")))
+    assert editor.error.text() == ""
+    click(qtbot, editor, "e1", Qt.RightButton)            # no white king
+    qtbot.wait(50)
+    assert "king" in editor.error.text()
+    assert (editor.board.geometry(), editor.board.square_rect(parse_square("e4"))) == before
+    editor.clear()                                        # another message, then none again
+    editor.load(START_FEN)
+    qtbot.wait(50)
+    assert editor.error.text() == ""
+    assert (editor.board.geometry(), editor.board.square_rect(parse_square("e4"))) == before

@@ -187,4 +187,5 @@ def main():
     print(total)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""The Race tab's table and plots at the width a 1024 px window gives it: a verdict is shown
+whole, the legend sits beside the plots, not over their curves."""
+from PySide6.QtCore import Qt
+
+from perftscope.core.race.runner import DONE, WRONG, Heat, Lap, RacePosition
+from perftscope.widgets.race_panel import COLUMNS, RESULT, RacePanel
+from perftscope.widgets.reference import EngineSelection
+
+KIWIPETE = RacePosition("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+
+
+def heats():
+    out = Heat(0, "castle_without_rook.py", KIWIPETE, status=WRONG,
+               verdict="depth 3: 97,870 against the core's 97,862 (+8); not generated e1g1 (castling rights K)")
+    out.laps = [Lap(1, 48, 0.05, None, 0.01, 20 << 20, "wait4"), Lap(2, 2039, 0.06, 0.01, 0.02, 20 << 20, "wait4")]
+    done = Heat(1, "stockfish", KIWIPETE, status=DONE)
+    done.laps = [Lap(1, 48, 0.004, None, 0.0, 130 << 20, "/proc"),
+                 Lap(2, 2039, 0.0041, 0.0001, 0.0, 130 << 20, "/proc", noise=0.001),
+                 Lap(5, 193690690, 2.0, 1.996, 1.99, 130 << 20, "/proc", noise=0.001)]
+    return [out, done]
+
+
+def test_a_verdict_is_whole_in_a_narrow_tab_and_the_legend_is_not_over_the_curves(qtbot):
+    panel = RacePanel(EngineSelection(), [KIWIPETE])
+    qtbot.addWidget(panel)
+    panel.resize(420, 900)                 # the Race tab of a 1024x700 window
+    panel.show()
+    shown = heats()
+    panel.show_race(shown, ["castle_without_rook.py", "stockfish"], "Race on kiwipete")
+    for i, heat in enumerate(shown):
+        panel.show_heat(i, heat)
+    qtbot.wait(50)
+    item = panel.table.item(0, RESULT)
+    assert item.text().startswith("✗ wrong count at depth 3: not generated e1g1")
+    rect = panel.table.visualItemRect(item)
+    needed = panel.table.fontMetrics().boundingRect(0, 0, rect.width() - 8, 10000, Qt.TextWordWrap, item.text())
+    assert rect.width() >= 160 and needed.height() <= rect.height()        # wrapped, not cut
+    assert rect.right() <= panel.table.viewport().width()                    # in sight without scrolling
+    # a depth quicker than the start-up's noise has no speed, and says why
+    speed = panel.table.item(1, COLUMNS.index("Speed"))
+    assert speed.text() not in ("", "too quick") and panel.table.item(1, COLUMNS.index("Depth")).text() == "5"
+    graphs = panel.graphs
+    assert graphs.depth_plot.plotItem.legend is None
+    assert "castle_without_rook.py" in graphs.legend.text() and "stockfish" in graphs.legend.text()
+    assert graphs.legend.geometry().bottom() <= graphs.depth_plot.geometry().top()
