@@ -239,7 +239,7 @@ def test_binary_output_from_a_program_that_did_not_die_is_unreadable_not_a_crash
     code, out, _ = run(capsys, "compare", "-d", "1", "-f", EP_PIN, "--engine", f"perftree:{script}", "--reference", "core")
     assert code == 1 and "crash" not in out
     line = next(x for x in out.splitlines() if x.startswith("unreadable "))
-    assert line.startswith("unreadable noise.sh failed at path (none) (FEN "), line
+    assert line.startswith("unreadable noise.sh answered what cannot be read at the root (FEN "), line
     assert "noise.sh printed binary data, not text, while answering noise.sh 1 " in line
     assert "starting 'a2a3: 1'" in line
 
