@@ -1,9 +1,9 @@
 """The main window: board and overlays, position library, the user's engine divided against
-a reference, the finder's report, the engine log, a perft run with live graphs, the Test-engine
-and Race tabs. A view in git-cola's sense: it builds the widgets, lays them out and wires them
+a reference, the finder's report, the engine log, a perft run with live graphs, the Test-engine,
+Race and Suspect lines tabs. A view in git-cola's sense: it builds the widgets, lays them out and wires them
 to the model (app.model.MainModel: what the board shows, what each result belongs to, the status
 line) and to the controllers that do the work (app.dividing, app.finding, app.runs,
-app.engine_tests, app.race, each long job through app.jobs.JobController, app.session,
+app.engine_tests, app.race, app.locating, each long job through app.jobs.JobController, app.session,
 app.everyday, app.menus, app.memory). It keeps no state
 of its own, and the widgets know nothing of each other.
 
@@ -32,6 +32,7 @@ from perftscope.widgets.overlays import OverlayLegend, layers_from_analysis
 from perftscope.widgets.race_panel import RacePanel
 from perftscope.widgets.reference import EngineChoice, EngineSelection
 from perftscope.widgets.run_panel import RunPanel
+from perftscope.widgets.suspects_panel import SuspectsPanel
 from perftscope.widgets.tabs import FittingTabs
 from perftscope.widgets.test_engine_panel import TestEnginePanel
 
@@ -40,6 +41,7 @@ from .dividing import DivideController
 from .engine_tests import EngineTestController
 from .everyday import BoardCommands, Notation
 from .finding import FinderController
+from .locating import LocateController
 from .memory import WindowMemory
 from .menus import Menus
 from .model import MainModel
@@ -102,6 +104,7 @@ class MainWindow(QMainWindow):
         self.graphs = LiveGraphs()
         self.test_engine = TestEnginePanel(self.engines)
         self.race_panel = RacePanel(self.engines, standard_positions(), chess960=lambda: self.chess960.isChecked())
+        self.suspects_panel = SuspectsPanel()
         self.exports = DivideActions(self.model, self)
         install_row_menu(self.tree, self.exports)
         self._layout()
@@ -118,6 +121,8 @@ class MainWindow(QMainWindow):
                                                  chess960=self.chess960.isChecked, parent=self)
         self.races = RaceController(self.bridge, self.race_panel, jobs["race"], chess960=self.chess960.isChecked,
                                     parent=self)
+        self.locating = LocateController(self.bridge, self.suspects_panel, self.engines, self.main_model,
+                                         jobs["locate"], parent=self)
         self.sessions = SessionController(self.main_model, self.engines, self.divider)
         self.notation = Notation(self.settings, self.board, self.model, self.finder_panel, self.test_engine,
                                  parent=self)
@@ -166,6 +171,8 @@ class MainWindow(QMainWindow):
         self.tabs.add(self.run_tab, "Perft run", "Perft")
         self.tabs.add(self.test_engine, "Test engine", "Test", "Test engine: suite and fuzz sessions")
         self.tabs.add(self.race_tab, "Race", "Race", "Race: engines raced beside the core and Stockfish")
+        self.tabs.add(self.suspects_panel, "Suspect lines", "Lines",
+                      "Suspect lines: which lines of the engine's source make it wrong (locate)")
 
         main = QSplitter(Qt.Horizontal)
         main.setObjectName("main")
@@ -209,6 +216,10 @@ class MainWindow(QMainWindow):
         self.divider.waitingChanged.connect(self.waiting.setText)
         self.runs.starting.connect(lambda: self.tabs.setCurrentWidget(self.run_tab))
         self.engine_tests.openRequested.connect(self.divider.open_finding)
+        self.locating.starting.connect(lambda: self.tabs.setCurrentWidget(self.suspects_panel))
+        self.exports.locateRequested.connect(self.locating.locate)
+        self.finder_panel.locateRequested.connect(self.locating.locate)
+        self.test_engine.locateRequested.connect(lambda finding: self.locating.locate(finding.fen, (), finding.depth))
         self.bridge.add_hook(self._tick)
 
     def _tick(self):
@@ -256,7 +267,7 @@ class MainWindow(QMainWindow):
 
     def busy(self) -> bool:
         """A divide, the finder or a perft run is still working."""
-        return self.divider.busy() or self.runs.running or self.races.running
+        return self.divider.busy() or self.runs.running or self.races.running or self.locating.running
 
     def showEvent(self, event):
         super().showEvent(event)
@@ -278,6 +289,7 @@ class MainWindow(QMainWindow):
         self.memory.remember()
         self.engine_tests.close()
         self.races.close()
+        self.locating.close()
         self.finder.cancel()
         self.runs.stop()
         self.divides.close()

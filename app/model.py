@@ -75,7 +75,8 @@ class JobState(QObject):
         self.changed.emit()
 
 
-JOBS = ("find", "run", "test", "race")     # the tabs that run long work: finder, perft run, Test engine, Race
+JOBS = ("find", "run", "test", "race", "locate")   # the tabs that run long work: finder, perft run, Test engine,
+#                                                     Race, Suspect lines
 
 
 class MainModel(QObject):

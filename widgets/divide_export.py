@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
 from perftscope.core.board.position import Position
-from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED, Verdict, classify
+from perftscope.core.mismatch.verdicts import AGREES, ILLEGAL, NOT_GENERATED, REFERENCE_ONLY, Verdict, classify
 
 
 def stockfish_text(rows, side: str = "reference") -> str:
@@ -90,6 +90,7 @@ class DivideActions(QObject):
     from a row's position."""
     newRoot = Signal(str)
     message = Signal(str)
+    locateRequested = Signal(str, object, int)     # fen, moves, depth: *Which line?* on a differing row
 
     def __init__(self, model, parent=None):
         super().__init__(parent)
@@ -127,6 +128,14 @@ class DivideActions(QObject):
             return
         self.message.emit(f"saved the divide of {len(rows)} moves to {path}")
 
+    def locate_target(self, node) -> tuple[str, tuple, int]:
+        """(root FEN, moves, depth) locate starts from for a differing row: the row's position at
+        the row's depth when its count differs, the position its move is generated in at depth 1
+        when the move is one side's only."""
+        if node.verdict in (ILLEGAL, NOT_GENERATED) or node.depth < 1:
+            return self.model.fen, tuple(node.moves[:-1]), 1
+        return self.model.fen, tuple(node.moves), node.depth
+
     def menu_for(self, node, parent_widget=None) -> QMenu:
         """The context menu of a row (node None or the root: the tree's background). A move that
         is not legal (an engine's illegal one) has no position after it: its row copies the
@@ -145,6 +154,10 @@ class DivideActions(QObject):
             menu.addAction(f"Copy the move ({node.move})", lambda: copy(node.move))
             if node.verdict is not ILLEGAL:
                 menu.addAction("Make this row the new root", lambda: self.newRoot.emit(fen))
+            if node.verdict not in (AGREES, REFERENCE_ONLY):
+                where = self.locate_target(node)
+                menu.addAction("Which line? Locate the engine's suspect lines here",
+                               lambda: self.locateRequested.emit(*where))
             menu.addSeparator()
         here = node if is_row and node.children else self.model.root
         menu.addAction("Copy divide (Stockfish format)", lambda: self.copy_stockfish(here))

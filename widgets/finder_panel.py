@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED, classify
 
@@ -74,29 +75,53 @@ def report_html(report, name=None) -> str:
 
 
 class FinderPanel(QWidget):
+    """`locateRequested(fen, moves, depth)`: *Which line?* on the failing position reported."""
+    locateRequested = Signal(str, object, int)
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.browser = QTextBrowser()
         self.browser.setOpenLinks(False)
+        self.which_line = QPushButton("Which line?")
+        self.which_line.setToolTip("Locate the lines of the engine's source that make this position's moves wrong "
+                                   "(the Suspect lines tab)")
+        self.which_line.setEnabled(False)
+        self.which_line.clicked.connect(self._locate)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(self.browser)
+        row = QHBoxLayout()
+        row.addWidget(self.which_line)
+        row.addStretch(1)
+        box.addLayout(row)
         self.report = None
         self.move_name = None          # the SAN/UCI toggle: name(fen, moves, uci), None for UCI
         self.clear()
 
+    def _locate(self):
+        report = self.report
+        if report is not None and (report.missing or report.extra):
+            self.locateRequested.emit(report.root_fen, tuple(report.path), 1)
+
+    def _offer_locate(self):
+        report = self.report
+        self.which_line.setEnabled(report is not None and not report.agree and bool(report.missing or report.extra))
+
     def clear(self):
         self.report = None
+        self.which_line.setEnabled(False)
         self.browser.setHtml("<p><i>Press Find first mismatch: the finder's report appears here.</i></p>")
 
     def set_finding(self, engine: str, reference: str, fen: str, depth: int):
         self.report = None
+        self.which_line.setEnabled(False)
         self.browser.setHtml(f"<p>Looking for the first position where <b>{html.escape(engine)}</b> "
                              f"and <b>{html.escape(reference)}</b> generate different moves, "
                              f"depth {depth}, from <tt>{html.escape(fen)}</tt>…</p>")
 
     def show_report(self, report):
         self.report = report
+        self._offer_locate()
         self.browser.setHtml(report_html(report, self.move_name))
 
     def set_move_name(self, name):
@@ -107,6 +132,7 @@ class FinderPanel(QWidget):
 
     def show_error(self, message: str):
         self.report = None
+        self.which_line.setEnabled(False)
         self.browser.setHtml(f"<p style='color:{palette.ERROR}'><b>✗ the search failed</b>: "
                              f"{html.escape(message)}</p>")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QPushButton, QStackedWidget, QStyle, QTableWidget,
+                               QLabel, QMenu, QPushButton, QStackedWidget, QStyle, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
@@ -32,6 +32,7 @@ class TestEnginePanel(StartStop, QWidget):
     startRequested = Signal(object)
     stopRequested = Signal()
     openRequested = Signal(object)
+    locateRequested = Signal(object)   # a finding: *Which line?* on its position
 
     def __init__(self, selection: EngineSelection, parent=None):
         super().__init__(parent)
@@ -119,6 +120,24 @@ class TestEnginePanel(StartStop, QWidget):
         self.table.clicked.connect(lambda index: self.open_row(index.row()))
         if not self.table.style().styleHint(QStyle.SH_ItemView_ActivateItemOnSingleClick):
             self.table.activated.connect(lambda index: self.open_row(index.row()))
+        self.table.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._row_menu)
+
+    def row_menu(self, row: int) -> QMenu | None:
+        """A finding row's context menu: open it, or locate its suspect lines (None off the rows)."""
+        if not 0 <= row < len(self.findings):
+            return None
+        finding = self.findings[row]
+        menu = QMenu(self.table)
+        menu.addAction("Open in the divide tree", lambda: self.open_row(row))
+        menu.addAction("Which line? Locate the engine's suspect lines here",
+                       lambda: self.locateRequested.emit(finding))
+        return menu
+
+    def _row_menu(self, point):
+        menu = self.row_menu(self.table.rowAt(point.y()))
+        if menu is not None:
+            menu.exec(self.table.viewport().mapToGlobal(point))
 
     def eventFilter(self, watched, event):
         if watched is self.table.viewport() and event.type() == QEvent.Resize:

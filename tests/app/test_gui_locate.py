@@ -1,0 +1,94 @@
+"""The Suspect lines tab: `locate` run through the window's JobController on the planted Python
+engine of tests/engines/locate; the planted line ranked first, a click scrolls the source to it
+and puts a failing position on the board; Stop ends the run at once; the *Which line?* entry
+points start it on their position."""
+import time
+
+import pytest
+from PySide6.QtCore import Qt
+
+from perftscope.app.gui import MainWindow
+from perftscope.core.board.position import Position
+
+from ..core.test_locate import HERE, PROMOTES, planted
+
+ENGINE = f"perftree:{HERE / 'movegen.py'}"
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow(PROMOTES, engine=ENGINE)
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def test_the_planted_line_is_ranked_first_and_a_click_shows_it(qtbot, window):
+    panel = window.suspects_panel
+    panel.depth.setValue(1)
+    panel.runs.setValue(10)
+    panel.start_button.click()
+    assert window.tabs.currentWidget() is panel and panel.stop_button.isEnabled()
+    qtbot.waitUntil(lambda: not window.locating.running, timeout=90000)
+    state = window.main_model.jobs["locate"]
+    result = state.result
+    assert result is not None and not state.error, state.status
+    assert result.subject.fen == PROMOTES and result.subject.engines == ("movegen.py", "core")
+    assert PROMOTES in panel.caption.text() and "movegen.py against core" in panel.caption.text()
+    line = planted("movegen.py", "# PLANTED:")
+    first = [row for row, s in enumerate(panel.suspects) if s.rank == 1]
+    hit = [row for row in first if panel.suspects[row].file == "movegen.py"
+           and panel.suspects[row].line <= line <= panel.suspects[row].last]
+    assert hit, [s.where for s in panel.suspects[:5]]
+    assert "ranked first" in panel.status.text()
+    row = hit[0]
+    assert panel.table.item(row, 1).text() == panel.suspects[row].where
+
+    window.board_commands.set_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")       # the board elsewhere
+    panel.table.scrollToItem(panel.table.item(row, 1))
+    rect = panel.table.visualItemRect(panel.table.item(row, 1))
+    qtbot.mouseClick(panel.table.viewport(), Qt.LeftButton, pos=rect.center())
+    assert panel.shown_line() == panel.suspects[row].line
+    assert line in panel.visible_lines()
+    assert f"{line:>3} " in panel.source_view.document().findBlockByNumber(line - 1).text()
+    shown = window.main_model.position
+    failing = [r for r in result.runs if r.failed
+               and Position.from_fen(r.fen).play(" ".join(r.moves)) == shown]
+    assert failing, shown.fen()
+    assert line in failing[0].lines[panel.suspects[row].path]
+
+
+def test_stop_ends_the_run_at_once(qtbot, window):
+    panel = window.suspects_panel
+    panel.depth.setValue(2)
+    panel.seconds.setValue(120)
+    panel.start_button.click()
+    state = window.main_model.jobs["locate"]
+    qtbot.waitUntil(lambda: state.done >= 2, timeout=60000)          # covered runs going
+    stopped = time.monotonic()
+    panel.stop_button.click()
+    qtbot.waitUntil(lambda: not window.locating.running, timeout=10000)
+    assert time.monotonic() - stopped < 5
+    assert panel.start_button.isEnabled() and not panel.stop_button.isEnabled()
+    assert state.result.stopped and len(state.result.runs) < 20
+    assert "stopped" in panel.status.text()
+
+
+def test_which_line_in_the_finder_report_locates_its_position(qtbot, window):
+    from perftscope.core.engines.pair import EnginePair
+    from perftscope.core.mismatch.finder import find_mismatch
+    engine, reference = EnginePair.parse(ENGINE, "core", 30.0).make_both()
+    try:
+        report = find_mismatch(engine, reference, PROMOTES, (), 2)
+    finally:
+        engine.close()
+        reference.close()
+    assert report.missing == ["b7b8n"]
+    window.finder_panel.show_report(report)
+    assert window.finder_panel.which_line.isEnabled()
+    window.suspects_panel.runs.setValue(2)
+    window.finder_panel.which_line.click()
+    assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
+    given = window.main_model.jobs["locate"].given
+    assert (given.fen, given.moves, given.depth) == (PROMOTES, tuple(report.path), 1)
+    qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)

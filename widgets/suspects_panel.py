@@ -1,0 +1,236 @@
+"""The Suspect lines tab: `perftscope locate` in the window. The source folder (optional: locate
+finds it for scripts), depth, seconds and runs, Start/Stop, the runs' progress; then the ranked
+suspects (where, Ochiai, DStar, failing/passing runs that ran it, the evidence) above the
+engine's source file, the ranked lines marked and scored in it. A click on a suspect scrolls
+the source there and asks (`suspectChosen`) for one of its failing positions on the board.
+It only shows things: app/locating.py runs the core.locate.job.LocateJob and feeds it."""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QPlainTextEdit, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
+                               QTextEdit, QVBoxLayout, QWidget)
+
+from . import palette
+from .spin import spin_box
+from .start_stop import StartStop
+
+COLUMNS = ("#", "Where", "Ochiai", "DStar", "Failing", "Passing", "Evidence", "Line")
+MARK = QColor(255, 214, 150)        # a ranked line in the source
+FIRST = QColor(255, 160, 120)       # a line ranked first (alone or tied)
+CHOSEN = QColor(255, 240, 120)      # the suspect clicked
+
+
+def dstar_text(value: float) -> str:
+    return "∞" if value >= 1e9 else f"{value:.3g}"
+
+
+class SuspectsPanel(StartStop, QWidget):
+    """`startRequested(options)`: {"sources": (folder,) or (), "depth", "seconds", "runs" (None:
+    no cap)}; `suspectChosen(suspect)` when a suspect row is clicked. It watches the window's
+    "locate" JobState."""
+    startRequested = Signal(object)
+    stopRequested = Signal()
+    suspectChosen = Signal(object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.suspects: list = []
+        self.result = None
+        self.shown_path: str | None = None      # the source file in the view
+        self.source = QLineEdit()
+        self.source.setPlaceholderText("found from the engine for scripts")
+        self.source.setToolTip("The folder of the engine's source files (empty: found from the engine)")
+        browse = QPushButton("…")
+        browse.setFixedWidth(28)
+        browse.clicked.connect(self._browse)
+        source_row = QHBoxLayout()
+        source_row.addWidget(self.source, 1)
+        source_row.addWidget(browse)
+        self.depth = spin_box(1, 8, 2, "the depth the finder looks for the failing position at")
+        self.seconds = spin_box(1, 3600, 40, "no covered run is started after this long", " s")
+        self.runs = spin_box(0, 100_000, 0, "no covered run is started once this many have been (0: no cap)")
+        self.runs.setSpecialValueText("no cap")
+        form = QFormLayout()
+        form.addRow("Source", source_row)
+        numbers = QHBoxLayout()
+        for label, box in (("Depth", self.depth), ("Seconds", self.seconds), ("Runs", self.runs)):
+            numbers.addWidget(QLabel(label))
+            numbers.addWidget(box)
+        numbers.addStretch(1)
+        form.addRow(numbers)
+        self.start_button = QPushButton("Start")
+        self.start_button.setToolTip("Locate on the board's position with the engine chosen in the Divide tab")
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.stop_button)
+        buttons.addStretch(1)
+        self.status = QLabel("Choose the engine in the Divide tab, put the position on the board, then Start.")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.caption = QLabel()               # the Subject of the result shown
+        self.caption.setWordWrap(True)
+        self.caption.setStyleSheet(f"color: {palette.MUTED}")
+        self.caption.setTextInteractionFlags(Qt.TextSelectableByMouse)
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.source_view = QPlainTextEdit()
+        self.source_view.setReadOnly(True)
+        self.source_view.setLineWrapMode(QPlainTextEdit.NoWrap)
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.TypeWriter)
+        self.source_view.setFont(mono)
+        self.file_label = QLabel()
+        source_box = QWidget()
+        source_layout = QVBoxLayout(source_box)
+        source_layout.setContentsMargins(0, 0, 0, 0)
+        source_layout.addWidget(self.file_label)
+        source_layout.addWidget(self.source_view, 1)
+        split = QSplitter(Qt.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(source_box)
+        split.setStretchFactor(1, 1)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        layout.addWidget(self.caption)
+        layout.addWidget(split, 1)
+        hint = QLabel("Click a suspect: the source scrolls to it and the board shows a failing position that ran it.")
+        hint.setStyleSheet(f"color: {palette.MUTED}")
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
+
+        self.start_button.clicked.connect(self._start)
+        self.stop_button.clicked.connect(self.stopRequested)
+        self.table.clicked.connect(lambda index: self.choose(index.row()))
+
+    def options(self) -> dict:
+        folder = self.source.text().strip()
+        return {"sources": (folder,) if folder else (), "depth": self.depth.value(),
+                "seconds": float(self.seconds.value()), "runs": self.runs.value() or None}
+
+    def _start(self):
+        self.startRequested.emit(self.options())
+
+    def _browse(self):
+        folder = QFileDialog.getExistingDirectory(self, "The engine's source folder", self.source.text())
+        if folder:
+            self.source.setText(folder)
+
+    def set_running(self, running: bool):
+        super().set_running(running)
+        for w in (self.source, self.depth, self.seconds, self.runs):
+            w.setEnabled(not running)
+
+    # --- fed by the controller -----------------------------------------------------------
+    def clear(self):
+        self.suspects, self.result, self.shown_path = [], None, None
+        self.table.setRowCount(0)
+        self.source_view.clear()
+        self.file_label.clear()
+        self.caption.clear()
+
+    def show_result(self, result):
+        """A core.locate.job.LocateResult: its suspects ranked, the first one's file shown."""
+        self.clear()
+        self.result = result
+        self.caption.setText(f"Suspect lines of {result.subject.caption()}")
+        self.suspects = list(result.suspects)
+        self.table.setRowCount(len(self.suspects))
+        ranks = [s.rank for s in self.suspects]
+        for row, s in enumerate(self.suspects):
+            tied = ranks.count(s.rank) > 1
+            cells = (f"{s.rank}{'=' if tied else ''}", s.where, f"{s.score:.3f}", dstar_text(s.dstar),
+                     f"{s.failed}/{result.failed}", f"{s.passed}/{result.passed}", s.evidence, s.text)
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(f"{s.where}: {s.text}\nOchiai {s.score:.4f}, DStar {dstar_text(s.dstar)}; "
+                                f"ran in {s.failed} of {result.failed} failing and {s.passed} of "
+                                f"{result.passed} passing runs ({s.evidence})")
+                if s.rank == 1 and col in (0, 1):
+                    item.setForeground(Qt.darkRed)
+                self.table.setItem(row, col, item)
+        if self.suspects:
+            self.show_source(self.suspects[0].path)
+
+    def show_source(self, path: str, chosen=None):
+        """The file at `path`, each line numbered, the ranked ones scored and marked."""
+        if path != self.shown_path:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    lines = f.read().split("\n")
+            except OSError as e:
+                self.file_label.setText(f"cannot read {path}: {e.strerror or e}")
+                self.source_view.clear()
+                self.shown_path = None
+                return
+            scores: dict[int, str] = {}
+            for s in self.suspects:
+                if s.path == path:
+                    for n in range(s.line, s.last + 1):
+                        scores.setdefault(n, f"{s.rank:>3}· {s.score:.3f}")
+            width = len(str(len(lines)))
+            self.source_view.setPlainText("\n".join(f"{n:>{width}} {scores.get(n, ''):>11} │ {text}"
+                                                    for n, text in enumerate(lines, 1)))
+            self.shown_path = path
+            self.file_label.setText(f"<b>{html.escape(path)}</b>: ranked lines marked with their rank and Ochiai")
+        selections = []
+        for s in self.suspects:
+            if s.path != path:
+                continue
+            colour = CHOSEN if s is chosen else FIRST if s.rank == 1 else MARK
+            for n in range(s.line, s.last + 1):
+                selections.append(self._line_selection(n, colour))
+        self.source_view.setExtraSelections(selections)
+
+    def _line_selection(self, line: int, colour: QColor):
+        selection = QTextEdit.ExtraSelection()
+        fmt = QTextCharFormat()
+        fmt.setBackground(colour)
+        fmt.setProperty(QTextFormat.FullWidthSelection, True)
+        selection.format = fmt
+        cursor = QTextCursor(self.source_view.document().findBlockByNumber(line - 1))
+        selection.cursor = cursor
+        return selection
+
+    def choose(self, row: int):
+        """Show suspect `row` in its file, scrolled to it, and ask for a failing position of it."""
+        if not 0 <= row < len(self.suspects):
+            return
+        suspect = self.suspects[row]
+        self.table.selectRow(row)
+        self.show_source(suspect.path, suspect)
+        self.scroll_to(suspect.line)
+        self.suspectChosen.emit(suspect)
+
+    def scroll_to(self, line: int):
+        block = self.source_view.document().findBlockByNumber(line - 1)
+        cursor = QTextCursor(block)
+        self.source_view.setTextCursor(cursor)
+        self.source_view.centerCursor()
+
+    def shown_line(self) -> int:
+        """The line the source view's cursor is on (1-based)."""
+        return self.source_view.textCursor().blockNumber() + 1
+
+    def visible_lines(self) -> range:
+        """The lines of the source on screen."""
+        view = self.source_view
+        first = view.cursorForPosition(view.viewport().rect().topLeft()).blockNumber() + 1
+        last = view.cursorForPosition(view.viewport().rect().bottomLeft()).blockNumber() + 1
+        return range(first, last + 1)
