@@ -92,3 +92,46 @@ def test_which_line_in_the_finder_report_locates_its_position(qtbot, window):
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, tuple(report.path), 1)
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
+
+
+def action(menu, starts: str):
+    found = [a for a in menu.actions() if a.text().startswith(starts)]
+    return found[0] if found else None
+
+
+def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
+    """The divide tree's menu offers it on a differing row only (the position the move is
+    generated in, at depth 1, for a move the engine does not generate); the Test engine tab's
+    finding rows offer it on the finding's position."""
+    window.suspects_panel.runs.setValue(2)
+    window.divider.divide(1)
+    qtbot.waitUntil(lambda: window.model.root.state == "loaded", timeout=20000)
+    missing = window.model.node(window.model.find(["b7b8n"]))
+    agreeing = window.model.node(window.model.find(["e1d1"]))
+    assert action(window.exports.menu_for(agreeing), "Which line?") is None
+    menu = window.exports.menu_for(missing)
+    action(menu, "Which line?").trigger()
+    assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
+    given = window.main_model.jobs["locate"].given
+    assert (given.fen, given.moves, given.depth) == (PROMOTES, (), 1)
+    qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
+    assert window.main_model.jobs["locate"].result.suspects
+
+    from perftscope.core.engines.pair import EnginePair
+    from perftscope.core.mismatch.findings import investigate
+    panel = window.test_engine
+    assert panel.row_menu(0) is None                  # no finding row yet
+    engine, reference = EnginePair.parse(ENGINE, "core", 30.0).make_both()
+    try:
+        finding = investigate(engine, reference, PROMOTES, 2, "fuzz #1")
+    finally:
+        engine.close()
+        reference.close()
+    assert finding.kind == "promotion"
+    panel.add_finding(finding, "movegen.py", "core")
+    menu = panel.row_menu(0)
+    action(menu, "Which line?").trigger()
+    given = window.main_model.jobs["locate"].given
+    assert window.locating.running and (given.fen, given.depth) == (PROMOTES, 2)
+    window.locating.stop()
+    qtbot.waitUntil(lambda: not window.locating.running, timeout=10000)
