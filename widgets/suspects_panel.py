@@ -22,6 +22,8 @@ COLUMNS = ("#", "Where", "Ochiai", "DStar", "Failing", "Passing", "Evidence", "L
 MARK = QColor(255, 214, 150)        # a ranked line in the source
 FIRST = QColor(255, 160, 120)       # a line ranked first (alone or tied)
 CHOSEN = QColor(255, 240, 120)      # the suspect clicked
+MARKED = 10                         # suspects ranked up to this are marked in the source (all are scored),
+#                                     but not the lines every run ran: they tell the runs apart in nothing
 
 
 def dstar_text(value: float) -> str:
@@ -188,10 +190,14 @@ class SuspectsPanel(StartStop, QWidget):
             self.source_view.setPlainText("\n".join(f"{n:>{width}} {scores.get(n, ''):>11} │ {text}"
                                                     for n, text in enumerate(lines, 1)))
             self.shown_path = path
-            self.file_label.setText(f"<b>{html.escape(path)}</b>: ranked lines marked with their rank and Ochiai")
+            name = next((s.file for s in self.suspects if s.path == path), path)
+            self.file_label.setText(f"<b>{html.escape(name)}</b>: each ranked line with its rank and Ochiai, "
+                                    f"the first {MARKED} ranks marked (not the lines every run ran)")
+            self.file_label.setToolTip(path)
         selections = []
         for s in self.suspects:
-            if s.path != path:
+            telling = s.rank <= MARKED and (self.result is None or s.passed < self.result.passed)
+            if s.path != path or not (telling or s is chosen):
                 continue
             colour = CHOSEN if s is chosen else FIRST if s.rank == 1 else MARK
             for n in range(s.line, s.last + 1):

@@ -51,6 +51,8 @@ def test_the_planted_line_is_ranked_first_and_a_click_shows_it(qtbot, window):
     assert panel.shown_line() == panel.suspects[row].line
     assert line in panel.visible_lines()
     assert f"{line:>3} " in panel.source_view.document().findBlockByNumber(line - 1).text()
+    marked = {selection.cursor.blockNumber() + 1 for selection in panel.source_view.extraSelections()}
+    assert line in marked and 1 not in marked          # the shebang runs in every run: not marked
     shown = window.main_model.position
     failing = [r for r in result.runs if r.failed
                and Position.from_fen(r.fen).play(" ".join(r.moves)) == shown]
