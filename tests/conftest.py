@@ -15,9 +15,9 @@ os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects
 # memory and thread counts over a soak. `make test` runs every other test on all cores first
 # (pytest -n), then these alone (-m alone); plain `pytest` runs everything in one process.
 ALONE = {"app/test_gui.py", "app/test_gui_test_engine.py", "app/test_gui_race.py", "app/test_race_cli.py",
-         "core/test_race.py", "app/test_cluster_cli.py", "core/test_cluster.py", "app/test_soak.py",
-         "app/test_gui_killed.py", "app/test_launch.py", "core/test_compile_cache.py",
-         "core/test_hostile_engines.py", "core/test_oracles.py", "core/test_pool.py"}
+         "core/race/test_race.py", "app/test_cluster_cli.py", "core/counting/test_cluster.py", "app/test_soak.py",
+         "app/test_gui_killed.py", "app/test_launch.py", "core/kernels/test_compile_cache.py",
+         "core/engines/test_hostile_engines.py", "core/engines/test_oracles.py", "core/counting/test_pool.py"}
 
 
 def pytest_configure(config):

@@ -1,4 +1,4 @@
-"""Fault drills: each hostile engine of tests/core/test_hostile_engines.py once more, through
+"""Fault drills: each hostile engine of tests/core/engines/test_hostile_engines.py once more, through
 the product's own oracles, with the figures docs/RELIABILITY.md gives: what perftscope said,
 how long after the call began, how much this process's resident memory rose meanwhile, and how
 many of the engine's processes were left a second later.

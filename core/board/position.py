@@ -16,7 +16,7 @@ rook (`e1h1`, `b1a1`), as Stockfish with UCI_Chess960 and python-chess do.
 The rules (legal moves, check, the position after a move) come from the core's kernels.
 A process whose kernels are still being prepared (the GUI's first seconds on an empty
 compile cache) may have python-chess answer them meanwhile: `python_chess_until(loaded)`.
-The two agree move for move (tests/core/test_position.py plays random games with both);
+The two agree move for move (tests/core/board/test_position.py plays random games with both);
 what only the kernels know (the state tuple, its key, the analysis) waits for them. The
 kernel modules are imported at their first use: importing them imports numba.
 """

@@ -10,7 +10,7 @@ from perftscope.core.board.position import START_FEN
 from perftscope.core.race.runner import standard_positions
 from perftscope.widgets.race_panel import COLUMNS, RESULT
 
-from ..core.test_engine_io import _gone as gone
+from ..core.engines.test_engine_io import _gone as gone
 
 POSITIONS = {p.name: p for p in standard_positions()}
 

@@ -10,7 +10,7 @@ import pytest
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.engines.oracles import make_oracle
 
-ENGINES = Path(__file__).parent.parent / "engines"
+ENGINES = Path(__file__).parents[2] / "engines"
 PLANTED = {   # engine: (FEN, moves, depth)
     "ep_rank_pin": ("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2),
     "pinned_leaves_line": ("k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1", [], 3),

@@ -13,7 +13,7 @@ from perftscope.core.kernels import analysis as ka
 from perftscope.core.board.position import Position
 from perftscope.core.counting.suites import load
 
-from .random_positions import random_boards
+from ..random_positions import random_boards
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 STARTS = (chess.STARTING_FEN, KIWIPETE,

@@ -12,7 +12,7 @@ from perftscope.core.counting.pool import PoolError, start_perft
 from perftscope.core.counting.pool import perft as pool_perft
 from perftscope.core.board.position import START_FEN, Position
 
-from .random_positions import affordable_depth, random_positions
+from ..random_positions import affordable_depth, random_positions
 
 # chessprogramming.org "Perft Results"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

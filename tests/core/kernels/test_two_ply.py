@@ -16,8 +16,8 @@ from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
 from perftscope.core.kernels.two_ply import perft2
 from perftscope.core.board.position import Position
 
-from .python_chess_reference import python_chess_perft
-from .random_positions import random_boards
+from ..python_chess_reference import python_chess_perft
+from ..random_positions import random_boards
 
 STARTS = (chess.STARTING_FEN,
           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -13,7 +13,7 @@ from perftscope.core.errors import PerftscopeError
 from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.sources import program_of
 
-HERE = Path(__file__).resolve().parent.parent / "engines" / "locate"
+HERE = Path(__file__).resolve().parents[2] / "engines" / "locate"
 PROMOTES = "4k3/1P4p1/8/8/8/8/5P2/4K3 w - - 0 1"          # b7b8n missing in movegen.py
 CAPTURE_PROMOTES = "4k3/8/8/8/8/8/1p4P1/R3K3 b Q - 0 1"  # b2a1r/b/n missing in movegen.js
 CASTLES = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"               # e8c8 written e8b8 by movegen.c

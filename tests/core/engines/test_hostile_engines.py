@@ -11,7 +11,7 @@ from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.process import QUEUE_BYTES, QUEUE_LINES, _Output, _Lines, quoted
 from perftscope.core.errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout
 
-from ..processes import alive, marker, with_marker
+from ...processes import alive, marker, with_marker
 
 PAWNS = "8/8/8/8/8/8/PP6/K6k w - - 0 1"        # a2a3 a2a4 b2b3 b2b4 a1b1
 PAWNS_DIVIDE = {"a2a3": 1, "a2a4": 1, "b2b3": 1, "b2b4": 1, "a1b1": 1}

@@ -10,7 +10,7 @@ from perftscope.core.kernels import perft as kp
 from perftscope.core.kernels import search
 from perftscope.core.counting.perft import perft
 
-from .random_positions import affordable_depth, random_positions
+from ..random_positions import affordable_depth, random_positions
 
 KEY = np.uint64(0x9D39247E33776D41)
 

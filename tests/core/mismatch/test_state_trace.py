@@ -10,7 +10,7 @@ from perftscope.core.mismatch.findings import classify, investigate
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.mismatch.state_trace import _rights_difference, trace_state
 
-ENGINES = Path(__file__).parent.parent / "engines"
+ENGINES = Path(__file__).parents[2] / "engines"
 # black's bishop takes the a1 rook, the b1 rook takes it back on a1: white has no right left,
 # but an engine that keeps 'Q' castles e1c1 with the new rook
 CAPTURED_CORNER = "4k3/8/8/8/8/8/1b6/RR2K3 b Q - 0 1"

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import chess
 
-from .python_chess_reference import python_chess_perft
+from ..python_chess_reference import python_chess_perft
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-PACKAGE = Path(__file__).resolve().parents[2]
+PACKAGE = Path(__file__).resolve().parents[3]
 FENS = [KIWIPETE, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"]
 # the board's kernels alone (legal moves, make, the key, check): a few seconds to compile, and

@@ -9,7 +9,7 @@ from perftscope.core.errors import FenError, MoveError
 from perftscope.core.kernels.board import full_key, make
 from perftscope.core.board.position import START_FEN, Position, as_state
 
-from .random_positions import random_boards
+from ..random_positions import random_boards
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 

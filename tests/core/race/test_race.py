@@ -14,7 +14,7 @@ from perftscope.core.race.racers import own_time
 from perftscope.core.race.runner import (CRASHED, DONE, HUNG, STOPPED, WRONG, Race, RacePosition,
                                          standard_positions)
 
-from .test_engine_io import _gone as gone
+from ..engines.test_engine_io import _gone as gone
 
 POSITIONS = {p.name: p for p in standard_positions()}
 

@@ -13,7 +13,7 @@ from perftscope.core.counting.perft import divide, perft
 from perftscope.core.board.position import START_FEN, Position, is_chess960, reads_as_chess960
 from perftscope.core.counting.suites import load
 
-from .python_chess_reference import python_chess_divide
+from ..python_chess_reference import python_chess_divide
 
 SUITE = load(resources.path("python-chess_chess960.perft"))
 

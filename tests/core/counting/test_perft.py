@@ -11,8 +11,8 @@ from perftscope.core.counting.perft import divide, perft, perft_stats
 from perftscope.core.board.position import Position
 from perftscope.core.counting.suites import load
 
-from .python_chess_reference import python_chess_divide
-from .random_positions import random_boards
+from ..python_chess_reference import python_chess_divide
+from ..random_positions import random_boards
 
 BUDGET = 20_000_000          # largest single expected count checked per position in the suites
 
