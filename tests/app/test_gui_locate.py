@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import Position
 
-from ..core.test_locate import HERE, PROMOTES, planted
+from ..core.locate.test_locate import HERE, PROMOTES, planted
 
 ENGINE = f"perftree:{HERE / 'movegen.py'}"
 
