@@ -5,15 +5,15 @@ It only shows things: app/engine_tests.py runs the session and feeds it."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
-                               QLabel, QMenu, QPushButton, QStackedWidget, QStyle, QTableWidget,
+from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
+                               QLabel, QMenu, QPushButton, QStackedWidget, QStyle,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
 from perftscope.core.mismatch.jobs import FuzzSettings, SuiteSettings
 
 from . import palette
-from .cells import WrappedCells
+from .cells import WrappedCells, row_table
 from .notation import beside_uci
 from .reference import EngineChoice, EngineSelection
 from .spin import spin_box as _spin
@@ -77,12 +77,7 @@ class TestEnginePanel(StartStop, QWidget):
         self.status = QLabel("Choose the engine to test, then Start.")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
+        self.table = row_table(COLUMNS)
         header = self.table.horizontalHeader()
         # the columns share the table's width (no sideways scrolling, at 1024 px too), in SHARES:
         # long moves and FENs wrap in their cells, inside a FEN too, on two lines at most (the

@@ -14,7 +14,7 @@ from perftscope.widgets.reference import SpecSelector
 from perftscope.widgets.test_engine_panel import COLUMNS, ROW_LINES
 
 EP_PIN = "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1"
-FULL = ["Divide", "Finder report", "Engine log", "Perft run", "Test engine", "Race"]
+FULL = ["Divide", "Finder report", "Engine log", "Perft run", "Test engine", "Race", "Suspect lines"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -46,7 +46,7 @@ def test_every_tab_and_field_has_its_room(qtbot, window, size):
     if size[0] >= 1600:
         assert titles == FULL
     else:
-        assert titles == ["Divide", "Finder", "Log", "Perft", "Test", "Race"]
+        assert titles == ["Divide", "Finder", "Log", "Perft", "Test", "Race", "Lines"]
         assert [bar.tabToolTip(i).split(":")[0] for i in range(bar.count())] == FULL
     # the engine's path: room for a file name beside its kind
     paths = [s.path for s in w.tree.findChildren(SpecSelector) if s.path.isVisible()]
