@@ -65,7 +65,9 @@ def test_a_crash_and_a_hang_are_reported_and_the_race_goes_on(engine_path):
     assert crash.status == CRASHED and [lap.depth for lap in crash.laps] == [1, 2]
     assert crash.verdict == "crashed at depth 3: RuntimeError: move stack overflow at ply 3"
     assert hang.status == HUNG and hang.verdict == "no answer at depth 1 within 1 s; the engine was stopped"
-    assert correct.status == core.status == DONE and correct.best.depth == core.best.depth == 3
+    # every depth run; whether depth 3 is also timed depends on the start-up's noise (Lap.within_noise)
+    assert correct.status == core.status == DONE
+    assert [lap.depth for lap in correct.laps] == [lap.depth for lap in core.laps] == [1, 2, 3]
     assert core.engine == "core" and race.racers[3].label == "core (1 thread, no hash)"
     assert all(gone(pid) for pid in hang_pid if pid)
 
