@@ -73,17 +73,28 @@ def collect(folder: str, sources, programs=()) -> tuple[dict[str, set[int]], set
     return lines, kinds
 
 
-def _python(folder, roots):
-    files = glob.glob(os.path.join(folder, "py-*.json"))
-    if not files:
+def _json_files(pattern):
+    """The JSON documents of the files matching `pattern` (a run's own coverage data), None when
+    there are none; a file cut short by a killed run is skipped."""
+    names = glob.glob(pattern)
+    if not names:
         return None
-    out: dict[str, set[int]] = {}
-    for name in files:
+    documents = []
+    for name in names:
         try:
             with open(name) as f:
-                data = json.load(f)
+                documents.append(json.load(f))
         except (OSError, ValueError):
             continue
+    return documents
+
+
+def _python(folder, roots):
+    documents = _json_files(os.path.join(folder, "py-*.json"))
+    if documents is None:
+        return None
+    out: dict[str, set[int]] = {}
+    for data in documents:
         for path, numbers in data.items():
             if under(path, roots):
                 out.setdefault(path, set()).update(numbers)
@@ -95,17 +106,12 @@ NOT_CODE = re.compile(r"^\s*(?:[{}()\[\];,]*|(?:#|//|/\*|\*).*|else\s*:?\{?|\}\s
 
 
 def _node(folder, roots):
-    files = glob.glob(os.path.join(folder, "v8", "*.json"))
-    if not files:
+    documents = _json_files(os.path.join(folder, "v8", "*.json"))
+    if documents is None:
         return None
     out: dict[str, set[int]] = {}
-    for name in files:
-        try:
-            with open(name) as f:
-                scripts = json.load(f).get("result", [])
-        except (OSError, ValueError):
-            continue
-        for script in scripts:
+    for document in documents:
+        for script in document.get("result", []):
             url = urlparse(script.get("url", ""))
             if url.scheme != "file":
                 continue
