@@ -257,12 +257,13 @@ PROMOTE = 9                          # + 0 knight .. 3 queen
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def make_leaf_parent(T, s, frm, to, what):
+def make_leaf_parent(T, s, frm, to, what, castling=True):
     """The position after frm -> to, for a child that will only be counted: the mover's
     kind (`what`) comes from the generator instead of the board, a capture clears the
     square from every kind without asking which, and the key is left at 0, since the
     leaf parents below are never looked up in a table. Standard chess only (the
-    Chess960 castling goes through `make`)."""
+    Chess960 castling goes through `make`). `castling` False (a constant, for a
+    kernel built for positions without rights): s has none and the child has none."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)
@@ -305,6 +306,9 @@ def make_leaf_parent(T, s, frm, to, what):
         N, D, O = promoted(N, D, O, tb, what - PROMOTE)
     us ^= move
     occ = (occ ^ fb) | tb
-    cr &= T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to]
+    if castling:
+        cr = swap_rights(cr & T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to])
+    else:
+        cr = ZERO
     return (bswap(P), bswap(N), bswap(D), bswap(O), bswap(K), bswap(occ ^ us), bswap(occ),
-            new_ep, swap_rights(cr), ZERO, stm ^ ONE)
+            new_ep, cr, ZERO, stm ^ ONE)

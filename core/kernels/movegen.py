@@ -180,19 +180,20 @@ def castles_960(T, s, ksq):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def king_destinations(T, s, ksq, checkers):
+def king_destinations(T, s, ksq, checkers, castling=True):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
     every square the opponent attacks with our king lifted off the board, so that the
     king cannot step back along a checking ray. Built only when the king has a square
-    to go to or may castle; the same map answers the castling squares."""
+    to go to or may castle; the same map answers the castling squares. `castling`
+    False (a constant): s has no castling rights, and no castling code is compiled in."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
     candidates = T[KING + ksq] & ~us
     # castling needs the map only when a path is clear (in standard chess the king
     # is on e1 whenever rights remain)
-    castling = checkers == 0 and cr & np.uint64(3) and (
+    may_castle = castling and checkers == 0 and cr & np.uint64(3) and (
         cr > CR_RIGHTS or (cr & ONE and not occ & _K_EMPTY) or (cr & np.uint64(2) and not occ & _Q_EMPTY))
-    if not (candidates or castling):
+    if not (candidates or may_castle):
         return ZERO, 0
     # only the enemy pieces that could reach the king's neighbourhood are looked up
     knights = N & them
@@ -207,7 +208,7 @@ def king_destinations(T, s, ksq, checkers):
     banned = attacks_of(T, P, knights, diag, orth, K, them, occ ^ (ONE << np.uint64(ksq)), False)
     safe = candidates & ~banned
     castles = 0
-    if castling:
+    if may_castle:
         if cr > CR_RIGHTS:
             return safe, castles_960(T, s, ksq)
         # standard chess: the king is on e1 whenever rights remain, and e1 is not
@@ -256,11 +257,12 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def count_moves(T, s):
-    """Number of legal moves, by popcount of target sets (the leaf parent's work)."""
+def count_moves(T, s, castling=True):
+    """Number of legal moves, by popcount of target sets (the leaf parent's work).
+    `castling` False (a constant): s has no castling rights (see king_destinations)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
-    king_to, castles = king_destinations(T, s, ksq, checkers)
+    king_to, castles = king_destinations(T, s, ksq, checkers, castling)
     n = popcnt(king_to) + np.uint64(castles & 1) + np.uint64(castles >> 1)
     if evasion == 0:
         return n                                   # double check: king moves only

@@ -10,7 +10,7 @@ from .cache import CACHE
 from .bits import at
 from .board import CR_RIGHTS, make
 from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
-from .two_ply import perft2
+from .two_ply import perft2, perft2_no_castling
 
 MAX_PLY = 64
 
@@ -45,6 +45,8 @@ def _perft2_listed(T, s, buf, ply):
 def _perft(T, s, depth, buf, ply):
     # depth >= 2 here; the leaf parents (depth 1) only count
     if depth == 2:
+        if s[8] == 0:
+            return perft2_no_castling(T, s)
         if s[8] <= CR_RIGHTS:
             return perft2(T, s)
         return _perft2_listed(T, s, buf, ply)

@@ -31,13 +31,13 @@ _FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _count(T, s, frm, delta, targets, what):
+def _count(T, s, frm, delta, targets, what, castling=True):
     """Leaves below the children reached by moving `what` to each of `targets`, from
     frm, or for pawns (delta > 0) from each target minus delta."""
     total = np.uint64(0)
     while targets:
         to = tzcnt(targets)
-        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what))
+        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what, castling), castling)
         targets &= targets - ONE
     return total
 
@@ -49,15 +49,14 @@ def _count_rare(T, s, frm, delta, targets, what):
     return _count(T, s, frm, delta, targets, what)
 
 
-@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
-def perft2(T, s):
-    """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
-    takes core.kernels.perft's move-list path, since make_leaf_parent knows standard
-    castling alone."""
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def _perft2(T, s, castling):
+    """Leaf nodes two plies below s; `castling` a constant, False only for an s
+    without castling rights (then none of the castling code is compiled in)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
-    king_to, castles = king_destinations(T, s, ksq, checkers)
-    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5))
+    king_to, castles = king_destinations(T, s, ksq, checkers, castling)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), castling)
     if castles:
         total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
     if evasion == 0:
@@ -73,11 +72,11 @@ def perft2(T, s):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, np.int64(0), delta, t, what)
+        total += _count(T, s, np.int64(0), delta, t, what, castling)
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1))
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), castling)
         b &= b - ONE
     b = D & us & ~pin_o
     while b:
@@ -86,7 +85,7 @@ def perft2(T, s):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2))
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), castling)
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -95,7 +94,7 @@ def perft2(T, s):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3))
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), castling)
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):
@@ -111,3 +110,20 @@ def perft2(T, s):
                 total += _count_rare(T, s, sq, 0, ONE << ep, EN_PASSANT)
             b &= b - ONE
     return total
+
+
+@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
+def perft2(T, s):
+    """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
+    takes core.kernels.perft's move-list path, since make_leaf_parent knows standard
+    castling alone."""
+    return _perft2(T, s, True)
+
+
+@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
+def perft2_no_castling(T, s):
+    """perft2 for an s without castling rights (s[8] == 0), so that nothing below it
+    has any: compiled without the castling code (the rights' update at each child,
+    the castling tests of the king-ban map), which a sparse endgame otherwise pays
+    at every node (docs/BENCHMARKS.md, issue 33)."""
+    return _perft2(T, s, False)

@@ -13,7 +13,7 @@ from perftscope.core.kernels.board import (CASTLE, DOUBLE_PUSH, EN_PASSANT, FLAG
                                            move_promotion, move_to)
 from perftscope.core.kernels.movegen import count_moves
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
-from perftscope.core.kernels.two_ply import perft2
+from perftscope.core.kernels.two_ply import perft2, perft2_no_castling
 from perftscope.core.board.position import Position
 
 from ..python_chess_reference import python_chess_perft
@@ -66,12 +66,16 @@ def what_moves(state, m):
 @pytest.mark.parametrize("seed", range(4))
 def test_perft2_matches_python_chess_and_the_move_list_path(seed):
     T = kernels.table()
-    seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0}
+    seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0, "no rights": 0}
     for board in boards_with_en_passant(seed, 60):
         s = Position.from_fen(board.fen()).state()
         expected = python_chess_perft(board, 2)
         assert int(perft2(T, s)) == expected, board.fen()
         assert move_list_perft2(T, s) == expected, board.fen()
+        if s[8] == 0:
+            # the kernel compiled without castling, which perft picks for these
+            assert int(perft2_no_castling(T, s)) == expected, board.fen()
+            seen["no rights"] += 1
         # perft2's own rare paths are for the node's moves: count that they came up
         for m in board.legal_moves:
             seen["ep"] += board.is_en_passant(m)
@@ -115,5 +119,8 @@ def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
             child = make_leaf_parent(T, s, move_from(m), move_to(m), what)
             assert child[9] == 0                  # no key: the leaf parents are never hashed
             assert child[:9] + child[10:] == expected[:9] + expected[10:], (board.fen(), move.uci())
+            if s[8] == 0:
+                # as compiled into perft2_no_castling
+                assert make_leaf_parent(T, s, move_from(m), move_to(m), what, False) == child, board.fen()
     # every kind of move was built: six piece kinds, double push, castling, en passant, four promotions
     assert kinds == set(range(PROMOTE + 4)), sorted(kinds)
