@@ -251,19 +251,24 @@ def make(T, s, m):
             new_ep, swap_rights(cr), key, stm ^ ONE)
 
 
+# make_leaf_parent's, count_moves' and king_destinations' `castling` argument as the kernels pass
+# it: numpy booleans, typed `bool` rather than as literals, so that numba compiles each of those
+# functions once for both values, and LLVM folds the constant where it inlines them
+CASTLING, NO_CASTLING = np.bool_(True), np.bool_(False)
+
 # What moves, for make_leaf_parent: the piece kinds 0-5 as above, then the moves that do more
 DOUBLE_PUSH, CASTLE, EN_PASSANT = 6, 7, 8
 PROMOTE = 9                          # + 0 knight .. 3 queen
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def make_leaf_parent(T, s, frm, to, what, castling=True):
+def make_leaf_parent(T, s, frm, to, what, castling):
     """The position after frm -> to, for a child that will only be counted: the mover's
     kind (`what`) comes from the generator instead of the board, a capture clears the
     square from every kind without asking which, and the key is left at 0, since the
     leaf parents below are never looked up in a table. Standard chess only (the
-    Chess960 castling goes through `make`). `castling` False (a constant, for a
-    kernel built for positions without rights): s has none and the child has none."""
+    Chess960 castling goes through `make`). `castling` is CASTLING, or NO_CASTLING in a
+    kernel built for positions without rights: s has none and the child has none."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)

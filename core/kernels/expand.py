@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .cache import CACHE
-from .board import ep_is_hashed, make
+from .board import CASTLING, ep_is_hashed, make
 from .movegen import count_moves, generate_moves
 from .perft import MAX_MOVES, _perft
 
@@ -33,7 +33,7 @@ def child_counts(T, rows):
     """Number of legal moves of each row."""
     out = np.zeros(rows.shape[0], np.int64)
     for i in range(rows.shape[0]):
-        out[i] = np.int64(count_moves(T, row_state(rows, i)))
+        out[i] = np.int64(count_moves(T, row_state(rows, i), CASTLING))
     return out
 
 
@@ -109,7 +109,7 @@ def estimate(T, rows, depth):
     for i in range(rows.shape[0]):
         s = row_state(rows, i)
         if depth == 1:
-            out[i] = max(np.int64(1), np.int64(count_moves(T, s)))
+            out[i] = max(np.int64(1), np.int64(count_moves(T, s, CASTLING)))
         elif depth >= 2:
             out[i] = max(np.int64(1), np.int64(_perft(T, s, 2, buf, 0)))
     return out

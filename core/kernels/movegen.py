@@ -18,7 +18,7 @@ from numba import njit
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
-from .board import CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
+from .board import CASTLING, CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
 from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
@@ -180,12 +180,13 @@ def castles_960(T, s, ksq):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def king_destinations(T, s, ksq, checkers, castling=True):
+def king_destinations(T, s, ksq, checkers, castling):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
     every square the opponent attacks with our king lifted off the board, so that the
     king cannot step back along a checking ray. Built only when the king has a square
-    to go to or may castle; the same map answers the castling squares. `castling`
-    False (a constant): s has no castling rights, and no castling code is compiled in."""
+    to go to or may castle; the same map answers the castling squares. `castling`:
+    board.CASTLING, or NO_CASTLING where s has no rights (no castling code is then
+    left once LLVM has inlined this with the constant)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
     candidates = T[KING + ksq] & ~us
@@ -257,9 +258,9 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def count_moves(T, s, castling=True):
+def count_moves(T, s, castling):
     """Number of legal moves, by popcount of target sets (the leaf parent's work).
-    `castling` False (a constant): s has no castling rights (see king_destinations)."""
+    `castling`: board.CASTLING, or NO_CASTLING where s has no rights (see king_destinations)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     king_to, castles = king_destinations(T, s, ksq, checkers, castling)
@@ -337,7 +338,7 @@ def generate_moves(T, s, buf, n):
     """Write the legal moves into buf from index n on; return the new end index."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
-    king_to, castles = king_destinations(T, s, ksq, checkers)
+    king_to, castles = king_destinations(T, s, ksq, checkers, CASTLING)
     n = _emit(buf, n, ksq, king_to)
     if castles & 1:
         put(buf, n, np.uint16(ksq | (6 << 6) | (FLAG_CASTLE << 12)))

@@ -8,7 +8,7 @@ from numba import njit, types
 
 from .cache import CACHE
 from .bits import at
-from .board import CR_RIGHTS, make
+from .board import CASTLING, CR_RIGHTS, make
 from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
 from .two_ply import perft2, perft2_no_castling
 
@@ -37,7 +37,7 @@ def _perft2_listed(T, s, buf, ply):
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)
     for i in range(base, end):
-        total += count_moves(T, make(T, s, at(buf, i)))
+        total += count_moves(T, make(T, s, at(buf, i)), CASTLING)
     return total
 
 
@@ -63,7 +63,7 @@ def perft(T, s, depth, buf):
     if depth <= 0:
         return np.uint64(1)
     if depth == 1:
-        return count_moves(T, s)
+        return count_moves(T, s, CASTLING)
     return _perft(T, s, depth, buf, 0)
 
 
@@ -75,7 +75,7 @@ def divide(T, s, depth, buf):
     for i in range(moves.shape[0]):
         child = make(T, s, moves[i])
         if depth == 2:
-            counts[i] = count_moves(T, child)
+            counts[i] = count_moves(T, child, CASTLING)
         elif depth > 2:
             counts[i] = _perft(T, child, depth - 1, buf, 0)
     return moves, counts

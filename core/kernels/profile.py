@@ -5,12 +5,33 @@ import numpy as np
 from numba import njit, types
 
 from .cache import CACHE
-from .board import make
+from .board import CASTLING, NO_CASTLING, make
 from .movegen import count_moves, generate_moves, king_destinations, legality_masks
 from .perft import MAX_MOVES, MOVES, STATE, TABLE
 
 # what a leaf parent does in each stage
 STAGE_NOTHING, STAGE_MASKS, STAGE_KING, STAGE_FULL = 0, 1, 2, 3
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def _leaf_parents(T, s, buf, base, end, stage, castling):
+    """The depth-2 node's children, each stopped after `stage`; `castling` a constant, False
+    where s has no castling rights, as perft picks two_ply.perft2_no_castling there."""
+    total = np.uint64(0)
+    for i in range(base, end):
+        c = make(T, s, buf[i])
+        if stage == STAGE_NOTHING:
+            total += c[6] & np.uint64(1)
+        elif stage == STAGE_MASKS:
+            masks = legality_masks(T, c)
+            total += (masks[1] ^ masks[3] ^ masks[4]) & np.uint64(1)
+        elif stage == STAGE_KING:
+            masks = legality_masks(T, c)
+            king_to, castles = king_destinations(T, c, masks[0], masks[1], castling)
+            total += (king_to ^ masks[3] ^ masks[4]) & np.uint64(1)
+        else:
+            total += count_moves(T, c, castling)
+    return total
 
 
 @njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, types.int64), cache=CACHE, _nrt=False)
@@ -21,20 +42,9 @@ def staged_walk(T, s, depth, buf, ply, stage):
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)
     if depth == 2:
-        for i in range(base, end):
-            c = make(T, s, buf[i])
-            if stage == STAGE_NOTHING:
-                total += c[6] & np.uint64(1)
-            elif stage == STAGE_MASKS:
-                masks = legality_masks(T, c)
-                total += (masks[1] ^ masks[3] ^ masks[4]) & np.uint64(1)
-            elif stage == STAGE_KING:
-                masks = legality_masks(T, c)
-                king_to, castles = king_destinations(T, c, masks[0], masks[1])
-                total += (king_to ^ masks[3] ^ masks[4]) & np.uint64(1)
-            else:
-                total += count_moves(T, c)
-    else:
-        for i in range(base, end):
-            total += staged_walk(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, stage)
+        if s[8] == 0:
+            return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
+        return _leaf_parents(T, s, buf, base, end, stage, CASTLING)
+    for i in range(base, end):
+        total += staged_walk(T, make(T, s, buf[i]), depth - 1, buf, ply + 1, stage)
     return total

@@ -20,7 +20,7 @@ from numba import njit, types
 
 from .cache import CACHE
 from .bits import atomic_add, atomic_load, prefetch
-from .board import make
+from .board import CASTLING, make
 from .expand import row_state
 from .hashtable import MAX_COUNT, STORED_EMPTY, STORED_REPLACED, bucket_of, probe, store
 from .movegen import count_moves, generate_moves
@@ -120,7 +120,7 @@ def run_worker(T, items, depth, out, next_item, buf, H, mask, min_depth, ctr, sl
         if depth <= 0:
             n = np.uint64(1)
         elif depth == 1:
-            n = count_moves(T, s)
+            n = count_moves(T, s, CASTLING)
         else:
             n = _search(T, s, depth, buf, 0, H, mask, min_depth, ctr, slot, stop)
         if depth <= 1:

@@ -11,7 +11,7 @@ from numba import njit, types
 
 from .cache import CACHE
 from .bits import atomic_load, popcnt
-from .board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, make, move_flag, move_to
+from .board import CASTLING, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, make, move_flag, move_to
 from .expand import row_state
 from .movegen import count_moves, generate_moves, king_safety
 from .perft import (CAPTURES, CASTLES, CHECKMATES, CHECKS, DISCOVERY_CHECKS, DOUBLE_CHECKS, EP,
@@ -44,7 +44,7 @@ def _leaf_stats(T, s, m, stats):
             stats[DISCOVERY_CHECKS] += 1
         if popcnt(checkers) > 1:
             stats[DOUBLE_CHECKS] += 1
-        if count_moves(T, child) == 0:
+        if count_moves(T, child, CASTLING) == 0:
             stats[CHECKMATES] += 1
 
 

@@ -10,14 +10,16 @@ Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
 get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
 so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
 the rare moves (castling, promotions, en passant) share one more, behind a call
-(docs/BENCHMARKS.md)."""
+(docs/BENCHMARKS.md). The whole is compiled twice, with castling and without
+(`perft2_no_castling`, for a node without rights: a sparse endgame then never pays
+for castling, as Gigantua's generator, specialised on the castling rights, does not)."""
 import numpy as np
 from numba import njit, types
 
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
-from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, ONE, PROMOTE, ZERO, make_leaf_parent
+from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PROMOTE, ZERO, make_leaf_parent
 from .movegen import count_moves, ep_is_legal, king_destinations, legality_masks, pawn_targets
 from .tables import KNIGHT, PAWN_B, RANK_8
 
@@ -31,7 +33,7 @@ _FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _count(T, s, frm, delta, targets, what, castling=True):
+def _count(T, s, frm, delta, targets, what, castling):
     """Leaves below the children reached by moving `what` to each of `targets`, from
     frm, or for pawns (delta > 0) from each target minus delta."""
     total = np.uint64(0)
@@ -46,7 +48,7 @@ def _count(T, s, frm, delta, targets, what, castling=True):
 def _count_rare(T, s, frm, delta, targets, what):
     """_count for the rare moves (castling, promotions, en passant), left a call so
     that the counting code is not compiled in once more for each."""
-    return _count(T, s, frm, delta, targets, what)
+    return _count(T, s, frm, delta, targets, what, CASTLING)
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -117,7 +119,7 @@ def perft2(T, s):
     """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
     takes core.kernels.perft's move-list path, since make_leaf_parent knows standard
     castling alone."""
-    return _perft2(T, s, True)
+    return _perft2(T, s, CASTLING)
 
 
 @njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
@@ -126,4 +128,4 @@ def perft2_no_castling(T, s):
     has any: compiled without the castling code (the rights' update at each child,
     the castling tests of the king-ban map), which a sparse endgame otherwise pays
     at every node (docs/BENCHMARKS.md, issue 33)."""
-    return _perft2(T, s, False)
+    return _perft2(T, s, NO_CASTLING)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from perftscope.core import kernels
-from perftscope.core.kernels.board import (CASTLE, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION,
+from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, NO_CASTLING,
                                            PROMOTE, kind_on, make, make_leaf_parent, move_flag, move_from,
                                            move_promotion, move_to)
 from perftscope.core.kernels.movegen import count_moves
@@ -45,7 +45,7 @@ def move_list_perft2(T, s):
     total = 0
     for m in legal_moves(T, s):
         child = tuple(np.uint64(x) for x in make(T, s, m))     # back from Python ints to the kernel's type
-        total += int(count_moves(T, child))
+        total += int(count_moves(T, child, CASTLING))
     return total
 
 
@@ -116,11 +116,11 @@ def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
             what = what_moves(s, m)
             kinds.add(int(what))
             expected = make(T, s, m)
-            child = make_leaf_parent(T, s, move_from(m), move_to(m), what)
+            child = make_leaf_parent(T, s, move_from(m), move_to(m), what, CASTLING)
             assert child[9] == 0                  # no key: the leaf parents are never hashed
             assert child[:9] + child[10:] == expected[:9] + expected[10:], (board.fen(), move.uci())
             if s[8] == 0:
                 # as compiled into perft2_no_castling
-                assert make_leaf_parent(T, s, move_from(m), move_to(m), what, False) == child, board.fen()
+                assert make_leaf_parent(T, s, move_from(m), move_to(m), what, NO_CASTLING) == child, board.fen()
     # every kind of move was built: six piece kinds, double push, castling, en passant, four promotions
     assert kinds == set(range(PROMOTE + 4)), sorted(kinds)
