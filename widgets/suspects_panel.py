@@ -122,6 +122,20 @@ class SuspectsPanel(StartStop, QWidget):
         return {"sources": (folder,) if folder else (), "depth": self.depth.value(),
                 "seconds": float(self.seconds.value()), "runs": self.runs.value() or None}
 
+    def choices(self) -> dict:
+        """The tab's settings as plain data to remember between sessions (app.memory)."""
+        return {"source": self.source.text().strip(), "depth": self.depth.value(),
+                "seconds": self.seconds.value(), "runs": self.runs.value()}
+
+    def set_choices(self, choices: dict):
+        """Put back what choices() returned; a value of the wrong kind is left as it is."""
+        if isinstance(choices.get("source"), str):
+            self.source.setText(choices["source"])
+        for key, box in (("depth", self.depth), ("seconds", self.seconds), ("runs", self.runs)):
+            value = choices.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                box.setValue(int(value))
+
     def _start(self):
         self.startRequested.emit(self.options())
 
