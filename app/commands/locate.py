@@ -114,9 +114,14 @@ def run(args) -> int:
     width = max(len(s.where) for s in shown) if shown else 0
     for s in shown:
         rank = f"{s.rank}." if not _tied(result.suspects, s) else f"{s.rank}="
-        print(f"{rank:>4} {s.where:<{width}}  {s.score:.3f}  {s.failed}/{s.passed}  {s.text}")
+        rank += "*" if s.way else " "
+        print(f"{rank:>5} {s.where:<{width}}  {s.score:.3f}  {s.failed}/{s.passed}  {s.text}")
     print()
-    print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same score, same contrast)")
+    if any(s.way for s in shown):
+        twin = result.twins[0]
+        print(f"*: ran on the way to {twin.move}, not in the same position without {twin.without}: ranked above "
+              f"the rest, then by the runs where {twin.move} is possible")
+    print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence)")
     return 0
 
 

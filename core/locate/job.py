@@ -80,6 +80,7 @@ class LocateResult:
     other_failures: list[Run] = field(default_factory=list)   # failing runs of another kind, left out
     example: Run | None = None           # the failing position the finder found
     focus: str | None = None             # the kind of move that goes wrong
+    twins: list[Twins] = field(default_factory=list)   # the move-aware step's twins of each failing run
     sources: tuple[str, ...] = ()
     coverage: tuple[str, ...] = ()       # the kinds of coverage data that came back
     report: Report | None = None
@@ -104,6 +105,8 @@ class LocateResult:
                 "runs": {"failed": self.failed, "passed": self.passed, "left_out": len(self.other_failures),
                          "by_origin": {k: {"failed": v[0], "passed": v[1]} for k, v in counts.items()}},
                 "positions": [r.to_json() for r in self.runs],
+                "twins": [{"failing": t.failing, "twins": list(t.twins), "move": t.move, "without": t.without}
+                          for t in self.twins],
                 "example": None if self.example is None else self.example.to_json(),
                 "focus": self.focus, "sources": list(self.sources), "coverage": list(self.coverage),
                 "seconds": round(self.seconds, 2), "stopped": self.stopped}
@@ -225,7 +228,8 @@ class LocateJob:
                                       f"none of it in {', '.join(self.sources)}: give --source DIR, the folder of "
                                       f"the source files that ran")
             raise PerftscopeError(no_coverage_hint(self.program, covered.name))
-        result.suspects = rank(result.runs, self.sources, result.focus, move_aware(result.runs))
+        result.twins = move_aware(result.runs)
+        result.suspects = rank(result.runs, self.sources, result.focus, result.twins)
         return self._done(result, start)
 
     def _done(self, result: LocateResult, start: float) -> LocateResult:

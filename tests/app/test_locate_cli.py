@@ -30,11 +30,15 @@ def test_text_report(capsys, tmp_path):
     assert len(rows) == 3
     planted = next(n for n, line in enumerate((HERE / "movegen.c").read_text().splitlines(), 1) if "/* PLANTED:" in line)
     first = rows[0].split()
-    assert first[0] in ("1.", "1=") and first[1].startswith("movegen.c:")
+    assert first[0] in ("1.", "1=", "1.*", "1=*") and first[1].startswith("movegen.c:")
     lo, _, hi = first[1].split(":")[1].partition("-")
     assert int(lo) <= planted <= int(hi or lo)
     source = (HERE / "movegen.c").read_text().splitlines()
     assert "/" in first[3] and rows[0].endswith(source[int(lo) - 1].strip())   # failing/passing, the line
+    # the move-aware step: the planted line ran on the way to the wrong castling, which its twin
+    # (the position without the right q) does not make; the rows it ranked are marked
+    assert first[0].endswith("*")
+    assert "*: ran on the way to e8c8, not in the same position without the castling right q" in out
 
 
 def test_json_report(capsys, tmp_path):
