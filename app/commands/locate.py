@@ -7,12 +7,11 @@ import os
 import sys
 from dataclasses import dataclass
 
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.job import Progress
 
 from . import add_parser
-from .common import add_position_args, depth_arg, int_arg, print_json, seconds_arg
+from .common import add_engine_args, add_position_args, depth_arg, int_arg, print_json, seconds_arg
 
 
 def register(sub):
@@ -27,10 +26,8 @@ def register(sub):
     p.add_argument("-d", "--depth", type=depth_arg, default=None, metavar="DEPTH",
                    help="the depth the finder looks for the failing position at (needed unless --session or "
                         "--finding gives the position)")
-    p.add_argument("--engine", default=None, metavar="SPEC",
-                   help=f"the engine under test (default: the --session's): {SPECS}")
-    p.add_argument("--reference", default=None, metavar="SPEC",
-                   help="the truth (default: the --session's, else core)")
+    add_engine_args(p, reference=None, reference_help="the truth (default: the --session's, else core)",
+                    engine_required=False, engine_help="the engine under test (default: the --session's)")
     start = p.add_mutually_exclusive_group()
     start.add_argument("--session", default=None, metavar="FILE",
                        help="start from a saved session (File > Save session, gui --save-session): its finder's "
@@ -47,8 +44,6 @@ def register(sub):
                    help="no run is started after this many seconds (default 40)")
     p.add_argument("--runs", type=int_arg("--runs", 1, 100_000), default=None, metavar="N",
                    help="no run is started after this many (default: as many as --seconds allows)")
-    p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=run)
 
