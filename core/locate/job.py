@@ -191,10 +191,10 @@ class LocateJob:
             except OracleCancelled:
                 pass
             if shrunk is not None and shrunk.fen != failing.position.fen():
-                self._doing = "the children of the minimal position"
                 small = Request.of(shrunk.fen)
                 self._doing = "the minimal position without what makes its wrong move possible"
                 self._batch(covered, self._twins(covered, small), "twins", over)
+                self._doing = "the children of the minimal position"
                 self._batch(covered, [small.then(m) for m in small.position.legal_moves()[:CHILDREN]],
                             "children", over)
             self._doing = f"a short fuzz on positions with {result.focus or 'any'} moves"
@@ -262,7 +262,9 @@ class LocateJob:
     @staticmethod
     def _twins(covered: CoveredEngine, request: Request) -> list[Request]:
         """The failing run of `request`'s position, each wrong move taken away (core.locate.runs.WrongMove.twin)."""
-        run = next((r for r in covered.runs if r.failed and (r.fen, r.moves) == (request.written, request.moves)), None)
+        where = request.position.fen()
+        run = next((r for r in reversed(covered.runs)
+                    if r.failed and Request.of(r.fen, r.moves).position.fen() == where), None)
         if run is None:
             return []
         board = run.board()
