@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from ..board.position import Position
 from ..errors import EngineError, EngineRefused, MoveError, OracleCancelled
 from .divide_parser import ParsedDivide
-from .lenient_fen import fen_as_written, lenient_fen
+from .lenient_fen import fen_as_written, lenient_fen, lenient_position
 from .process import Activity, EngineLog
 
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
@@ -31,23 +31,31 @@ class Request:
     and en-passant square that cannot stand dropped (core.engines.lenient_fen), what references
     are sent; `written`: the FEN with those fields as given, what the engine under test is sent;
     `warnings`: one line per field dropped; `moves`: played from the root; `position`: where they
-    lead."""
+    lead; `start`: the root's Position, before the moves."""
     root: str
     written: str
     warnings: tuple[str, ...]
     moves: tuple[str, ...]
     position: Position
+    start: Position
 
     @classmethod
     def of(cls, fen, moves=()) -> Request:
-        """FenError or MoveError naming what is wrong; a Request is returned as it is (with
-        `moves` played on it)."""
+        """The request of a FEN as it enters (read here, once) with `moves` played; FenError or
+        MoveError naming what is wrong. A Request is returned as it is (with `moves` played on it)."""
         if isinstance(fen, Request):
             return fen.then(*_move_list(moves))
         moves = _move_list(moves)
-        lenient = lenient_fen(fen)
-        root, warnings = lenient
-        return cls(root, fen_as_written(fen, lenient), tuple(warnings), moves, Position.from_fen(root).play(moves))
+        start, root, warnings = lenient_position(fen)
+        written = fen_as_written(fen, (root, warnings))
+        return cls(root, written, tuple(warnings), (), start, start).then(*moves)
+
+    @classmethod
+    def at(cls, position: Position, moves=()) -> Request:
+        """The request of a position already read or built (a generated or shrunk one), with
+        `moves` played: its FEN is written, never read again."""
+        root = position.fen()
+        return cls(root, root, (), (), position, position).then(*_move_list(moves))
 
     def then(self, *moves: str) -> Request:
         """The request after `moves` more, played on the position already reached."""
@@ -61,6 +69,20 @@ class Request:
             except MoveError as e:
                 raise MoveError(f"move {len(self.moves) + i + 1} of the move list: {e}") from None
         return replace(self, moves=self.moves + moves, position=position)
+
+    @property
+    def fen(self) -> str:
+        """The FEN of the position reached (the root's when no moves were played)."""
+        return self.position.fen() if self.moves else self.root
+
+    def sent(self, as_written: bool = False) -> str:
+        """The root FEN a side is sent: the engine under test the FEN as written (`as_written`),
+        references the one that stands."""
+        return self.written if as_written else self.root
+
+    def from_root(self) -> Request:
+        """This request with no moves played: its root."""
+        return replace(self, moves=(), position=self.start) if self.moves else self
 
 
 def _move_list(moves) -> tuple[str, ...]:
