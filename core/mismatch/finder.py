@@ -1,7 +1,7 @@
 """The mismatch finder: descend two oracles' divides to the position where their move lists differ.
 
     >>> report = find_mismatch(make_oracle("perftree:tests/engines/ep_rank_pin.py"),
-    ...                        make_oracle("stockfish"), "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    ...                        make_oracle("stockfish"), Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     >>> report.path, report.missing, report.extra, report.explanations["e4d3"]
     (['d2d4'], [], ['e4d3'], 'en passant e4d3 exposes king a4 to queen h4 along rank 4')
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Callable
 
-import chess
 
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
@@ -158,7 +157,6 @@ class Report:
     state_trace: StateTrace | None = None   # the move after which the engine's position is wrong
     trace_calls: int = 0     # engine calls spent asking whether (and where) its state goes wrong
     notes: list[str] = field(default_factory=list)   # how the engine's answers were read (rows of 0 dropped)
-
     @property
     def crash(self) -> bool:
         """The engine under test crashed, hung or flooded: a finding, with the levels found before."""
@@ -234,20 +232,18 @@ def _subtree_size(row: Row) -> tuple:
     return (max(row.engine or 0, row.reference or 0), row.move)
 
 
-def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(), depth: int = 1,
+def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: int = 1,
                   progress: Callable[[Level], None] | None = None,
                   cancelled: Callable[[], bool] | None = None) -> Report:
-    """Descend from `fen` (a FEN or a core.engines.oracle.Request) + `moves` until the two move
-    lists differ (or everything agrees). The request is validated once; each level below is the
-    one above with the chosen move played on its Position.
+    """Descend from `request` (a core.engines.oracle.Request: its root FEN + its moves) until the
+    two move lists differ (or everything agrees). Each level below is the one above with the
+    chosen move played on its Position; no FEN is read again.
 
     `progress(level)` is called after each level; when `cancelled()` turns true the finder stops
     before the next engine call and returns what it has with `report.cancelled` set. To stop
     inside a long divide, also call cancel() on the oracles: that ends the same way.
-    FenError/MoveError for a bad request; an oracle that fails ends the report with its
-    `failure` (`raise_unless_finding()` raises the ones that are not findings)."""
-    request = Request.of(fen, moves)
-    fen = fen if isinstance(fen, str) else request.written
+    An oracle that fails ends the report with its `failure` (`raise_unless_finding()` raises the
+    ones that are not findings)."""
     start = request.position
     report = Report(engine=engine.name, reference=reference.name, root_fen=request.root, depth=depth,
                     path=list(request.moves), fen=start.fen(), unreachable=_unreachable(start),
@@ -261,29 +257,29 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
         side, asked, refused = "engine", report.path, []
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
-            answer = engine.answer(request, (), remaining, as_written=True)
+            answer = engine.answer(request, remaining, as_written=True)
             report.engine_calls += 1
             side = "reference"
-            theirs = reference.divide(request, (), remaining)
+            theirs = reference.divide(request, remaining)
             report.reference_calls += 1
             ours = answer.moves
             if ours is None:           # totals only: ask below each move only when the totals differ
                 report.totals_only = True
                 if remaining == 1 or answer.total == sum(theirs.values()):
                     _compare_totals(report, pos, remaining, answer.total, theirs, progress)
-                    return _traced(report, engine, fen, remaining, answer, cancelled)
+                    return _traced(report, engine, request, remaining, answer, cancelled)
                 ours, side = {}, "engine"
                 for move in theirs:
                     asked = report.path + [move]
                     try:
-                        ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                        ours[move] = engine.perft(request.then(move), remaining - 1, as_written=True)
                     except EngineRefused:     # it would not play the move: one it does not generate
                         refused.append(move)
                     report.engine_calls += 1
             dropped = getattr(answer.parsed, "dropped", None)
             if dropped and remaining > 1:      # listed with 0: rejected, or an illegal move with nothing below?
                 side = "engine"
-                at_1 = engine.answer(request, (), 1, as_written=True)
+                at_1 = engine.answer(request, 1, as_written=True)
                 report.engine_calls += 1
                 played = [m for m in dropped if (at_1.moves or {}).get(m)]
                 if not played:
@@ -291,7 +287,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
                 else:
                     side = "reference"
                     return _played_at_depth_1(report, pos, remaining, played, at_1.moves,
-                                              reference.divide(request, (), 1), progress)
+                                              reference.divide(request, 1), progress)
             elif dropped:
                 _note(report, zero_rows_note(dropped, remaining))
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
@@ -317,17 +313,17 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             progress(level)
         if moves_differ:
             report.note = _totals_differ(report, remaining, answer.total, ours)
-            return _traced(report, engine, fen, remaining, answer, cancelled)
+            return _traced(report, engine, request, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
             for move in refused:
                 report.explanations[move] += "; asked to play it, the engine refused it"
             report.unreachable = _unreachable(start, pos)
-            return _traced(report, engine, fen, remaining, answer, cancelled)
+            return _traced(report, engine, request, remaining, answer, cancelled)
         if not differing:
             if len(report.levels) > 1:
                 report.note = _inconsistent(report)
-                return _traced(report, engine, fen, remaining, answer, cancelled)
+                return _traced(report, engine, request, remaining, answer, cancelled)
             report.agree = True
             return report
         report.path.append(level.chosen)
@@ -367,7 +363,7 @@ def _explained(pos: Position, missing: list[str], extra: list[str]):
     """(missing, extra, {move: why}). A promotion the engine printed without its piece (`b7b8`)
     is said as such, and the promotions it may stand for are not listed as missing too."""
     why = {}
-    board = chess.Board(pos.fen(), chess960=pos.chess960)
+    board = pos.chess_board()
     for bare in [m for m in extra if is_bare_promotion(board, m)]:
         completions = [bare + p for p in "qrbn"]
         legal = [m for m in completions if m in missing]
@@ -378,16 +374,16 @@ def _explained(pos: Position, missing: list[str], extra: list[str]):
     return missing, extra, why
 
 
-def _traced(report: Report, engine: Oracle, fen: str, depth: int, answer, cancelled) -> Report:
-    """A disagreement at the end of a path: when the engine answers otherwise asked about the
-    position's own FEN, the move that breaks its state and what its position holds
-    (core.mismatch.state_trace); the engine's answer here was `answer`."""
+def _traced(report: Report, engine: Oracle, request: Request, depth: int, answer, cancelled) -> Report:
+    """A disagreement at the end of a path (`request`: the root + the path): when the engine
+    answers otherwise asked about the position's own FEN, the move that breaks its state and what
+    its position holds (core.mismatch.state_trace); the engine's answer here was `answer`."""
     if report.agree or not report.path:
         return report
     inconsistent = _DEPENDS in report.note
     before = getattr(engine, "calls", 0)
     try:
-        report.state_trace = trace_state(engine, fen, report.path, depth, answer, cancelled)
+        report.state_trace = trace_state(engine, request, depth, answer, cancelled)
     except OracleCancelled:
         report.cancelled = True
     except EngineError:
@@ -439,10 +435,9 @@ def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]
     return text
 
 
-def failed_at_root(engine: Oracle, fen: str | Request, depth: int, error: EngineError) -> Report:
-    """The report of an engine under test that failed when asked about `fen` itself, at `depth`
-    (one call, no descent): for a session that will not ask it again."""
-    request = Request.of(fen)
+def failed_at_root(engine: Oracle, request: Request, depth: int, error: EngineError) -> Report:
+    """The report of an engine under test that failed when asked about `request` itself, at
+    `depth` (one call, no descent): for a session that will not ask it again."""
     report = Report(engine=engine.name, reference="", root_fen=request.root, depth=depth, fen=request.root,
                     fen_warnings=list(request.warnings), given_fen=request.written, engine_calls=1)
     return _failed(report, engine, "engine", error, [], request.position)
