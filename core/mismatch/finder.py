@@ -157,6 +157,24 @@ class Report:
     state_trace: StateTrace | None = None   # the move after which the engine's position is wrong
     trace_calls: int = 0     # engine calls spent asking whether (and where) its state goes wrong
     notes: list[str] = field(default_factory=list)   # how the engine's answers were read (rows of 0 dropped)
+    reached: Position | None = field(default=None, repr=False, compare=False)   # `fen` as the finder played it
+    root: Position | None = field(default=None, repr=False, compare=False)      # `root_fen` as the request held it
+
+    @property
+    def root_position(self) -> Position:
+        """The Position of `root_fen`: the request's, or for a report read back, `root_fen` read."""
+        if self.root is None or self.root.fen() != self.root_fen:
+            self.root = Position.from_fen(self.root_fen)
+        return self.root
+
+    @property
+    def position(self) -> Position:
+        """The Position of `fen`: the one the finder reached by playing moves, or for a report read
+        back (or one whose `fen` was changed), `fen` read."""
+        if self.reached is None or self.reached.fen() != self.fen:
+            self.reached = Position.from_fen(self.fen)
+        return self.reached
+
     @property
     def crash(self) -> bool:
         """The engine under test crashed, hung or flooded: a finding, with the levels found before."""
@@ -206,7 +224,7 @@ class Report:
     def from_json(cls, data: dict) -> Report:
         """The report to_json wrote (also one written before `failure` existed: its `crash`,
         `error` and `command`)."""
-        plain = {f.name for f in fields(cls)} - {"levels", "failure", "state_trace"}
+        plain = {f.name for f in fields(cls)} - {"levels", "failure", "state_trace", "reached", "root"}
         report = cls(**{k: v for k, v in data.items() if k in plain})
         report.levels = [Level.from_json(lv) for lv in data.get("levels", [])]
         if data.get("state_trace"):
@@ -247,7 +265,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
     start = request.position
     report = Report(engine=engine.name, reference=reference.name, root_fen=request.root, depth=depth,
                     path=list(request.moves), fen=start.fen(), unreachable=_unreachable(start),
-                    fen_warnings=list(request.warnings), given_fen=request.written)
+                    fen_warnings=list(request.warnings), given_fen=request.written, reached=start,
+                    root=request.start)
     report.agree = depth == 0          # depth 0: one node each, nothing to ask
     pos, remaining = start, depth
     while remaining > 0:
@@ -300,7 +319,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
             return _failed(report, engine if side == "engine" else reference, side, e, asked, at)
         level = Level(pos.fen(), remaining, diff_rows(ours, theirs, refused))
         report.levels.append(level)
-        report.fen = level.fen
+        report.fen, report.reached = level.fen, pos
         missing = [m for m in theirs if m not in ours]
         extra = [m for m in ours if m not in theirs]
         differing = level.differing
@@ -345,7 +364,7 @@ def _played_at_depth_1(report: Report, pos: Position, depth: int, played: list[s
     report ends at this position, at depth 1."""
     level = Level(pos.fen(), 1, diff_rows(ours, theirs))
     report.levels.append(level)
-    report.fen = level.fen
+    report.fen, report.reached = level.fen, pos
     if progress is not None:
         progress(level)
     missing = [m for m in theirs if m not in ours]
@@ -403,7 +422,7 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
     reference_total = sum(theirs.values())
     level = Level(pos.fen(), depth, [], total=reference_total)
     report.levels.append(level)
-    report.fen = level.fen
+    report.fen, report.reached = level.fen, pos
     if progress is not None:
         progress(level)
     if total == reference_total:
@@ -439,7 +458,8 @@ def failed_at_root(engine: Oracle, request: Request, depth: int, error: EngineEr
     """The report of an engine under test that failed when asked about `request` itself, at
     `depth` (one call, no descent): for a session that will not ask it again."""
     report = Report(engine=engine.name, reference="", root_fen=request.root, depth=depth, fen=request.root,
-                    fen_warnings=list(request.warnings), given_fen=request.written, engine_calls=1)
+                    fen_warnings=list(request.warnings), given_fen=request.written, engine_calls=1,
+                    root=request.start)
     return _failed(report, engine, "engine", error, [], request.position)
 
 
@@ -469,7 +489,7 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path,
         message = f"{oracle.name} {word(kind)} {where}: {text}"
     report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
                              tuple(path), error)
-    report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
+    report.path, report.fen, report.reached = list(path), fen, at   # where it failed; the levels say how it got there
     return report
 
 

@@ -141,7 +141,7 @@ class Finding:
             text = f"{self.label}: {self.report.note if self.report is not None else self.error}"
         else:
             moves = []
-            pos = Position.from_fen(self.report.fen)
+            pos = self.report.position
             for verdict, listed in ((ILLEGAL.word, self.report.extra), (NOT_GENERATED.word, self.report.missing)):
                 for m in listed[:_LISTED]:
                     if _bare(pos, m):       # not a move but a way of writing one: said as it is
@@ -186,7 +186,7 @@ def symptoms(report: Report) -> list[tuple[str, str]]:
         return [("other", "")]       # its total differs here; which moves cannot be told
     if report.note or not (report.missing or report.extra):
         return [("state", "")]
-    pos = Position.from_fen(report.fen)
+    pos = report.position
     if _rook_left_behind(report):
         return [("castling-rook", "")]
     # the route matters only when the engine answers otherwise asked about the position's own FEN
@@ -238,8 +238,7 @@ def _rook_left_behind(report: Report) -> bool:
     here is the legal one of the position with that rook back on its starting square."""
     if not report.path:
         return False
-    root = Position.from_fen(report.root_fen)
-    board = chess.Board(report.root_fen, chess960=root.chess960)
+    board = report.root_position.chess_board()
     rooks = {}                  # colour -> (where its rook stood, where castling put it)
     for uci in report.path:
         move = board.parse_uci(uci)
