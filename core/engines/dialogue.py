@@ -14,7 +14,8 @@ from . import dialect_store
 from .dialect import Dialect, normalize
 from .mode import Mode, fill_mode, uci_setoptions
 from .oracle import DEFAULT_TIMEOUT
-from .process import QUIET, EngineProcess, StderrLine, executable
+from .pipes import QUIET, StderrLine
+from .process import EngineProcess, executable
 from .program import ProgramOracle
 from .templates import fill_line
 

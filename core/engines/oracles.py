@@ -31,7 +31,8 @@ from .engine_file import load_engine_file
 from .mode import Mode
 from .program import STOCKFISH
 from .oracle import DEFAULT_TIMEOUT, Answer, Oracle, OracleCancelled, fen_warnings, validate
-from .process import Activity, EngineLog
+from .pipes import EngineLog
+from .process import Activity
 from .spec import BY_NAME, SPECS, Spec, parse_spec
 from .stockfish import find_stockfish, require_stockfish
 

@@ -1,11 +1,11 @@
-"""Engine processes that cannot hurt the app: every call has a timeout, a cap on what it may
-print (lines and bytes, so memory stays bounded whatever the engine does), crash reports that
-quote the engine's own error, and a log of what went each way for the GUI's engine log panel.
+"""Engine processes that cannot hurt the app: each started in a session of its own and watched by
+the warden, every call with a timeout, crash reports that quote the engine's own error, and
+nothing left running after it (what it started killed with it, even a program that escaped its
+session but holds its pipes). Its pipes are read by core.engines.pipes.
 
-Two shapes of process: `run_command` starts a program per call (perftree scripts, `cmd:`
-templates) and `EngineProcess` keeps an interactive one alive across calls (UCI, engine files).
-Both read the engine's pipes on daemon threads into bounded buffers; the caller's thread only
-ever waits with a deadline.
+`EngineProcess` is one engine process: interactive ones (UCI, xboard, engine files) are kept
+alive across calls; a per-call program (core.engines.command's `run_command`) has no input.
+The caller's thread only ever waits with a deadline.
 """
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import contextlib
 import contextvars
 import os
 import queue
-import re
 import select
 import shlex
 import shutil
@@ -26,18 +25,12 @@ import time
 import weakref
 from dataclasses import dataclass
 
-from ..errors import (EngineCrashed, EngineError, EngineFlood, EngineTimeout, EngineUnreadable,
-                      OracleCancelled)
+from ..errors import EngineCrashed, EngineError, EngineFlood, EngineTimeout, OracleCancelled
 from . import warden
+from .pipes import (MAX_BYTES, MAX_LINE, MAX_LINES, QUIET, STDERR_KEEP, UNREADABLE, EngineLog, _Output, _pump_stderr,
+                    _pump_stdout, _TooLong, own_error, quoted)
 from .usage import Usage, peak_memory
 
-MAX_LINES = 20_000            # a divide is at most ~220 moves; 20k lines means a loop
-MAX_BYTES = 4 * 1024 * 1024   # per call, stdout
-MAX_LINE = 64 * 1024          # one line longer than this is a flood too (`yes | tr -d '\n'`)
-STDERR_KEEP = 40              # lines of stderr kept per call for the crash report
-QUEUE_LINES = 2_000           # lines read ahead of the caller; the engine blocks beyond that ...
-QUEUE_BYTES = 256 * 1024      # ... or beyond these bytes
-POLL_SECONDS = 0.1            # a reader looks at its stop flag this often
 QUIT_SECONDS = 1.0            # an engine asked to quit gets this long before it is killed
 PEAK_EVERY = 0.01             # seconds between two readings of a per-call program's peak memory
 
@@ -56,56 +49,6 @@ class Activity:
         if self.doing:
             return f"{self.doing}, {self.seconds:.1f} s"
         return f"waiting for {name}: call {self.call}, {self.seconds:.1f} s"
-
-
-class EngineLog:
-    """What was sent to an engine and what came back, bounded: the last `lines` lines of each
-    of the last `calls` calls. Directions: `>` sent (or the command line), `<` stdout,
-    `!` stderr or an error. Thread-safe; `text()` is for copying."""
-
-    def __init__(self, calls: int = 20, lines: int = 200):
-        self._calls: collections.deque = collections.deque(maxlen=calls)
-        self._lines = lines
-        self._lock = threading.Lock()
-
-    def start(self, call: int):
-        with self._lock:
-            self._calls.append((call, collections.deque(maxlen=self._lines)))
-
-    def add(self, direction: str, text: str):
-        with self._lock:
-            if not self._calls:
-                self._calls.append((0, collections.deque(maxlen=self._lines)))
-            self._calls[-1][1].append((direction, text[:500]))
-
-    def entries(self) -> list[tuple[int, str, str]]:
-        with self._lock:
-            return [(call, d, t) for call, lines in self._calls for d, t in lines]
-
-    def text(self) -> str:
-        return "".join(f"[{call}] {d} {t}\n" for call, d, t in self.entries())
-
-
-# Lines a runtime prints after the program's own error: they say nothing about the bug.
-_TRAILERS = re.compile(r"^(Node\.js v\d|Deno v?\d|note: run with `RUST_BACKTRACE|"
-                       r"Aborted( \(core dumped\))?$|Segmentation fault|\[process exited)")
-_FRAME = re.compile(r"^\s+(at |File \"|from |\.\.\.|\d+: |\^+$)|^Traceback \(most recent call last\)")
-_ERROR_LINE = re.compile(r"^(\w+\.)*\w*(Error|Exception|Panic|panic|Fault)\b|panicked at|^error\b", re.I)
-
-
-def own_error(stderr_lines) -> str:
-    """The engine's own last meaningful error line from its stderr: a line naming an error
-    (`TypeError: ...`, `thread 'main' panicked at ...`) if there is one, else the last line
-    that is not blank, a stack frame or a runtime trailer such as `Node.js v20.11.0`."""
-    lines = [x.rstrip() for x in stderr_lines if x.strip()]
-    lines = [x for x in lines if not _TRAILERS.match(x.strip())]
-    meaningful = [x.strip() for x in lines if not _FRAME.match(x)]
-    for line in reversed(meaningful):
-        if _ERROR_LINE.search(line):
-            # a Rust panic puts its message on the next line
-            after = meaningful[meaningful.index(line) + 1:][:1]
-            return line + (f" {after[0]}" if "panicked at" in line and after else "")
-    return meaningful[-1] if meaningful else ""
 
 
 def describe_exit(code: int | None) -> str:
@@ -131,37 +74,6 @@ def executable(path: str, name: str) -> str:
     if not os.access(found, os.X_OK):
         raise EngineError(f"{name}: {found} is not executable (chmod +x it)")
     return os.path.abspath(found)
-
-
-def quoted(text: str, limit: int = 60) -> str:
-    """`text` as a message may show it: on one line, control characters and bytes that were
-    not UTF-8 (decoded as U+FFFD) written as escapes, about `limit` characters at most."""
-    shown, size = [], 0
-    for c in text:
-        c = "\\ufffd" if c == "\ufffd" else repr(c)[1:-1] if c != "'" else c
-        if size + len(c) > limit:
-            return "'" + "".join(shown) + "'…"
-        shown.append(c)
-        size += len(c)
-    return "'" + "".join(shown) + "'"
-
-
-UNREADABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ufffd]")
-
-
-def unreadable(line: str) -> str:
-    """What in `line` is not text ('' for a line that is): NUL bytes, bytes that are not UTF-8,
-    control characters."""
-    found = set(UNREADABLE.findall(line))
-    kinds = [what for what, hit in (("a NUL byte", "\x00" in found), ("bytes that are not UTF-8", "\ufffd" in found),
-                                    ("control characters", bool(found - {"\x00", "\ufffd"}))) if hit]
-    return " and ".join(kinds)
-
-
-def readable(line: str) -> bool:
-    """Whether a line holds anything to read: a printable character that is not a space and not
-    a stand-in for bytes that were not UTF-8."""
-    return any(c.isprintable() and not c.isspace() and c != "\ufffd" for c in line)
 
 
 # (variables, processes started) of the innermost `launched_with` in this thread, if any
@@ -215,177 +127,6 @@ def exited(proc: subprocess.Popen) -> bool:
         return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
     except ChildProcessError:
         return True
-
-
-class _TooLong:
-    """In the output in place of a line longer than MAX_LINE."""
-
-
-QUIET = object()              # read_line(quiet=...): no line came within that time
-
-
-class StderrLine(str):
-    """A line the engine printed on stderr, where a caller reads both streams (calibration finds
-    out which one carries its answers)."""
-    stream = "stderr"
-
-
-class _Output:
-    """Lines read ahead of the caller, bounded in lines and bytes: a reader that gets that far
-    ahead waits, so an engine printing faster than we read blocks on its pipe instead of filling
-    our memory. `partial` is what follows the last line end (a line still being printed). Two
-    outputs may share one condition, so a caller can wait for a line from either."""
-
-    def __init__(self, cond: threading.Condition | None = None):
-        self._items: collections.deque = collections.deque()
-        self._bytes = 0
-        self._ended = False
-        self._cond = cond or threading.Condition()
-        self.partial = b""
-        self.lost = 0           # lines `offer` dropped to stay within the bounds
-
-    def put(self, item, size: int, stop: threading.Event) -> bool:
-        with self._cond:
-            while (len(self._items) >= QUEUE_LINES or self._bytes >= QUEUE_BYTES) and not (
-                    self._ended or stop.is_set()):
-                self._cond.wait(0.1)
-            if self._ended or stop.is_set():
-                return False
-            self._items.append((item, size))
-            self._bytes += size
-            self._cond.notify_all()
-            return True
-
-    def offer(self, item, size: int):
-        """Keep `item` without ever waiting: beyond the bounds the oldest line is dropped (stderr,
-        which an engine may fill with what nobody reads; `lost` counts what was dropped)."""
-        with self._cond:
-            if self._ended:
-                return
-            self._items.append((item, size))
-            self._bytes += size
-            while len(self._items) > QUEUE_LINES or self._bytes > QUEUE_BYTES:
-                _, dropped = self._items.popleft()
-                self._bytes -= dropped
-                self.lost += 1
-            self._cond.notify_all()
-
-    def ready(self) -> bool:
-        """A line is waiting, or the output has ended (call with the condition held)."""
-        return bool(self._items) or self._ended
-
-    def get(self, timeout: float):
-        """The next line, _TooLong, or None once the output has ended; queue.Empty on timeout."""
-        with self._cond:
-            if not self._cond.wait_for(lambda: self._items or self._ended, timeout=timeout):
-                raise queue.Empty
-            if not self._items:
-                return None
-            item, size = self._items.popleft()
-            self._bytes -= size
-            self._cond.notify_all()
-            return item
-
-    def next_is_final(self) -> bool:
-        """True (and nothing taken) when the next item is the end or a too-long line."""
-        with self._cond:
-            return (not self._items and self._ended) or (bool(self._items) and self._items[0][0] is _TooLong)
-
-    def end(self):
-        with self._cond:
-            self._ended = True
-            self._cond.notify_all()
-
-
-_LINE_END = re.compile(rb"\r\n|\r|\n")
-
-
-class _Lines:
-    """Bytes in, lines out: `\n`, `\r\n` and a lone `\r` each end a line (an engine written
-    for another system, or one redrawing a progress line), a `\r\n` split across two reads
-    included. A line longer than `limit` comes out as _TooLong."""
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.pending = b""
-        self._after_cr = False
-
-    def feed(self, chunk: bytes) -> list:
-        if self._after_cr and chunk.startswith(b"\n"):
-            chunk = chunk[1:]
-        self._after_cr = chunk.endswith(b"\r")
-        data = self.pending + chunk
-        lines, start = [], 0
-        for end in _LINE_END.finditer(data):
-            lines.append(data[start:end.start()] if end.start() - start <= self.limit else _TooLong)
-            start = end.end()
-        self.pending = data[start:]
-        if len(self.pending) > self.limit:
-            lines.append(_TooLong)
-            self.pending = b""
-        return lines
-
-
-def _read_chunks(fd: int, stop: threading.Event):
-    """The pipe's bytes until its end or until `stop`; never blocks longer than POLL_SECONDS,
-    so stopping an engine never waits on a reader (a process that escaped the kill may keep
-    the pipe open for ever). Closes the pipe when done: only this thread uses it."""
-    poller = select.poll()
-    poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
-    try:
-        while not stop.is_set():
-            if not poller.poll(POLL_SECONDS * 1000):
-                continue
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return
-            yield chunk
-    except OSError:
-        return
-    finally:
-        os.close(fd)
-
-
-def _pump_stdout(fd: int, sink: _Output, stop: threading.Event):
-    lines = _Lines(MAX_LINE)
-    try:
-        for chunk in _read_chunks(fd, stop):
-            for line in lines.feed(chunk):
-                if line is _TooLong:
-                    sink.put(_TooLong, 0, stop)
-                    return
-                if not sink.put(line.decode("utf-8", "replace"), len(line) + 1, stop):
-                    return
-            sink.partial = lines.pending
-        if lines.pending and not stop.is_set():        # the last line had no line end
-            sink.put(lines.pending.decode("utf-8", "replace"), len(lines.pending), stop)
-            sink.partial = b""
-    finally:
-        sink.end()
-
-
-def _pump_stderr(fd: int, tail: collections.deque, log: EngineLog | None, stop: threading.Event,
-                 sink: _Output | None = None):
-    """stderr's last lines into `tail` and the log, and every line into `sink`, which never makes
-    the engine wait (an engine whose answers are on stderr is read from there)."""
-    lines = _Lines(4096)
-    try:
-        for chunk in _read_chunks(fd, stop):
-            for raw in lines.feed(chunk):
-                line = "(a line longer than 4096 bytes)" if raw is _TooLong else raw.decode("utf-8", "replace")
-                tail.append(line[:500])
-                if log is not None and line.strip():
-                    log.add("!", line)
-                if sink is not None:
-                    sink.offer(StderrLine(line), len(line) + 1)
-        if lines.pending.strip():
-            last = lines.pending.decode("utf-8", "replace")
-            tail.append(last[:500])
-            if sink is not None:
-                sink.offer(StderrLine(last), len(last))
-    finally:
-        if sink is not None:
-            sink.end()
 
 
 class EngineProcess:
@@ -711,51 +452,4 @@ _running: weakref.WeakSet = weakref.WeakSet()
 def _end_all():
     """On a normal exit, engines still running (a window closed mid-session) are ended."""
     for process in list(_running):
-        process.kill()
-
-
-def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None, env=None,
-                log: EngineLog | None = None, on_start=None,
-                max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES, silence_ok: bool = True,
-                stream: str = "stdout") -> list[str]:
-    """Run a program once and return the lines it printed on `stream` (stdout, stderr, or both:
-    stderr's lines then as StderrLine); EngineCrashed when it exits non-zero, EngineTimeout,
-    EngineFlood, OracleCancelled; EngineUnreadable when it printed nothing readable there and
-    `silence_ok` is false. `on_start(process)` lets the caller keep a handle to cancel it from
-    another thread."""
-    if log is not None:
-        log.add(">", shlex.join(args))
-    process = EngineProcess(name, args, cwd=cwd, env=env, log=log, interactive=False,
-                            max_lines=max_lines, max_bytes=max_bytes)
-    if on_start is not None:
-        on_start(process)
-    deadline = time.monotonic() + timeout
-    lines = []
-    try:
-        while True:
-            # both streams are read, so neither can fill its pipe while the other is awaited
-            line = process.read_line(deadline, timeout, what, stream="stdout" if stream == "stdout" else "both")
-            if line is None:
-                break
-            if stream != "stderr" or isinstance(line, StderrLine):
-                lines.append(line)
-        if stream == "stderr":
-            process.check_stderr_kept(what)
-        if process.reap(max(0.1, deadline - time.monotonic())) is None:
-            process.kill()
-            raise EngineTimeout(f"{name}: closed its output but did not exit within {timeout:g} s "
-                                f"on {what}; the engine was stopped", seconds=timeout)
-        if process.proc.returncode != 0 or process.cancelled.is_set():
-            raise process.crashed(what)
-        if lines and process.binary:        # it ran to its end: unreadable, not a crash
-            raise EngineUnreadable(f"{name} printed binary data, not text, while answering {what}: about "
-                               f"{process.bytes_read} bytes in {len(lines)} line{'s' if len(lines) != 1 else ''}, "
-                               f"starting {quoted(lines[0], 40)}")
-        if not silence_ok and not any(map(readable, lines)):
-            got = (f"{len(lines)} unreadable line{'s' if len(lines) != 1 else ''}, the first {quoted(lines[0])}"
-                   if any(lines) else "nothing")
-            raise EngineUnreadable(f"{name} exited with code 0 but printed {got} on {'stdout or stderr' if stream == 'both' else stream} while "
-                               f"answering {what}; {process.stderr_said()}")
-        return lines
-    finally:
         process.kill()

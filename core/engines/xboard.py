@@ -23,7 +23,8 @@ from ..errors import CalibrationError, EngineRefused
 from .dialogue import HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Dialogue, InteractiveOracle, _refused
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
-from .process import QUIET, executable
+from .pipes import QUIET
+from .process import executable
 
 XBOARD = Dialogue(command=(), start=("xboard", "protover 2"), position=("new", "force", "setboard {fen}"),
                   divide="perft {depth}", moves_each="{move}", illegal=XBOARD_ILLEGAL, quit="quit")
