@@ -109,15 +109,15 @@ def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None,
                                 f"on {what}; the engine was stopped", seconds=timeout)
         if process.proc.returncode != 0 or process.cancelled.is_set():
             raise process.crashed(what)
-        if lines and process.binary:        # it ran to its end: unreadable, not a crash
+        if lines and process.pipes.binary:        # it ran to its end: unreadable, not a crash
             raise EngineUnreadable(f"{name} printed binary data, not text, while answering {what}: about "
-                               f"{process.bytes_read} bytes in {len(lines)} line{'s' if len(lines) != 1 else ''}, "
+                               f"{process.pipes.bytes_read} bytes in {len(lines)} line{'s' if len(lines) != 1 else ''}, "
                                f"starting {quoted(lines[0], 40)}")
         if not silence_ok and not any(map(readable, lines)):
             got = (f"{len(lines)} unreadable line{'s' if len(lines) != 1 else ''}, the first {quoted(lines[0])}"
                    if any(lines) else "nothing")
             raise EngineUnreadable(f"{name} exited with code 0 but printed {got} on {'stdout or stderr' if stream == 'both' else stream} while "
-                               f"answering {what}; {process.stderr_said()}")
+                               f"answering {what}; {process.pipes.stderr_said()}")
         return lines
     finally:
         process.kill()

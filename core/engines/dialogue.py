@@ -152,8 +152,8 @@ class InteractiveOracle(ProgramOracle):
                 self._engine.kill()
             self._start()
         engine = self._engine
-        engine.drain()
-        engine.begin_call()
+        engine.pipes.drain()
+        engine.pipes.begin_call()
         sentinel = self._sentinel()
         sent_lines = self._request_lines(fen, moves, depth, position)
         if sentinel:
@@ -211,11 +211,11 @@ class InteractiveOracle(ProgramOracle):
                 line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet),
                                         stream="stdout" if stream == "stdout" else "both")
             except EngineTimeout as e:
-                if not engine.lines_read or end is None or engine.binary:
+                if not engine.pipes.lines_read or end is None or engine.pipes.binary:
                     raise
                 how = "its sentinel's reply" if sentinel else ("a line matching `end`" if self._end
                                                                else "its total line")
-                raise EngineTimeout(f"{e}; it printed {engine.lines_read} lines but never {how}: "
+                raise EngineTimeout(f"{e}; it printed {engine.pipes.lines_read} lines but never {how}: "
                                     f"set `end` or `sentinel` in the engine file", e.seconds) from None
             if line is QUIET:
                 if self._on_quiet(lines, what):

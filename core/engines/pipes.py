@@ -12,6 +12,9 @@ import queue
 import re
 import select
 import threading
+import time
+
+from ..errors import EngineFlood
 
 MAX_LINES = 20_000            # a divide is at most ~220 moves; 20k lines means a loop
 MAX_BYTES = 4 * 1024 * 1024   # per call, stdout
@@ -272,3 +275,176 @@ def _pump_stderr(fd: int, tail: collections.deque, log: EngineLog | None, stop: 
     finally:
         if sink is not None:
             sink.end()
+
+
+class Pipes:
+    """The pipes of one engine process: stdout and stderr each read on a daemon thread of its own
+    into a bounded buffer (the readers own their descriptors and close them when they end), its
+    input written a line at a time, and what the current call read from stdout, counted against
+    the call's caps. `read` returns the next line, None once the output ended, and raises
+    queue.Empty when none came in time or EngineFlood past a cap; the process says the rest."""
+
+    def __init__(self, name: str, stdin, stdout, stderr, log: EngineLog | None = None,
+                 max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES):
+        self.name, self.log = name, log
+        self.max_lines, self.max_bytes = max_lines, max_bytes
+        self.stderr: collections.deque = collections.deque(maxlen=STDERR_KEEP)
+        self._stdin = stdin
+        self._stop = threading.Event()
+        both = threading.Condition()                 # a line on either stream wakes a reader of both
+        self._output = _Output(both)
+        self._errors = _Output(both)                 # stderr's lines, for an engine answering there
+        out, err = os.dup(stdout.fileno()), os.dup(stderr.fileno())
+        stdout.close()
+        stderr.close()
+        self._readers = [threading.Thread(target=_pump_stdout, args=(out, self._output, self._stop),
+                                          daemon=True, name=f"{name} stdout"),
+                         threading.Thread(target=_pump_stderr, args=(err, self.stderr, log, self._stop, self._errors),
+                                          daemon=True, name=f"{name} stderr")]
+        for reader in self._readers:
+            reader.start()
+        self.begin_call()
+
+    def begin_call(self):
+        self.lines_read = 0
+        self.bytes_read = 0
+        self.unreadable_read = 0
+        self.first_line = ""
+        self.call_started = time.monotonic()
+
+    @property
+    def binary(self) -> bool:
+        """More than a quarter of what this call printed is not text."""
+        return self.unreadable_read * 4 > self.bytes_read
+
+    @property
+    def stderr_lost(self) -> int:
+        """Lines of stderr dropped during this call to stay within the bounds."""
+        return self._errors.lost
+
+    def drain(self):
+        """Drop lines left over from an earlier answer (the log keeps them), so they cannot mix
+        into the next one."""
+        while not self._errors.next_is_final():
+            try:
+                if self._errors.get(0) is None:
+                    break
+            except queue.Empty:
+                break
+        self._errors.lost = 0
+        while not self._output.next_is_final():
+            try:
+                line = self._output.get(0)
+            except queue.Empty:
+                return
+            if line is None:
+                return
+            if self.log is not None:
+                self.log.add("<", f"{line}    (left over from the previous answer, dropped)")
+
+    def write(self, line: str, logged: bool = True):
+        """One line to the engine's input; OSError or ValueError when it cannot take it."""
+        if logged and self.log is not None:
+            self.log.add(">", line)
+        self._stdin.write((line + "\n").encode())
+
+    def input_closed(self) -> bool:
+        """Whether the reader of our pipe to the engine is gone: writing would fail."""
+        stdin = self._stdin
+        if stdin is None or stdin.closed:
+            return False
+        poller = select.poll()
+        poller.register(stdin.fileno(), 0)        # a pipe's writer sees POLLERR once no reader is left
+        return any(event & select.POLLERR for _, event in poller.poll(0))
+
+    def close_input(self):
+        try:
+            if self._stdin is not None:
+                self._stdin.close()
+        except OSError:
+            pass
+
+    def _get(self, stream: str, timeout: float):
+        """The next line of `stream` ('stdout', 'stderr', or 'both': a line of either, stderr's
+        as StderrLine, None once both have ended); queue.Empty on timeout."""
+        if stream == "stdout":
+            return self._output.get(timeout)
+        if stream == "stderr":
+            line = self._errors.get(timeout)
+        else:
+            out, err = self._output, self._errors
+            with out._cond:                     # err's too
+                if not out._cond.wait_for(lambda: out._items or err._items or (out._ended and err._ended),
+                                          timeout=timeout):
+                    raise queue.Empty
+                source = out if out._items else err
+                if not source._items:
+                    return None                 # both have ended
+                line, size = source._items.popleft()
+                source._bytes -= size
+                out._cond.notify_all()
+        return line
+
+    def read(self, stream: str, timeout: float, what: str):
+        """The next line of `stream` (see _get), counted and logged; None once the output ended;
+        queue.Empty when none came within `timeout`; EngineFlood past a cap (whoever reads it
+        stops the engine, as the message says)."""
+        line = self._get(stream, timeout)
+        if line is None:
+            return None
+        if line is _TooLong:
+            raise EngineFlood(f"{self.name}: printed a line longer than {MAX_LINE} bytes; is it looping? "
+                              f"(answering {what}; the engine was stopped)")
+        self.lines_read += 1
+        self.bytes_read += len(line) + 1
+        self.unreadable_read += len(UNREADABLE.findall(line))
+        self.first_line = self.first_line if self.lines_read > 1 else line
+        if self.log is not None:
+            self.log.add("<", line)
+        if self.lines_read > self.max_lines or self.bytes_read > self.max_bytes:
+            limit = (f"{self.max_lines} lines" if self.lines_read > self.max_lines
+                     else f"{self.max_bytes} bytes")
+            raise EngineFlood(f"{self.name}: printed more than {limit}; is it looping? "
+                              f"(answering {what}; the engine was stopped)")
+        return line
+
+    def printed(self) -> str:
+        """What a timeout message should add about the output: binary data, a line never ended;
+        with nothing on stdout, the end of its stderr."""
+        partial = self._output.partial.decode("utf-8", "replace")
+        if self.lines_read and self.binary:
+            return (f"; it printed binary data, not text (about {self.bytes_read} bytes, starting "
+                    f"{quoted(self.first_line, 40)})")
+        if partial.strip():
+            return f"; it printed {quoted(partial)} with no line end"
+        if not self.lines_read:
+            said = [x for x in self.stderr if x.strip()]
+            if said:
+                return f"; nothing on stdout, its stderr ends with {quoted(said[-1])}"
+        return ""
+
+    def stderr_read(self, timeout: float = 1.0) -> list[str]:
+        """stderr's last lines, once its reader has read to the end (or after `timeout`)."""
+        self._readers[1].join(timeout=timeout)
+        return list(self.stderr)
+
+    def stderr_said(self) -> str:
+        """The engine's stderr for a message: its own error line and how many lines there were."""
+        said = [x for x in self.stderr_read() if x.strip()]
+        if not said:
+            return "nothing on stderr"
+        lines = f"{len(said)} line{'s' if len(said) != 1 else ''}"
+        return f"its stderr ends with {quoted(own_error(said) or said[-1])} ({lines})"
+
+    def end(self):
+        """No more lines: a caller waiting for one reads the end of the output at once."""
+        self._output.end()
+        self._errors.end()
+
+    def stop(self) -> bool:
+        """Stop the readers (give them a moment to read their pipes' end first); True when one
+        is still reading: a process that escaped the kill still holds its pipe."""
+        for reader in self._readers:
+            reader.join(timeout=0.05)
+        self._stop.set()
+        return any(r.is_alive() for r in self._readers)

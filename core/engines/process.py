@@ -10,12 +10,10 @@ The caller's thread only ever waits with a deadline.
 from __future__ import annotations
 
 import atexit
-import collections
 import contextlib
 import contextvars
 import os
 import queue
-import select
 import shlex
 import shutil
 import signal
@@ -27,8 +25,7 @@ from dataclasses import dataclass
 
 from ..errors import EngineCrashed, EngineError, EngineFlood, EngineTimeout, OracleCancelled
 from . import warden
-from .pipes import (MAX_BYTES, MAX_LINE, MAX_LINES, QUIET, STDERR_KEEP, UNREADABLE, EngineLog, _Output, _pump_stderr,
-                    _pump_stdout, _TooLong, own_error, quoted)
+from .pipes import MAX_BYTES, MAX_LINES, QUIET, EngineLog, Pipes, own_error
 from .usage import Usage, peak_memory
 
 QUIT_SECONDS = 1.0            # an engine asked to quit gets this long before it is killed
@@ -130,9 +127,11 @@ def exited(proc: subprocess.Popen) -> bool:
 
 
 class EngineProcess:
-    """One engine process and its bounded readers. `read_line(deadline)` returns the next stdout
-    line, None when the engine closed its output (it died), and raises EngineTimeout, EngineFlood
-    or OracleCancelled; `begin_call()` resets the per-call output counters."""
+    """One engine process: its life here (started, reaped, killed with what it started, its crash
+    said in its own words), its I/O in `pipes` (core.engines.pipes). `read_line(deadline)` returns
+    the next stdout line, None when the engine closed its output (it died), and raises
+    EngineTimeout, EngineFlood or OracleCancelled, the engine stopped; `pipes.begin_call()` resets
+    the per-call output counters."""
 
     def __init__(self, name: str, args: list[str], cwd=None, env=None, log: EngineLog | None = None,
                  interactive: bool = True, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES):
@@ -140,46 +139,29 @@ class EngineProcess:
         self.usage: Usage | None = None     # what the OS says it used, once reap() has ended it
         self.peak: int | None = None        # a per-call program's peak memory, read while it runs
         self.command = shlex.join(self.args)
-        self.max_lines, self.max_bytes = max_lines, max_bytes
-        self.stderr: collections.deque = collections.deque(maxlen=STDERR_KEEP)
-        self._stop = threading.Event()
-        both = threading.Condition()                 # a line on either stream wakes a reader of both
-        self._output = _Output(both)
-        self._errors = _Output(both)                 # stderr's lines, for an engine answering there
         self.cancelled = threading.Event()
         self.input_closed = False
+        self._ended = threading.Event()
         try:
             self.proc = spawn(self.args, cwd=cwd, env=env,
                               stdin=subprocess.PIPE if interactive else subprocess.DEVNULL)
         except OSError as e:
             raise EngineError(f"{name}: cannot run {self.command}: {e.strerror or e}") from None
         self._pipes = pipe_inodes(self.proc)
-        # the readers own their descriptors from here on: they close them when they end
-        out, err = os.dup(self.proc.stdout.fileno()), os.dup(self.proc.stderr.fileno())
-        self.proc.stdout.close()
-        self.proc.stderr.close()
-        self._readers = [threading.Thread(target=_pump_stdout, args=(out, self._output, self._stop),
-                                          daemon=True, name=f"{name} stdout"),
-                         threading.Thread(target=_pump_stderr, args=(err, self.stderr, log, self._stop, self._errors),
-                                          daemon=True, name=f"{name} stderr")]
-        self._watcher = None
+        self.pipes = Pipes(name, self.proc.stdin, self.proc.stdout, self.proc.stderr, log, max_lines, max_bytes)
         if not interactive:
-            self._watcher = threading.Thread(target=self._watch_peak, daemon=True, name=f"{name} peak")
-            self._watcher.start()
-        for reader in self._readers:
-            reader.start()
+            threading.Thread(target=self._watch_peak, daemon=True, name=f"{name} peak").start()
         _running.add(self)
-        self.begin_call()
 
     def _watch_peak(self):
         """Read the program's high-water mark while it runs: once it has exited its address space
         is gone, and wait4's figure includes ours (core.engines.usage). A program shorter than
         PEAK_EVERY may end before the first reading."""
-        while self.proc.returncode is None and not self._stop.is_set():
+        while self.proc.returncode is None and not self._ended.is_set():
             peak = peak_memory(self.proc.pid)
             if peak:
                 self.peak = max(self.peak or 0, peak)
-            self._stop.wait(PEAK_EVERY)
+            self._ended.wait(PEAK_EVERY)
 
     @property
     def pid(self) -> int:
@@ -189,89 +171,35 @@ class EngineProcess:
     def alive(self) -> bool:
         return not exited(self.proc)
 
-    def begin_call(self):
-        self.lines_read = 0
-        self.bytes_read = 0
-        self.unreadable_read = 0
-        self.first_line = ""
-        self.call_started = time.monotonic()
-
-    @property
-    def binary(self) -> bool:
-        """More than a quarter of what this call printed is not text."""
-        return self.unreadable_read * 4 > self.bytes_read
-
-    def drain(self):
-        """Drop lines left over from an earlier answer (the log keeps them), so they cannot mix
-        into the next one."""
-        while not self._errors.next_is_final():
-            try:
-                if self._errors.get(0) is None:
-                    break
-            except queue.Empty:
-                break
-        self._errors.lost = 0
-        while not self._output.next_is_final():
-            try:
-                line = self._output.get(0)
-            except queue.Empty:
-                return
-            if line is None:
-                return
-            if self.log is not None:
-                self.log.add("<", f"{line}    (left over from the previous answer, dropped)")
-
     def send(self, line: str, what: str):
         """Write one line to the engine; EngineCrashed when it is gone or closed its input."""
-        if self.log is not None:
-            self.log.add(">", line)
         try:
-            self.proc.stdin.write((line + "\n").encode())
+            self.pipes.write(line)
         except (OSError, ValueError):
             self.input_closed = not exited(self.proc)
             raise self.crashed(what) from None
 
-    def _get(self, stream: str, timeout: float):
-        """The next line of `stream` ('stdout', 'stderr', or 'both': a line of either, stderr's
-        as StderrLine, None once both have ended); queue.Empty on timeout."""
-        if stream == "stdout":
-            return self._output.get(timeout)
-        if stream == "stderr":
-            line = self._errors.get(timeout)
-        else:
-            out, err = self._output, self._errors
-            with out._cond:                     # err's too
-                if not out._cond.wait_for(lambda: out._items or err._items or (out._ended and err._ended),
-                                          timeout=timeout):
-                    raise queue.Empty
-                source = out if out._items else err
-                if not source._items:
-                    return None                 # both have ended
-                line, size = source._items.popleft()
-                source._bytes -= size
-                out._cond.notify_all()
-        return line
-
     def check_stderr_kept(self, what: str):
         """EngineFlood when lines of stderr were dropped during this call (for an answer read
         there, a dropped row would read as a move not generated)."""
-        if self._errors.lost:
+        lost = self.pipes.stderr_lost
+        if lost:
             self.kill()
             raise EngineFlood(f"{self.name}: printed more on stderr than could be kept while answering {what} "
-                              f"({self._errors.lost} lines dropped); is it looping? (the engine was stopped)")
+                              f"({lost} lines dropped); is it looping? (the engine was stopped)")
 
     def read_line(self, deadline: float, seconds: float, what: str, quiet: float | None = None,
                   stream: str = "stdout"):
-        """The next line of `stream` ('stdout', 'stderr', or 'both', see _get). `quiet`: return
-        QUIET when no line comes within that many seconds before the deadline, and leave the
-        engine running (an answer whose end is not known yet)."""
+        """The next line of `stream` ('stdout', 'stderr', or 'both': a line of either, stderr's
+        as StderrLine). `quiet`: return QUIET when no line comes within that many seconds before
+        the deadline, and leave the engine running (an answer whose end is not known yet)."""
         wait = max(0.0, deadline - time.monotonic())
         try:
-            line = self._get(stream, wait if quiet is None else min(wait, quiet))
+            line = self.pipes.read(stream, wait if quiet is None else min(wait, quiet), what)
         except queue.Empty:
             if quiet is not None and time.monotonic() < deadline:
                 return QUIET
-            waited = time.monotonic() - self.call_started
+            waited = time.monotonic() - self.pipes.call_started
             printed = self._printed()
             self.kill()
             if self.cancelled.is_set():
@@ -279,43 +207,18 @@ class EngineProcess:
             raise EngineTimeout(f"{self.name}: no answer within {seconds:g} s to {what} (waited "
                                 f"{waited:.1f} s){printed}; the engine was stopped",
                                 seconds=seconds) from None
-        if line is None:
-            if self.cancelled.is_set():
-                raise OracleCancelled(f"{self.name}: cancelled while answering {what}")
-            return None
-        if line is _TooLong:
+        except EngineFlood:
             self.kill()
-            raise EngineFlood(f"{self.name}: printed a line longer than {MAX_LINE} bytes; is it looping? "
-                              f"(answering {what}; the engine was stopped)")
-        self.lines_read += 1
-        self.bytes_read += len(line) + 1
-        self.unreadable_read += len(UNREADABLE.findall(line))
-        self.first_line = self.first_line if self.lines_read > 1 else line
-        if self.log is not None:
-            self.log.add("<", line)
-        if self.lines_read > self.max_lines or self.bytes_read > self.max_bytes:
-            self.kill()
-            limit = (f"{self.max_lines} lines" if self.lines_read > self.max_lines
-                     else f"{self.max_bytes} bytes")
-            raise EngineFlood(f"{self.name}: printed more than {limit}; is it looping? "
-                              f"(answering {what}; the engine was stopped)")
+            raise
+        if line is None and self.cancelled.is_set():
+            raise OracleCancelled(f"{self.name}: cancelled while answering {what}")
         return line
 
     def _printed(self) -> str:
-        """What a timeout message should add: binary data, a line never ended; with nothing on
-        stdout, the end of its stderr; what it left holding its output when it exited."""
-        note = ""
-        partial = self._output.partial.decode("utf-8", "replace")
-        if self.lines_read and self.binary:
-            note = (f"; it printed binary data, not text (about {self.bytes_read} bytes, starting "
-                    f"{quoted(self.first_line, 40)})")
-        elif partial.strip():
-            note = f"; it printed {quoted(partial)} with no line end"
-        elif not self.lines_read:
-            said = [x for x in self.stderr if x.strip()]
-            if said:
-                note = f"; nothing on stdout, its stderr ends with {quoted(said[-1])}"
-        if self._input_closed():
+        """What a timeout message should add: what it printed (core.engines.pipes), that it closed
+        its input, what it left holding its output when it exited."""
+        note = self.pipes.printed()
+        if not exited(self.proc) and self.pipes.input_closed():
             note += "; it closed its input (stdin), so it could not read what was sent"
         if exited(self.proc):
             left = warden.holders(self._pipes)
@@ -323,24 +226,6 @@ class EngineProcess:
                 note += (f"; it exited, but {warden.names(left)} it started kept its output open "
                          f"(start background programs with their output redirected, or wait for them)")
         return note
-
-    def _input_closed(self) -> bool:
-        """Whether a running engine closed its end of our pipe to it: writing would fail."""
-        stdin = self.proc.stdin
-        if stdin is None or stdin.closed or exited(self.proc):
-            return False
-        poller = select.poll()
-        poller.register(stdin.fileno(), 0)        # a pipe's writer sees POLLERR once no reader is left
-        return any(event & select.POLLERR for _, event in poller.poll(0))
-
-    def stderr_said(self) -> str:
-        """The engine's stderr for a message: its own error line and how many lines there were."""
-        self._readers[1].join(timeout=1)
-        said = [x for x in self.stderr if x.strip()]
-        if not said:
-            return "nothing on stderr"
-        lines = f"{len(said)} line{'s' if len(said) != 1 else ''}"
-        return f"its stderr ends with {quoted(own_error(said) or said[-1])} ({lines})"
 
     def reap(self, timeout: float) -> int | None:
         """Wait up to `timeout` seconds for the process to exit and return its exit code (None if
@@ -388,10 +273,10 @@ class EngineProcess:
             self.kill()
         else:
             lingered = False
-        self._readers[1].join(timeout=1)
+        stderr = self.pipes.stderr_read(timeout=1)
         if self.cancelled.is_set():
             return OracleCancelled(f"{self.name}: cancelled while answering {what}")
-        own = own_error(list(self.stderr))
+        own = own_error(stderr)
         detail = f": {own}" if own else " (nothing on stderr)"
         if lingered:
             how = "closed its input (stdin)" if self.input_closed else "closed its output (stdout)"
@@ -406,19 +291,16 @@ class EngineProcess:
     def kill(self):
         """End the engine and everything it started now (core.engines.warden.end); wake a reader
         waiting for its output."""
-        self._output.end()
-        self._errors.end()
+        self.pipes.end()
         if self.proc.returncode is None:        # not reaped: its pid is still its own to signal
             warden.end({self.proc.pid})
         # the readers see the end of their pipes at once, unless a process that escaped (it
         # left the session and its parent is gone) still holds one: find it by the pipe
-        for reader in self._readers:
-            reader.join(timeout=0.05)
-        self._stop.set()
-        if any(r.is_alive() for r in self._readers):
+        if self.pipes.stop():
             warden.end(set(), self._pipes)
+        self._ended.set()
         self._reap()
-        self._close_input()
+        self.pipes.close_input()
         _running.discard(self)
 
     def close(self, quit_line: str | None = None):
@@ -428,7 +310,7 @@ class EngineProcess:
             self.kill()
             return
         try:
-            self.proc.stdin.write((quit_line + "\n").encode())
+            self.pipes.write(quit_line, logged=False)
         except (OSError, ValueError):
             pass
 
@@ -436,13 +318,6 @@ class EngineProcess:
             self.reap(QUIT_SECONDS)
             self.kill()
         threading.Thread(target=finish, daemon=True, name=f"{self.name} quit").start()
-
-    def _close_input(self):
-        try:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
-        except OSError:
-            pass
 
 
 _running: weakref.WeakSet = weakref.WeakSet()
