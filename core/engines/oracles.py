@@ -26,7 +26,8 @@ import threading
 from dataclasses import replace
 
 from .command import CommandOracle
-from .dialogue import UCI, InteractiveOracle, UciOracle
+from .dialogue import UCI, InteractiveOracle
+from .uci import UciOracle
 from .engine_file import load_engine_file
 from .mode import Mode
 from .program import STOCKFISH
