@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
-import tempfile
 import time
 
 from perftscope.core.engines.stockfish import bench_perft, find_stockfish

@@ -27,6 +27,17 @@ def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
     add_chess960_args(parser)
 
 
+def add_engine_args(parser: argparse.ArgumentParser, reference: str | None = "core",
+                    reference_help: str = "the truth (default core)", timeout_help: str | None = None):
+    """--engine, --reference and --timeout: the engine under test, the truth it is checked
+    against, and how long one call may take before the engine counts as hung."""
+    from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
+    parser.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
+    parser.add_argument("--reference", default=reference, metavar="SPEC", help=reference_help)
+    parser.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=timeout_help or f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
+
+
 def add_chess960_args(parser: argparse.ArgumentParser):
     """--960 and --fen-style. args.fen is rewritten right after parsing (parse_known_args is
     wrapped), so every command and engine sees it: in the style asked for, and with --960 in

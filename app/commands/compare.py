@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from perftscope.core.mismatch.finder import Level, Report, find_mismatch
 from perftscope.core.engines.oracle import Request
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, stockfish_available
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, stockfish_available
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from . import add_parser
-from .common import add_position_args, print_json, seconds_arg
+from .common import add_engine_args, add_position_args, print_json
 
 
 def register(sub):
@@ -18,12 +18,10 @@ def register(sub):
                                    "An engine that crashes, hangs or floods on the way is a finding. "
                                    "Exit status: 0 agree, 1 mismatch or crash, 2 error.")
     add_position_args(p)
-    p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
-    p.add_argument("--reference", metavar="SPEC",
-                   help="the trusted side (default: stockfish when installed, else core)")
-    p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"longest wait for one divide before the engine counts as hung "
-                        f"(default {DEFAULT_TIMEOUT:g})")
+    add_engine_args(p, reference=None,
+                    reference_help="the trusted side (default: stockfish when installed, else core)",
+                    timeout_help=f"longest wait for one divide before the engine counts as hung "
+                                 f"(default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("-v", "--verbose", action="store_true",
                    help="show every line of the engines' answers that was not understood")

@@ -4,11 +4,10 @@ from __future__ import annotations
 import sys
 
 from perftscope.core.mismatch.fuzz import DEFAULT_DEPTH, DEFAULT_SHRINK_CALLS, Fuzzer
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
 from perftscope.core.engines.pair import EnginePair
 
 from . import add_parser
-from .common import add_960_arg, int_arg, print_json, seconds_arg
+from .common import add_engine_args, add_960_arg, int_arg, print_json, seconds_arg
 from .engine_report import finding_lines, summary_lines
 
 
@@ -20,8 +19,7 @@ def register(sub):
                                    "random play. Every mismatch is drilled down, classified and shrunk. "
                                    "The same seed gives the same positions. Exit status: 0 nothing found, "
                                    "1 findings, 2 error.")
-    p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
-    p.add_argument("--reference", default="core", metavar="SPEC", help="the truth (default core)")
+    add_engine_args(p)
     p.add_argument("--seed", type=int_arg("seed", 0, 2**63), default=1, metavar="N",
                    help="random seed (default 1)")
     limit = p.add_mutually_exclusive_group()
@@ -32,8 +30,6 @@ def register(sub):
     p.add_argument("--depth", type=int_arg("depth", 1, 3), default=DEFAULT_DEPTH, metavar="D",
                    help=f"perft depth each position is compared at, 1 to 3 (default {DEFAULT_DEPTH})")
     p.add_argument("--first", action="store_true", help="stop at the first finding")
-    p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--shrink-calls", type=int_arg("shrink calls", 0, 100_000), default=DEFAULT_SHRINK_CALLS,
                    metavar="N", help=f"engine calls spent shrinking each finding (default {DEFAULT_SHRINK_CALLS}; 0: off)")
     add_960_arg(p, "Chess960: the Chess960 castling positions (king or rook already on its target square, "

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import sys
 
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
 from perftscope.core.job import Progress
 
 from . import add_parser
-from .common import add_position_args, int_arg, print_json, seconds_arg
+from .common import add_engine_args, add_position_args, int_arg, print_json, seconds_arg
 
 
 def register(sub):
@@ -21,8 +20,7 @@ def register(sub):
                                "instrumented profiles), and rank the source lines by Ochiai (DStar beside it). "
                                "Exit status: 0 ranked, or the engine agrees; 2 error.")
     add_position_args(p)
-    p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
-    p.add_argument("--reference", default="core", metavar="SPEC", help="the truth (default core)")
+    add_engine_args(p)
     p.add_argument("--source", action="append", default=[], metavar="DIR",
                    help="a folder of the engine's source (repeatable; default: found from the engine)")
     p.add_argument("--top", type=int_arg("--top", 1, 10_000), default=10, metavar="N",
@@ -31,8 +29,6 @@ def register(sub):
                    help="no run is started after this many seconds (default 40)")
     p.add_argument("--runs", type=int_arg("--runs", 1, 100_000), default=None, metavar="N",
                    help="no run is started after this many (default: as many as --seconds allows)")
-    p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=run)
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.finder import find_mismatch
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, validate
+from perftscope.core.engines.oracles import validate
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.findings import CLASSES, shrink_each
 from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS
 
 from . import add_parser
-from .common import add_position_args, int_arg, print_json, seconds_arg
+from .common import add_engine_args, add_position_args, int_arg, print_json
 from .compare import _print_verdict
 from .engine_report import shrunk_lines
 
@@ -23,12 +23,9 @@ def register(sub):
                                    "bug the position shows. Exit status: 0 they agree on the "
                                    "position given, 1 shrunk, 2 error.")
     add_position_args(p)
-    p.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
-    p.add_argument("--reference", default="core", metavar="SPEC", help="the truth (default core)")
+    add_engine_args(p)
     p.add_argument("--max-calls", type=int_arg("max calls", 1, 1_000_000), default=DEFAULT_MAX_CALLS,
                    metavar="N", help=f"engine calls the shrink may spend (default {DEFAULT_MAX_CALLS})")
-    p.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=run)
 

@@ -1,6 +1,5 @@
 """`perftscope locate`: the text and JSON reports, a correct engine, bad input."""
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
