@@ -86,6 +86,7 @@ class XboardProtocol(ConsoleProtocol):
 
     def start(self):
         super().start()
+        self.features = {}
         self.features = run(self.engine, Features(repr(" / ".join(self.dialogue.start))))
 
     def refuses_chess960(self) -> str:
