@@ -33,10 +33,11 @@ system-deps:
 run: system-deps $(STAMP)
 	$(VENV)/bin/perftscope gui
 
-# Every test but those marked `alone` on all cores, then those by themselves (tests/conftest.py).
+# Every test but those marked `alone` on all cores (an idle core takes tests queued for the other:
+# a few take seconds among many that take milliseconds), then those by themselves (tests/conftest.py).
 test: system-deps $(STAMP)
 	@status=0; \
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto -m "not alone" || status=1; \
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto --dist worksteal -m "not alone" || status=1; \
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m alone || status=1; \
 	exit $$status
 

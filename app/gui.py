@@ -128,7 +128,8 @@ class MainWindow(QMainWindow):
                                  parent=self)
         self.menus = Menus(self, self.board, self.board_commands, self.sessions, self.exports, self.notation)
         self.memory = WindowMemory(self.settings, self, self.legend, self.notation, self.run_panel,
-                                   {"test_engine": self.test_engine, "race": self.race_panel})
+                                   {"test_engine": self.test_engine, "race": self.race_panel,
+                                    "suspects": self.suspects_panel})
         self.memory.restore_overlays()
         self._connect()
         self.memory.restore()

@@ -1,7 +1,7 @@
 """What the window remembers between sessions, with QSettings: its size and splitters, the
 overlay layers shown, the notation, the run panel's depth, workers and table size, and the
-run settings of the Test engine tab (suite or fuzz, its numbers) and of the Race tab (engines,
-yardsticks, positions, budget). (The engine selection remembers itself:
+run settings of the Test engine tab (suite or fuzz, its numbers), of the Race tab (engines,
+yardsticks, positions, budget) and of the Suspect lines tab (source folder, depth, seconds, runs). (The engine selection remembers itself:
 widgets.reference.EngineSelection.)
 """
 from __future__ import annotations
@@ -18,13 +18,14 @@ SPLITTERS_KEY = "window/splitters/"
 OVERLAYS_KEY = "board/overlays"
 RUN_KEYS = ("run/depth", "run/workers", "run/hash_exp")
 # panels whose choices() are kept as one JSON text each (a list of one item survives QSettings)
-PANEL_KEYS = {"test_engine": "test_engine/choices", "race": "race/choices"}
+PANEL_KEYS = {"test_engine": "test_engine/choices", "race": "race/choices", "suspects": "suspects/choices"}
 
 
 class WindowMemory:
     """`window` the QMainWindow (its geometry, its named splitters), `legend` the overlay
     legend, `notation` app.everyday.Notation, `run_panel` the RunPanel, `panels` the panels
-    with choices()/set_choices(dict) by their PANEL_KEYS name (the Test engine and Race tabs)."""
+    with choices()/set_choices(dict) by their PANEL_KEYS name (the Test engine, Race and Suspect
+    lines tabs)."""
 
     def __init__(self, settings, window, legend, notation, run_panel, panels=None):
         self.settings, self.window, self.legend, self.notation, self.run_panel = \

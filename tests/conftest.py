@@ -10,14 +10,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Dialects learned by calibration are kept for the session in a folder of its own, never the user's.
 os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects-")
 
-# Tests that must have the machine to themselves: bounds of a second or less on what a user waits
-# for, sessions of fixed seconds, races timing engines, cold compiles, an X server, a Dask cluster,
-# memory and thread counts over a soak. `make test` runs every other test on all cores first
-# (pytest -n), then these alone (-m alone); plain `pytest` runs everything in one process.
-ALONE = {"app/test_gui.py", "app/test_gui_test_engine.py", "app/test_gui_race.py", "app/test_race_cli.py",
-         "core/race/test_race.py", "app/test_cluster_cli.py", "core/counting/test_cluster.py", "app/test_soak.py",
-         "app/test_gui_killed.py", "app/test_launch.py", "core/kernels/test_compile_cache.py",
-         "core/engines/test_hostile_engines.py", "core/engines/test_oracles.py", "core/counting/test_pool.py"}
+# Tests that must have the machine to themselves: `make test` runs every other test on all cores
+# first (pytest -n), then these alone (-m alone); plain `pytest` runs everything in one process.
+# Whole files here: races timing engines, a Dask cluster's worker processes, memory and thread
+# counts over a soak, cold compiles and starts. Single tests elsewhere carry @pytest.mark.alone
+# where they bound what a user waits for at a second or less (a stop, a close, the event loop).
+ALONE = {"app/test_gui_race.py", "app/test_race_cli.py", "core/race/test_race.py", "app/test_cluster_cli.py",
+         "core/counting/test_cluster.py", "app/test_soak.py", "app/test_launch.py",
+         "core/kernels/test_compile_cache.py"}
 
 
 def pytest_configure(config):

@@ -122,6 +122,20 @@ class SuspectsPanel(StartStop, QWidget):
         return {"sources": (folder,) if folder else (), "depth": self.depth.value(),
                 "seconds": float(self.seconds.value()), "runs": self.runs.value() or None}
 
+    def choices(self) -> dict:
+        """The tab's settings as plain data to remember between sessions (app.memory)."""
+        return {"source": self.source.text().strip(), "depth": self.depth.value(),
+                "seconds": self.seconds.value(), "runs": self.runs.value()}
+
+    def set_choices(self, choices: dict):
+        """Put back what choices() returned; a value of the wrong kind is left as it is."""
+        if isinstance(choices.get("source"), str):
+            self.source.setText(choices["source"])
+        for key, box in (("depth", self.depth), ("seconds", self.seconds), ("runs", self.runs)):
+            value = choices.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                box.setValue(int(value))
+
     def _start(self):
         self.startRequested.emit(self.options())
 
@@ -153,13 +167,14 @@ class SuspectsPanel(StartStop, QWidget):
         ranks = [s.rank for s in self.suspects]
         for row, s in enumerate(self.suspects):
             tied = ranks.count(s.rank) > 1
-            cells = (f"{s.rank}{'=' if tied else ''}", s.where, f"{s.score:.3f}", dstar_text(s.dstar),
+            cells = (f"{s.rank}{'=' if tied else ''}{'*' if s.way else ''}", s.where, f"{s.score:.3f}", dstar_text(s.dstar),
                      f"{s.failed}/{result.failed}", f"{s.passed}/{result.passed}", s.evidence, s.text)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(f"{s.where}: {s.text}\nOchiai {s.score:.4f}, DStar {dstar_text(s.dstar)}; "
                                 f"ran in {s.failed} of {result.failed} failing and {s.passed} of "
-                                f"{result.passed} passing runs ({s.evidence})")
+                                f"{result.passed} passing runs ({s.evidence})"
+                                + ("\n*: ran only on the way to the wrong move" if s.way else ""))
                 if s.rank == 1 and col in (0, 1):
                     item.setForeground(Qt.darkRed)
                 self.table.setItem(row, col, item)

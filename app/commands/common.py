@@ -28,11 +28,14 @@ def add_position_args(parser: argparse.ArgumentParser, depth: bool = True):
 
 
 def add_engine_args(parser: argparse.ArgumentParser, reference: str | None = "core",
-                    reference_help: str = "the truth (default core)", timeout_help: str | None = None):
+                    reference_help: str = "the truth (default core)", timeout_help: str | None = None,
+                    engine_required: bool = True, engine_help: str = "the engine under test"):
     """--engine, --reference and --timeout: the engine under test, the truth it is checked
-    against, and how long one call may take before the engine counts as hung."""
+    against, and how long one call may take before the engine counts as hung. A command that
+    can name the engine otherwise (locate --session) passes engine_required=False and checks."""
     from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
-    parser.add_argument("--engine", required=True, metavar="SPEC", help=f"the engine under test: {SPECS}")
+    parser.add_argument("--engine", required=engine_required, default=None, metavar="SPEC",
+                        help=f"{engine_help}: {SPECS}")
     parser.add_argument("--reference", default=reference, metavar="SPEC", help=reference_help)
     parser.add_argument("--timeout", type=seconds_arg, default=DEFAULT_TIMEOUT, metavar="S",
                         help=timeout_help or f"longest wait for one engine call (default {DEFAULT_TIMEOUT:g})")

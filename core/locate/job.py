@@ -5,12 +5,13 @@
     result.suspects[0].where         # 'my-engine.py:118'
 
 The finder walks down to the position whose move list differs (plain engine calls, no coverage).
-Then covered runs at depth 1 (core.locate.runs): the failing position; shrink from it, every
+Then covered runs at depth 1 (core.locate.runs): the failing position and its twin (the same
+position without what makes its wrong move possible: move_aware); shrink from it, every
 position it asks about a run (the steps it keeps fail, the ones it rejects mostly pass); the
-children of the failing and of the minimal position; positions of a short fuzz that have the
-kind of move that goes wrong. Failing runs of another kind (a second bug, or a crash where the
-failure is a wrong move list: a child whose move the engine refuses to play) are left out. The
-ranking is core.locate.spectra's.
+children of the failing and of the minimal position (and the minimal position's twin); positions
+of a short fuzz that have the kind of move that goes wrong. Failing runs of another kind (a
+second bug, or a crash where the failure is a wrong move list: a child whose move the engine
+refuses to play) are left out. The ranking is core.locate.spectra's.
 """
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ from ..mismatch.fuzz import fuzz_positions
 from ..mismatch.shrink import shrink
 from ..engines.process import launched_with
 from .coverage import scratch_environment
-from .runs import CoveredEngine, Run, focus_of, position_kinds
+from .runs import CoveredEngine, Run, focus_of, position_kinds, removed, wrong_moves
 from .sources import Program, no_coverage_hint, program_of
-from .spectra import Suspect, rank
+from .spectra import Suspect, Twins, rank
 
 SHRINK_CALLS = 80          # engine calls shrink may spend (each a covered run)
 CHILDREN = 40              # children of one position run at most
@@ -79,6 +80,7 @@ class LocateResult:
     other_failures: list[Run] = field(default_factory=list)   # failing runs of another kind, left out
     example: Run | None = None           # the failing position the finder found
     focus: str | None = None             # the kind of move that goes wrong
+    twins: list[Twins] = field(default_factory=list)   # the move-aware step's twins of each failing run
     sources: tuple[str, ...] = ()
     coverage: tuple[str, ...] = ()       # the kinds of coverage data that came back
     report: Report | None = None
@@ -103,6 +105,8 @@ class LocateResult:
                 "runs": {"failed": self.failed, "passed": self.passed, "left_out": len(self.other_failures),
                          "by_origin": {k: {"failed": v[0], "passed": v[1]} for k, v in counts.items()}},
                 "positions": [r.to_json() for r in self.runs],
+                "twins": [{"failing": t.failing, "twins": list(t.twins), "move": t.move, "without": t.without}
+                          for t in self.twins],
                 "example": None if self.example is None else self.example.to_json(),
                 "focus": self.focus, "sources": list(self.sources), "coverage": list(self.coverage),
                 "seconds": round(self.seconds, 2), "stopped": self.stopped}
@@ -174,6 +178,8 @@ class LocateJob:
             board = chess.Board(failing.position.fen(), chess960=failing.position.chess960)
             result.focus = focus_of(board, report.missing + report.extra)
             self._batch(covered, [failing], "finder", over)
+            self._doing = "the failing position without what makes its wrong move possible"
+            self._batch(covered, self._twins(covered, failing), "twins", over)
             self._doing = "the children of the failing position"
             self._batch(covered, [failing.then(m) for m in failing.position.legal_moves()[:CHILDREN]],
                         "children", over)
@@ -185,8 +191,10 @@ class LocateJob:
             except OracleCancelled:
                 pass
             if shrunk is not None and shrunk.fen != failing.position.fen():
-                self._doing = "the children of the minimal position"
                 small = Request.of(shrunk.fen)
+                self._doing = "the minimal position without what makes its wrong move possible"
+                self._batch(covered, self._twins(covered, small), "twins", over)
+                self._doing = "the children of the minimal position"
                 self._batch(covered, [small.then(m) for m in small.position.legal_moves()[:CHILDREN]],
                             "children", over)
             self._doing = f"a short fuzz on positions with {result.focus or 'any'} moves"
@@ -220,7 +228,8 @@ class LocateJob:
                                       f"none of it in {', '.join(self.sources)}: give --source DIR, the folder of "
                                       f"the source files that ran")
             raise PerftscopeError(no_coverage_hint(self.program, covered.name))
-        result.suspects = rank(result.runs, self.sources, result.focus)
+        result.twins = move_aware(result.runs)
+        result.suspects = rank(result.runs, self.sources, result.focus, result.twins)
         return self._done(result, start)
 
     def _done(self, result: LocateResult, start: float) -> LocateResult:
@@ -250,6 +259,24 @@ class LocateJob:
         for worker in workers:
             worker.join()
 
+    @staticmethod
+    def _twins(covered: CoveredEngine, request: Request) -> list[Request]:
+        """The failing run of `request`'s position, each wrong move taken away (core.locate.runs.WrongMove.twin)."""
+        where = request.position.fen()
+        run = next((r for r in reversed(covered.runs)
+                    if r.failed and Request.of(r.fen, r.moves).position.fen() == where), None)
+        if run is None:
+            return []
+        board = run.board()
+        out = []
+        for wrong in wrong_moves(run, board):
+            twin = wrong.twin(board)
+            if twin is not None:
+                fen = twin.fen(en_passant="fen")
+                if all(fen != r.written for r in out):
+                    out.append(Request.of(fen))
+        return out
+
     def _fuzz(self, focus: str | None, over):
         """Fuzz positions (core.mismatch.fuzz): those with a move of the `focus` kind (more
         failures of the same kind, and passing ones where that kind goes right), a few without
@@ -264,3 +291,47 @@ class LocateJob:
             elif plain < focused + UNFOCUSED:
                 plain += 1
                 yield Request.of(fen)
+
+
+TWIN_DISTANCE = 3          # a twin has at most this many things taken away from its failing run's position
+
+
+def move_aware(runs: list[Run]) -> list[Twins]:
+    """Marks each run where a move some failing run got wrong is at stake (`Run.stake`) and
+    returns, for each failing run, its closest twins among the runs: positions that are its own
+    with only things taken away (pieces, rights, the en-passant square; at most TWIN_DISTANCE) and
+    where none of its wrong moves is possible."""
+    boards = [run.board() for run in runs]
+    wrongs = {i: wrong_moves(run, boards[i]) for i, run in enumerate(runs) if run.failed}
+    every = [w for ws in wrongs.values() for w in ws]
+    for run, board in zip(runs, boards):
+        run.stake = run.failed or any(w.at_stake(board) for w in every)
+    out = []
+    for i, moves in wrongs.items():
+        if not moves:
+            continue
+        near: dict[int, list[int]] = {}
+        for j, board in enumerate(boards):
+            if j == i or any(w.at_stake(board) for w in moves):
+                continue
+            distance = removed(boards[i], board)
+            if distance is not None and 0 < distance <= TWIN_DISTANCE:
+                near.setdefault(distance, []).append(j)
+        if near:
+            closest = near[min(near)]
+            out.append(Twins(i, tuple(closest), moves[0].uci, _difference(boards[i], boards[closest[0]])))
+    return out
+
+
+def _difference(board: chess.Board, smaller: chess.Board) -> str:
+    """What `smaller` lacks of `board`, in words: 'the castling right k', 'the rook on a1'."""
+    parts = [f"the {chess.piece_name(p.piece_type)} on {chess.square_name(sq)}"
+             for sq, p in sorted(board.piece_map().items()) if smaller.piece_at(sq) != p]
+    lost = board.clean_castling_rights() & ~smaller.clean_castling_rights()
+    if lost:
+        rights = board.copy(stack=False)
+        rights.castling_rights = lost
+        parts.append(f"the castling right {rights.castling_xfen()}")
+    if board.ep_square is not None and smaller.ep_square is None:
+        parts.append("the en-passant square")
+    return ", ".join(parts)

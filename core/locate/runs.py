@@ -77,6 +77,85 @@ def focus_of(board: chess.Board, moves) -> str | None:
     return next((k for k in KINDS if k in common), None)
 
 
+@dataclass(frozen=True)
+class WrongMove:
+    """A move the engine gets wrong, as what makes it possible in a position: the side to move,
+    the piece on its from-square and, for castling, the right of that wing, for en passant the
+    square. `at_stake(board)`: the move is possible there (whether the engine gets it right or not);
+    `twin(board)`: the board with only that taken away (the right, the square, else the moving
+    piece), None where nothing can be (a king's own move) or the result is no position."""
+    uci: str
+    color: bool
+    piece: int
+    from_square: int
+    to_square: int
+    right: int = 0            # castling: the rook squares of the rights this castling needs
+    en_passant: bool = False
+
+    @classmethod
+    def of(cls, board: chess.Board, uci: str) -> WrongMove | None:
+        try:
+            move = chess.Move.from_uci(uci)
+        except ValueError:
+            return None
+        piece = board.piece_at(move.from_square)
+        if piece is None or piece.color != board.turn:
+            return None
+        right, en_passant = 0, False
+        if board.is_castling(move):
+            rank = chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8
+            king = chess.square_file(move.from_square)
+            east = chess.square_file(move.to_square) > king
+            wing = chess.SquareSet(sq for sq in chess.SQUARES
+                                   if (chess.square_file(sq) > king) == east and chess.square_file(sq) != king)
+            right = board.clean_castling_rights() & rank & int(wing)
+        elif "en passant" in move_kinds(board, move):
+            en_passant = True
+        return cls(uci, board.turn, piece.piece_type, move.from_square, move.to_square, right, en_passant)
+
+    def at_stake(self, board: chess.Board) -> bool:
+        if board.turn != self.color or board.piece_at(self.from_square) != chess.Piece(self.piece, self.color):
+            return False
+        if self.right and not board.clean_castling_rights() & self.right:
+            return False
+        return not self.en_passant or board.ep_square == self.to_square
+
+    def twin(self, board: chess.Board) -> chess.Board | None:
+        twin = board.copy(stack=False)
+        if self.right:
+            twin.castling_rights &= ~self.right
+        elif self.en_passant:
+            twin.ep_square = None
+        elif self.piece != chess.KING:
+            twin.remove_piece_at(self.from_square)
+            twin.castling_rights = twin.clean_castling_rights()
+        else:
+            return None
+        return twin if twin.is_valid() and not self.at_stake(twin) else None
+
+
+def wrong_moves(run: Run, board: chess.Board) -> list[WrongMove]:
+    """The moves a failing run got wrong, each as a WrongMove of its position."""
+    return [w for w in (WrongMove.of(board, uci) for uci in run.wrong) if w is not None]
+
+
+def removed(board: chess.Board, smaller: chess.Board) -> int | None:
+    """How many things (pieces, castling rights, the en-passant square) `smaller` has taken away
+    from `board`, with nothing added or moved and the same side to move; None if it is not so."""
+    if board.turn != smaller.turn:
+        return None
+    pieces, fewer = board.piece_map(), smaller.piece_map()
+    if any(pieces.get(sq) != p for sq, p in fewer.items()):
+        return None
+    rights, kept = board.clean_castling_rights(), smaller.clean_castling_rights()
+    if kept & ~rights:
+        return None
+    if smaller.ep_square is not None and smaller.ep_square != board.ep_square:
+        return None
+    return (len(pieces) - len(fewer) + chess.popcount(rights & ~kept)
+            + (board.ep_square is not None and smaller.ep_square is None))
+
+
 @dataclass
 class Run:
     """One covered engine call. `lines`: {file: lines that ran}, only the source's; `failed`:
@@ -91,11 +170,16 @@ class Run:
     lines: dict[str, frozenset[int]] = field(default_factory=dict)
     kinds: frozenset[str] = frozenset()
     wrong: tuple[str, ...] = ()      # the moves that differ (missing or extra), when the lists differ
+    stake: bool = False              # a move some failing run got wrong is possible here (set before ranking)
+
+    def board(self) -> chess.Board:
+        position = Request.of(self.fen, self.moves).position
+        return chess.Board(position.fen(), chess960=position.chess960)
 
     def to_json(self) -> dict:
         return {"origin": self.origin, "fen": self.fen, "moves": list(self.moves), "depth": self.depth,
                 "failed": self.failed, "verdict": self.verdict, "wrong": list(self.wrong),
-                "lines": sum(len(v) for v in self.lines.values())}
+                "stake": self.stake, "lines": sum(len(v) for v in self.lines.values())}
 
 
 def judge(answer: Answer | None, error: EngineError | None, theirs: dict[str, int]) -> tuple[bool, str, tuple]:

@@ -1,19 +1,22 @@
 """Ranking source lines by the runs that ran them: Ochiai first, DStar beside it, then the
-contrast between runs whose position has the failure's kind of move and runs whose has not.
+contrast between runs whose position has the failure's kind of move and runs whose has not;
+above them all, where a failing run has twins (its position without what makes its wrong move
+possible), the lines that ran only on the way to the wrong move.
 
-    suspects = rank(runs, roots, focus="en passant")
+    suspects = rank(runs, roots, focus="en passant", twins=move_aware(runs))
 
 A line's spectrum is the set of runs that ran it. Lines with the same spectrum are
 indistinguishable to any spectrum-based ranking, so consecutive ones in a file are one suspect
 ("lines 210-214") and equal scores share a rank: ties are said as ties, never broken by line
 order. Where Ochiai ties, the feature contrast (Ochiai again, with "the position has a move of
 the focus kind" in place of "the run failed") puts first the lines that run only where that kind
-of move is made; `evidence` says which of the two ranked each suspect.
+of move is made. `evidence` says what ranked each suspect.
 """
 from __future__ import annotations
 
 import math
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -37,6 +40,8 @@ class Suspect:
     text: str              # the source line (the first of the range)
     evidence: str
     path: str = ""         # absolute
+    way: float = 0.0       # the share of the failing runs' twins it ran only on the way to the wrong move in
+    at_stake: float = 0.0  # Ochiai over the runs where the wrong move is at stake (for lines on its way)
 
     @property
     def where(self) -> str:
@@ -45,7 +50,8 @@ class Suspect:
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "last": self.last, "rank": self.rank,
                 "score": round(self.score, 4), "dstar": round(self.dstar, 4) if self.dstar < _DSTAR_TOP else None,
-                "contrast": round(self.contrast, 4), "failed": self.failed, "passed": self.passed,
+                "contrast": round(self.contrast, 4), "way": round(self.way, 4),
+                "at_stake": round(self.at_stake, 4), "failed": self.failed, "passed": self.passed,
                 "text": self.text, "evidence": self.evidence}
 
 
@@ -58,11 +64,35 @@ def dstar(ef: int, ep: int, total_failed: int, star: int = 2) -> float:
     return _DSTAR_TOP if below == 0 else ef ** star / below
 
 
-def rank(runs: list[Run], roots, focus: str | None = None) -> list[Suspect]:
-    """Every line some failing run ran, best first."""
+@dataclass(frozen=True)
+class Twins:
+    """The move-aware step's runs: for a failing run (its index), the passing or failing runs of
+    its closest twins: its position with only what makes its wrong move possible taken away
+    (`without`: 'the right k', 'the en-passant square', 'the rook on a1'), so that the move cannot
+    be made there. `move`: the wrong move, as UCI."""
+    failing: int
+    twins: tuple[int, ...]
+    move: str
+    without: str
+
+
+def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = ()) -> list[Suspect]:
+    """Every line some failing run ran, best first.
+
+    Plain spectra first: Ochiai over every run. Then the move-aware step, where there are twins:
+    a line that ran in a failing run and not in its twins ran only on the way to generating the
+    wrong move (or on the way past the missing one); such lines rank above every other, by how many
+    of the failing runs' twins show it, then by Ochiai over the runs where the wrong move is at
+    stake (`Run.stake`: the move is possible there, made right or wrong). Runs where it is not at
+    stake (the other colour's castling, say) say nothing about the lines on its way, so those lines
+    tie when the at-stake runs cannot tell them apart; plain Ochiai orders them within the tie.
+    The rest: Ochiai, ties broken by the feature contrast. A condition whose only body is a jump
+    (`continue`, `return false`) is ranked with the jump's runs: the jump ran because the
+    condition sent control there."""
     failing = [i for i, r in enumerate(runs) if r.failed]
     total_failed = len(failing)
     featured = [i for i, r in enumerate(runs) if focus is not None and focus in r.kinds]
+    staked = {i for i, r in enumerate(runs) if r.stake}
     spectra: dict[tuple[str, int], set[int]] = {}
     for i, run in enumerate(runs):
         for path, lines in run.lines.items():
@@ -70,33 +100,124 @@ def rank(runs: list[Run], roots, focus: str | None = None) -> list[Suspect]:
                 spectra.setdefault((path, line), set()).add(i)
     failing_set, featured_set = set(failing), set(featured)
     texts: dict[str, list[str]] = {}
-    groups = _groups(spectra, lambda path, line: _text(texts, path, line))
+    groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts)
+    twins = [t for t in twins if t.twins]
     rows = []
-    for path, first, last, ran in groups:
+    for path, first, last, ran, jump in groups:
         ef = len(ran & failing_set)
         if not ef:
             continue
         ep = len(ran) - ef
         contrast = ochiai(len(ran & featured_set), len(ran - featured_set), len(featured)) if featured else 0.0
-        rows.append((path, first, last, ef, ep, ochiai(ef, ep, total_failed), dstar(ef, ep, total_failed), contrast))
-    rows.sort(key=lambda r: (-r[5], -r[7], r[0], r[1]))
-    by_score = Counter(round(r[5], 12) for r in rows)
-    by_both = Counter((round(r[5], 12), round(r[7], 12)) for r in rows)
+        way = sum(sum(1 for t in tw.twins if t not in ran) / len(tw.twins)
+                  for tw in twins if tw.failing in ran) / len(twins) if twins else 0.0
+        at_stake = ochiai(len(ran & failing_set & staked), len((ran - failing_set) & staked),
+                          len(failing_set & staked)) if way else 0.0
+        rows.append(_Row(path, first, last, ef, ep, ochiai(ef, ep, total_failed), dstar(ef, ep, total_failed),
+                         contrast, way, at_stake, jump))
+    rows.sort(key=lambda r: (-r.way, -r.at_stake, -r.score, -r.contrast, r.path, r.first))
+    by_score = Counter(r.key[0] for r in rows if not r.way)
+    by_key = Counter(r.key for r in rows)
+    by_way = Counter(r.key[0] for r in rows if r.way)
+    moves = twins[0].move if twins else ""
+    without = twins[0].without if twins else ""
     suspects = []
     current_rank = 0
-    for i, (path, first, last, ef, ep, score, ds, contrast) in enumerate(rows):
-        key = (round(score, 12), round(contrast, 12))
-        if i == 0 or key != (round(rows[i - 1][5], 12), round(rows[i - 1][7], 12)):
+    for i, r in enumerate(rows):
+        if i == 0 or r.key != rows[i - 1].key:
             current_rank = i + 1
-        if by_score[key[0]] == 1:
+        if r.way:
+            evidence = f"ran on the way to {moves} (not without {without})"
+            if by_way[r.key[0]] > by_key[r.key]:
+                evidence += f", then where {moves} is at stake"
+            elif by_key[r.key] > 1:
+                evidence += " (tie)"
+        elif by_score[r.key[0]] == 1:
             evidence = "spectrum"
-        elif featured and by_both[key] < by_score[key[0]]:
+        elif featured and by_key[r.key] < by_score[r.key[0]]:
             evidence = f"spectrum, then {focus} contrast"
         else:
             evidence = "spectrum (tie)"
-        suspects.append(Suspect(_relative(path, roots), first, last, current_rank, score, ds, contrast, ef, ep,
-                                _text(texts, path, first), evidence, path))
+        if r.jump:
+            evidence = f"its branch to line {r.jump}: {evidence}"
+        suspects.append(Suspect(_relative(r.path, roots), r.first, r.last, current_rank, r.score, r.dstar, r.contrast,
+                                r.ef, r.ep, _text(texts, r.path, r.first), evidence, r.path, r.way, r.at_stake))
     return suspects
+
+
+@dataclass(frozen=True)
+class _Row:
+    path: str
+    first: int
+    last: int
+    ef: int
+    ep: int
+    score: float
+    dstar: float
+    contrast: float
+    way: float
+    at_stake: float
+    jump: int | None
+
+    @property
+    def key(self) -> tuple:
+        """What ranks it: rows with the same key share a rank."""
+        if self.way:
+            return round(self.way, 12), round(self.at_stake, 12)
+        return round(self.score, 12), round(self.contrast, 12)
+
+
+# a statement that only jumps: `continue`, `break`, `pass`, `return` of nothing or of a constant
+_JUMP = re.compile(r"^(?:continue|break|pass|return(?:\s+(?:true|false|True|False|None|null|undefined|-?\d+|\[\]|\{\}))?)\s*;?\s*$")
+_CONDITION = re.compile(r"^(?:(?:el)?if\b|(?:\}\s*)?(?:else\s+)?if\s*\()")     # its first line
+_CONDITION_END = re.compile(r"(?::|\)\s*\{?)$")                                   # its last
+_CONTINUED = re.compile(r"(?:\\|&&|\|\||\band|\bor|[(,+\-*/<>=!])$")
+
+
+def _branches(groups, texts):
+    """`groups` with a suspect added for each condition whose body is a lone jump that ran (the
+    condition's lines, from its first to its last, taken out of the groups holding them): it
+    carries the jump's runs and the jump's line."""
+    out = [(path, first, last, ran, None) for path, first, last, ran in groups]
+    conditions = []
+    for path, first, last, ran in groups:
+        if first != last or not _JUMP.match(_text(texts, path, first)):
+            continue
+        end = first - 1
+        while end > 0 and NOT_CODE.match(_text(texts, path, end)) and not _text(texts, path, end).startswith(("}", "{")):
+            end -= 1
+        if end < 1 or not _CONDITION_END.search(_text(texts, path, end)):
+            continue
+        start = _statement_start(texts, path, end)
+        if not _CONDITION.match(_text(texts, path, start)):
+            continue
+        conditions.append((path, start, end, ran, first))
+    for path, start, end, _, _ in conditions:
+        kept = []
+        for g in out:
+            if g[0] != path or g[2] < start or g[1] > end or g[4] is not None:
+                kept.append(g)
+                continue
+            if g[1] < start:
+                kept.append((g[0], g[1], start - 1, g[3], None))
+            if g[2] > end:
+                kept.append((g[0], end + 1, g[2], g[3], None))
+        out = kept
+    return out + conditions
+
+
+def _statement_start(texts, path, end: int) -> int:
+    """The first line of the statement whose last line is `end`: back while the line before it
+    is left open (a backslash, an operator, brackets not yet closed)."""
+    start, depth = end, 0
+    while True:
+        text = _text(texts, path, start)
+        depth += sum(text.count(c) for c in ")]}") - sum(text.count(c) for c in "([{")
+        before = _text(texts, path, start - 1) if start > 1 else ""
+        if start > 1 and (depth > 0 or _CONTINUED.search(before)):
+            start -= 1
+            continue
+        return start
 
 
 def _groups(spectra: dict[tuple[str, int], set[int]], text):

@@ -211,11 +211,18 @@ def test_settings_survive_a_new_window(qtbot, window):
     w.race_panel.position_list.item(0).setCheckState(Qt.Unchecked)
     w.race_panel.core.setChecked(False)
     race = w.race_panel.settings()
+    # and the Suspect lines tab's
+    w.suspects_panel.source.setText("/home/me/engine/src")
+    w.suspects_panel.depth.setValue(4)
+    w.suspects_panel.seconds.setValue(90)
+    w.suspects_panel.runs.setValue(30)
     w.close()
     again = window()
     assert again.test_engine.choices() == {"mode": "fuzz", "suite": "chess960.perft", "max_depth": 2,
                                            "jobs": 2, "depth": 2, "seconds": 75.0, "seed": 9}
     assert again.race_panel.specs() == ["python-chess", "uci:/usr/games/stockfish"]
+    assert again.suspects_panel.options() == {"sources": ("/home/me/engine/src",), "depth": 4, "seconds": 90.0,
+                                              "runs": 30}
     assert again.race_panel.settings() == race
     assert race.depth == 5 and race.seconds is None and race.yardsticks in ((), ("stockfish",))
     assert [p.fen for p in race.positions][-1] == EP_PIN and len(race.positions) == 5

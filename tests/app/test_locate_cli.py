@@ -29,11 +29,15 @@ def test_text_report(capsys, tmp_path):
     assert len(rows) == 3
     planted = next(n for n, line in enumerate((HERE / "movegen.c").read_text().splitlines(), 1) if "/* PLANTED:" in line)
     first = rows[0].split()
-    assert first[0] in ("1.", "1=") and first[1].startswith("movegen.c:")
+    assert first[0] in ("1.", "1=", "1.*", "1=*") and first[1].startswith("movegen.c:")
     lo, _, hi = first[1].split(":")[1].partition("-")
     assert int(lo) <= planted <= int(hi or lo)
     source = (HERE / "movegen.c").read_text().splitlines()
     assert "/" in first[3] and rows[0].endswith(source[int(lo) - 1].strip())   # failing/passing, the line
+    # the move-aware step: the planted line ran on the way to the wrong castling, which its twin
+    # (the position without the right q) does not make; the rows it ranked are marked
+    assert first[0].endswith("*")
+    assert "*: ran on the way to e8c8, not in the same position without the castling right q" in out
 
 
 def test_json_report(capsys, tmp_path):
@@ -61,3 +65,73 @@ def test_bad_input_is_one_line_and_exit_two(capsys, tmp_path):
     assert code == 2 and "not a folder" in err
     code, out, err = run(capsys, "locate", "--engine", build(tmp_path), "-d", "0")
     assert code == 2 and "depth of at least 1" in err
+
+
+def _counts(fen, depth):
+    import chess
+
+    def perft(board, d):
+        if d == 0:
+            return 1
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            total += perft(board, d - 1)
+            board.pop()
+        return total
+    return perft(chess.Board(fen), depth)
+
+
+def test_locate_starts_from_a_saved_session_with_its_engines(capsys, tmp_path):
+    from perftscope.app.session import report_json, save
+    from perftscope.core.engines.oracles import make_oracle
+    from perftscope.core.mismatch.finder import find_mismatch
+    spec = build(tmp_path)
+    with make_oracle(spec) as engine, make_oracle("core") as reference:
+        report = find_mismatch(engine, reference, CASTLES, (), 2)
+    assert report.missing or report.extra
+    session = tmp_path / "bug.json"
+    save(str(session), {"fen": CASTLES, "moves": [], "engine": spec, "reference": "core", "timeout": None,
+                        "divide": None, "finder": report_json(report)})
+    code, out, err = run(capsys, "locate", "--session", str(session), "--runs", "12", "--seconds", "120", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    # the session's engines and its finder's failing position, at depth 1
+    assert data["engine"] == "movegen" and data["reference"] == "core"
+    assert data["fen"] == report.root_fen and data["moves"] == list(report.path)
+    assert data["example"]["failed"] and data["suspects"][0]["file"] == "movegen.c"
+    # a session without a finding says so
+    save(str(session), {"fen": CASTLES, "moves": [], "engine": spec, "reference": "core", "timeout": None,
+                        "divide": None, "finder": None})
+    code, out, err = run(capsys, "locate", "--session", str(session))
+    assert code == 2 and "holds no finding" in err and err.count("\n") == 1
+
+
+def test_locate_starts_from_a_suite_finding(capsys, tmp_path):
+    spec = build(tmp_path)
+    suite = tmp_path / "castles.epd"
+    suite.write_text(f"4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5 ;D2 25\n"
+                     f"{CASTLES} ;D1 {_counts(CASTLES, 1)} ;D2 {_counts(CASTLES, 2)}\n")
+    code, out, err = run(capsys, "suite", str(suite), "--engine", spec, "--json")
+    assert code == 1
+    findings = tmp_path / "suite.json"
+    findings.write_text(out)
+    code, out, err = run(capsys, "locate", "--finding", str(findings), "--engine", spec, "--runs", "12",
+                         "--seconds", "120", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["example"]["failed"] and Position_of(data) == CASTLES.split(" ")[:2]
+    # the file holds one finding: asking for a second, or leaving out the engine, is one line
+    code, out, err = run(capsys, "locate", "--finding", f"{findings}:2", "--engine", spec)
+    assert code == 2 and "holds 1 finding, not a number 2" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "locate", "--finding", str(findings))
+    assert code == 2 and "--engine" in err and err.count("\n") == 1
+
+
+def Position_of(data):
+    """The board and side to move of the locate's starting position, after its moves."""
+    import chess
+    board = chess.Board(data["fen"])
+    for move in data["moves"]:
+        board.push_uci(move)
+    return board.fen().split(" ")[:2]

@@ -116,6 +116,7 @@ def test_live_counters_are_readable_from_another_thread_mid_run():
         run.result(timeout=5)
 
 
+@pytest.mark.alone           # a bound of 1 s on a run of two workers
 @pytest.mark.parametrize("hash_exp, stats", [(-1, False), (18, False), (-1, True)])
 def test_cancel_ends_a_deep_run_promptly_and_says_so(hash_exp, stats):
     run = start_perft(Position.from_fen(START_FEN), 12, workers=2, hash_exp=hash_exp, stats=stats)

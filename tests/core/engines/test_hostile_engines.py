@@ -203,6 +203,7 @@ def test_closing_an_interactive_engine_ends_every_process_it_started(tmp_path):
     assert _gone(left + [oracle_pid for oracle_pid in [oracle.pid] if oracle_pid])
 
 
+@pytest.mark.alone           # a bound of 0.2 s
 def test_an_engine_ignoring_quit_and_sigterm_is_killed_and_close_does_not_wait(tmp_path):
     engine = _uci(tmp_path, "printf 'a2a3: 1\\n\\nNodes searched: 1\\n'", before="trap '' TERM INT HUP")
     engine.write_text(engine.read_text().replace("quit) exit 0;;", "quit) ;;"))

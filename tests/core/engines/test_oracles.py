@@ -271,6 +271,7 @@ def test_cancel_stops_a_running_divide_at_once(engine_path, kind):
     oracle.close()
 
 
+@pytest.mark.alone           # a bound of 1 s
 def test_close_does_not_wait_for_a_running_request():
     sf = make_oracle("stockfish")
     failure = []

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from perftscope.core.locate.runs import Run
-from perftscope.core.locate.spectra import dstar, ochiai, rank
+from perftscope.core.locate.spectra import Twins, dstar, ochiai, rank
 
 ROOT = "/src"
 
@@ -49,3 +49,45 @@ def test_the_feature_contrast_breaks_an_ochiai_tie_and_says_so():
     assert (first.line, second.line) == (5, 6)
     assert first.score == second.score and first.rank == 1 and second.rank == 2
     assert first.evidence == "spectrum, then en passant contrast"
+
+
+def test_lines_on_the_way_to_the_wrong_move_rank_above_and_tie_where_its_runs_cannot_tell_them_apart():
+    # the failing run (0) and its twin without the castling right (1): lines 40-42 ran only on the
+    # way to the wrong move. Run 2 is a passing one where the same move is at stake (made right),
+    # run 3 the other colour's castling, not at stake, which ran the shared line 42 but not 40.
+    # Line 7 ran in the failing run and its twin only, so plain Ochiai puts it above them all.
+    runs = [run(True, [1, 7, 40, 42]), run(False, [1, 7]), run(False, [1, 40, 42]), run(False, [1, 42]),
+            run(False, [1, 2]), run(False, [1, 2])]
+    runs[0].stake = runs[2].stake = True
+    plain = {s.line: s for s in rank(runs, [ROOT])}
+    assert plain[7].rank == 1 and plain[40].rank < plain[42].rank
+    suspects = rank(runs, [ROOT], twins=[Twins(0, (1,), "e8g8", "the castling right k")])
+    by_line = {s.line: s for s in suspects}
+    assert by_line[40].rank == by_line[42].rank == 1 and by_line[40].way == 1.0
+    assert by_line[7].rank == 3 and by_line[7].way == 0.0
+    assert by_line[40].evidence == "ran on the way to e8g8 (not without the castling right k) (tie)"
+    assert by_line[7].evidence.startswith("spectrum")
+
+
+def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump(tmp_path):
+    source = tmp_path / "gen.py"
+    source.write_text("def moves(board):\n"                      # 1
+                      "    for m in board:\n"                    # 2
+                      "        if m.king and \\\n"               # 3
+                      "                (m.far or\n"              # 4
+                      "                 m.near):\n"              # 5
+                      "            continue\n"                   # 6
+                      "        yield m\n")                       # 7
+    path = str(source)
+
+    def py(failed, lines):
+        return Run("test", "8/8/8/8/8/8/8/K6k w - - 0 1", (), 1, failed, "x" if failed else "agrees",
+                   {path: frozenset(lines)})
+    runs = [py(True, [1, 2, 3, 4, 6, 7]), py(False, [1, 2, 3, 4, 7]), py(False, [1, 2, 3, 7]), py(False, [1, 2, 3, 7])]
+    suspects = rank(runs, [str(tmp_path)])
+    condition = next(s for s in suspects if s.line == 3)
+    jump = next(s for s in suspects if s.line == 6)
+    assert (condition.line, condition.last) == (3, 5) and condition.rank == jump.rank == 1
+    assert (condition.failed, condition.passed) == (1, 0)
+    assert condition.evidence.startswith("its branch to line 6: ")
+    assert not any(s.line == 4 for s in suspects)         # within the condition: one suspect
