@@ -209,9 +209,9 @@ class DivideService:
         engine, reference = self.oracles(pair, refused)
         request = self.request(fen, moves)
         # a move a totals-only engine refuses to play is a row of its own: not generated (refused)
-        engine_rows, not_played = engine.divide_refused(request, (), depth, as_written=True) \
+        engine_rows, not_played = engine.divide_refused(request, depth, as_written=True) \
             if engine is not None else ({}, [])
-        return diff_rows(engine_rows, reference.divide(request, (), depth), not_played)
+        return diff_rows(engine_rows, reference.divide(request, depth), not_played)
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Ticket:
         job = self.bridge.submit(self.divides, on_done, on_error, self.pair, self.refused, fen, tuple(moves), depth)

@@ -135,8 +135,9 @@ class DivideController(QObject):
         if report is None or report.error or not (report.missing or report.extra):
             return None
         root = list(self.tree_model.root.moves)
+        # the tree's position is its root Request played on (read once per tree); the report's is its own
         if Position.from_fen(report.root_fen).play(report.path[:len(root)]) != \
-                Position.from_fen(self.tree_model.fen).play(root):
+                self.divides.request(self.tree_model.fen, root).position:
             return None                       # a report about another tree
         return list(report.path) + [(report.missing + report.extra)[0]]
 
@@ -170,7 +171,7 @@ class DivideController(QObject):
         caption = f"showing the divide row {rel}" + (f" (before {node.move}: {verdict.word})" if odd else "")
         mark = None
         if odd:
-            pos = Position.from_fen(tree.fen).play(list(shown))
+            pos = self.divides.request(tree.fen, shown).position
             mark = mismatch_layer(node.move, verdict, tree.engine, _why(pos, node.move))
         self.model.show_row(tree.fen, shown, moves, caption, mark)
         if mark is not None:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from tests.processes import marker, with_marker
+from perftscope.core.engines.oracle import Request
 
 PAWNS = "8/8/8/8/8/8/PP6/K6k w - - 0 1"
 TIMEOUT = 5.0
@@ -74,7 +75,7 @@ def drill(folder: Path, name: str, what: str, kind: str, body: str) -> dict:
     oracle = None
     try:
         oracle = make_oracle(f"{kind.split('-')[0]}:{script}", timeout=TIMEOUT)
-        said = f"answered {oracle.divide(PAWNS, [], 1)}"
+        said = f"answered {oracle.divide(Request.of(PAWNS), 1)}"
         if kind == "uci-stubborn":
             closing = time.monotonic()
             oracle.close()

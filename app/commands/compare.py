@@ -46,7 +46,7 @@ def run(args) -> int:
             _print_level(level)
             _print_reading(engine, args.verbose, said)
 
-        report = find_mismatch(engine, reference, request, (), args.depth,
+        report = find_mismatch(engine, reference, request, args.depth,
                                progress=None if args.json else progress).raise_unless_finding()
         if report.crash and not args.json:
             _print_reading(engine, args.verbose, said)

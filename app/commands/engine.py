@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from perftscope.core.errors import CalibrationError, EngineError
 from perftscope.core.engines.calibration import Probe, probes
-from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, make_oracle
+from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, Request, make_oracle
 
 from . import add_parser
 from .common import depth_arg, seconds_arg
@@ -46,8 +46,10 @@ def run_check(args) -> int:
         if not hasattr(engine, "calibrate"):            # in this process: nothing to learn
             worst = 0
             for probe in probes():
+                request = Request.of(probe.fen)          # one of calibration's own positions, read here
                 worst = max(worst, _print_answer(f"  {probe.title}, depth {probe.depth}",
-                                                 engine.answer(probe.fen, [], probe.depth), _truth(core, probe)))
+                                                 engine.answer(request, probe.depth),
+                                                 core.divide(request, probe.depth)))
             print(f"\nverdict    {_VERDICTS[worst]}")
             return worst
         try:
@@ -71,10 +73,6 @@ def run_check(args) -> int:
             worst = max(worst, _check_deeper(engine, core, args.depth))
     print(f"\nverdict    {_VERDICTS[worst]}")
     return worst
-
-
-def _truth(core, probe: Probe) -> dict:
-    return core.divide(probe.fen, [], probe.depth)
 
 
 def _head(probe: Probe, verbose: bool) -> str:
@@ -163,7 +161,7 @@ def _zeros_at_depth_1(engine, probe: Probe, worst: int, verdict: list[str], note
     from perftscope.core.mismatch.verdicts import zero_rows_note
     dropped = probe.parsed.dropped
     try:
-        at_1 = engine.answer(probe.fen, [], 1).moves or {}
+        at_1 = engine.answer(Request.of(probe.fen), 1).moves or {}
     except EngineError as e:
         return worst, verdict, notes + [f"asked at depth 1 about the moves listed with 0, it failed: {e}"]
     played = [m for m in dropped if at_1.get(m)]
@@ -187,12 +185,13 @@ def _print_dialect(engine, calibration):
 
 
 def _check_deeper(engine, core, depth: int) -> int:
+    kiwipete = Request.of(KIWIPETE)
     try:
-        answer = engine.answer(KIWIPETE, [], depth)
+        answer = engine.answer(kiwipete, depth)
     except EngineError as e:
         print(f"  failed: {e}")
         return 1
-    return _print_answer(f"  Kiwipete, depth {depth}", answer, core.divide(KIWIPETE, [], depth))
+    return _print_answer(f"  Kiwipete, depth {depth}", answer, core.divide(kiwipete, depth))
 
 
 def _print_answer(title: str, answer, truth: dict) -> int:

@@ -2,7 +2,7 @@
 perftscope can stand in on either side of any perftree-style tool."""
 from __future__ import annotations
 
-from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.engines.oracles import Request, make_oracle
 
 from . import add_parser
 from .common import depth_arg
@@ -20,7 +20,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    rows = make_oracle("core").divide(args.fen, args.moves, args.depth)
+    rows = make_oracle("core").divide(Request.of(args.fen, args.moves), args.depth)
     for move, count in rows.items():
         print(move, count)
     print()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.finder import find_mismatch
-from perftscope.core.engines.oracles import validate
+from perftscope.core.engines.oracles import Request
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.findings import CLASSES, shrink_each
 from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS
@@ -31,7 +31,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    validate(args.fen, args.moves)
+    request = Request.of(args.fen, args.moves)     # a bad FEN or move fails before any engine starts
     if args.depth < 1:
         raise PerftscopeError("depth must be at least 1 to shrink (at depth 0 every engine counts 1)")
     engine, reference = EnginePair.parse(args.engine, args.reference, args.timeout).make_both()
@@ -41,13 +41,13 @@ def run(args) -> int:
             print(f"reference  {reference.name}", flush=True)
         progress = None if args.json else (lambda step, fen: print(f"  step     {step}: {fen}", flush=True))
         # one minimal example per bug the position shows (a step keeps the bug it started from)
-        results = shrink_each(engine, reference, args.fen, args.depth, args.moves, max_calls=args.max_calls,
+        results = shrink_each(engine, reference, request, args.depth, max_calls=args.max_calls,
                               progress=progress)
         examples = []
         for result in results:
             report = None
             if result.failure == "mismatch":
-                report = find_mismatch(engine, reference, result.fen, [], result.depth).raise_unless_finding()
+                report = find_mismatch(engine, reference, result.request, result.depth).raise_unless_finding()
             examples.append((result, report))
     if args.json:
         first = examples[0] if examples else (None, None)

@@ -344,6 +344,11 @@ class Position:
         import chess
         return chess.Board(self.fen(), chess960=self.chess960)
 
+    def chess_board(self):
+        """This position as a python-chess Board of one's own to push moves on (a copy of the
+        one kept for move generation: the FEN is not read again)."""
+        return self._chess_board.copy(stack=False)
+
     def legal_moves(self) -> list[str]:
         """Legal moves in UCI notation."""
         return [m.uci for m in self.moves()]

@@ -30,8 +30,16 @@ _CORNERS = {"K": ("white", "e1", "h1"), "Q": ("white", "e1", "a1"),
 def lenient_fen(fen: str) -> tuple[str, list[str]]:
     """(the FEN normalised as python-chess does, one warning per thing dropped); FenError as
     core.board.position raises it when the FEN is wrong in a way no tool accepts."""
+    _, normal, warnings = lenient_position(fen)
+    return normal, warnings
+
+
+def lenient_position(fen: str) -> tuple[Position, str, list[str]]:
+    """(its Position, the normalised FEN, the warnings) as lenient_fen says them, the FEN read
+    once (twice only when something is dropped); FenError as lenient_fen raises it."""
     try:
-        return Position.from_fen(fen).fen(), []
+        position = Position.from_fen(fen)
+        return position, position.fen(), []
     except FenError as e:
         strict = e
         if not str(e).startswith(_LENIENT_FIELDS):
@@ -57,10 +65,9 @@ def lenient_fen(fen: str) -> tuple[str, list[str]]:
     if ep != "-" and normal.split()[3] == "-":
         warnings.append(f"en-passant square {ep} dropped: no pawn can capture there")
     try:
-        Position.from_fen(normal)
+        return Position.from_fen(normal), normal, warnings
     except FenError:
         raise strict from None
-    return normal, warnings
 
 
 def fen_as_written(fen: str, lenient: tuple[str, list[str]] | None = None) -> str:

@@ -1,14 +1,16 @@
-"""The one interface every source of perft numbers has: `answer(fen, moves, depth)` on a request
+"""The one interface every source of perft numbers has: `answer(request, depth)` on a Request
 checked before any engine sees it, and `divide`/`perft` built on it.
 
-The FEN and every move are validated by core.board.position first, so an engine only ever sees
-legal requests. A `Request` holds them validated once: the FEN as it is sent, the moves and the
-Position they reach; a descent makes the next request by playing one move on that Position
-(`then`), never by reading the FEN and replaying the path again, and every method takes a Request
-where it takes a FEN. The FEN is written out only where a process is spoken to; depth 0 is answered here (an empty divide, one node) because engines disagree
-about what it means. Every oracle is safe to call from several threads: one lock per oracle, one
-engine process each. `cancel()` and `close()` never wait: a request running in another thread
-ends at once with OracleCancelled. `activity()` and `log` say what it is doing, for the GUI.
+A FEN is read where it enters (a command's argument, the window's FEN field, a suite line, a
+generated or shrunk position) into a `Request`: the FEN as it is sent, the moves and the Position
+they reach, validated once by core.board.position, so an engine only ever sees legal requests. A
+descent makes the next request by playing one move on that Position (`then`), never by reading the
+FEN and replaying the path again, and every method takes a Request, never a FEN. The FEN is written
+out only where a process is spoken to; depth 0 is answered here (an empty divide, one node) because
+engines disagree about what it means. Every oracle is safe to call from several threads: one lock
+per oracle, one engine process each. `cancel()` and `close()` never wait: a request running in
+another thread ends at once with OracleCancelled. `activity()` and `log` say what it is doing, for
+the GUI.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from dataclasses import dataclass, replace
 from ..board.position import Position
 from ..errors import EngineError, EngineRefused, MoveError, OracleCancelled
 from .divide_parser import ParsedDivide
-from .lenient_fen import fen_as_written, lenient_fen
+from .lenient_fen import fen_as_written, lenient_position
 from .pipes import EngineLog
 from .process import Activity
 
@@ -32,23 +34,31 @@ class Request:
     and en-passant square that cannot stand dropped (core.engines.lenient_fen), what references
     are sent; `written`: the FEN with those fields as given, what the engine under test is sent;
     `warnings`: one line per field dropped; `moves`: played from the root; `position`: where they
-    lead."""
+    lead; `start`: the root's Position, before the moves."""
     root: str
     written: str
     warnings: tuple[str, ...]
     moves: tuple[str, ...]
     position: Position
+    start: Position
 
     @classmethod
     def of(cls, fen, moves=()) -> Request:
-        """FenError or MoveError naming what is wrong; a Request is returned as it is (with
-        `moves` played on it)."""
+        """The request of a FEN as it enters (read here, once) with `moves` played; FenError or
+        MoveError naming what is wrong. A Request is returned as it is (with `moves` played on it)."""
         if isinstance(fen, Request):
             return fen.then(*_move_list(moves))
         moves = _move_list(moves)
-        lenient = lenient_fen(fen)
-        root, warnings = lenient
-        return cls(root, fen_as_written(fen, lenient), tuple(warnings), moves, Position.from_fen(root).play(moves))
+        start, root, warnings = lenient_position(fen)
+        written = fen_as_written(fen, (root, warnings))
+        return cls(root, written, tuple(warnings), (), start, start).then(*moves)
+
+    @classmethod
+    def at(cls, position: Position, moves=()) -> Request:
+        """The request of a position already read or built (a generated or shrunk one), with
+        `moves` played: its FEN is written, never read again."""
+        root = position.fen()
+        return cls(root, root, (), (), position, position).then(*_move_list(moves))
 
     def then(self, *moves: str) -> Request:
         """The request after `moves` more, played on the position already reached."""
@@ -63,23 +73,29 @@ class Request:
                 raise MoveError(f"move {len(self.moves) + i + 1} of the move list: {e}") from None
         return replace(self, moves=self.moves + moves, position=position)
 
+    @property
+    def fen(self) -> str:
+        """The FEN of the position reached (the root's when no moves were played)."""
+        return self.position.fen() if self.moves else self.root
+
+    def sent(self, as_written: bool = False) -> str:
+        """The root FEN a side is sent: the engine under test the FEN as written (`as_written`),
+        references the one that stands."""
+        return self.written if as_written else self.root
+
+    def from_root(self) -> Request:
+        """This request with no moves played: its root."""
+        return replace(self, moves=(), position=self.start) if self.moves else self
+
 
 def _move_list(moves) -> tuple[str, ...]:
     return tuple(m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves))
 
 
-def validate(fen: str, moves) -> tuple[str, list[str]]:
-    """(normalised root FEN, lower-case moves) after checking both with core.board.position; castling
-    rights and en-passant squares that cannot stand are dropped (core.engines.lenient_fen).
-
-    Raises FenError or MoveError naming what is wrong; the engine is never asked."""
-    request = Request.of(fen, moves)
-    return request.root, list(request.moves)
-
-
-def fen_warnings(fen: str) -> list[str]:
-    """What a comparison drops from `fen` (one line each), [] for a FEN that stands as it is."""
-    return lenient_fen(fen)[1]
+def _check(oracle: Oracle, request) -> None:
+    if not isinstance(request, Request):
+        raise TypeError(f"{oracle.name}: an oracle is asked about a Request (Request.of(fen, moves) where "
+                        f"the FEN enters), not a {type(request).__name__}")
 
 
 @dataclass(frozen=True)
@@ -114,25 +130,22 @@ class Oracle:
         running = self._running
         return None if running is None else Activity(running[0], time.monotonic() - running[1], self._doing)
 
-    def answer(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> Answer:
-        """The engine's answer after playing `moves` from `fen` (a FEN or a Request): a divide,
-        or only a total. The engine is sent the FEN with what cannot stand dropped, or with
-        `as_written` its castling and en-passant fields as given (for the engine under test:
-        see lenient_fen)."""
+    def answer(self, request: Request, depth: int = 1, as_written: bool = False) -> Answer:
+        """The engine's answer to `request` (a core.engines.oracle.Request): a divide, or only a
+        total. The engine is sent the root FEN with what cannot stand dropped, or with `as_written`
+        its castling and en-passant fields as given (for the engine under test: see lenient_fen)."""
+        _check(self, request)
         if not isinstance(depth, int) or depth < 0:
             raise EngineError(f"{self.name}: depth must be a non-negative whole number, got {depth!r}")
-        request = Request.of(fen, moves)
         if depth == 0:
             return Answer({}, 1)
-        root, moves, position = request.written if as_written else request.root, list(request.moves), request.position
-
         with self._lock:
             self._cancelled.clear()
             self.calls += 1
             self.log.start(self.calls)
             self._running = (self.calls, time.monotonic())
             try:
-                self.last = self._answer(root, moves, depth, position)
+                self.last = self._ask(request, depth, as_written)
             except EngineError as e:
                 self.log.add("!", str(e))
                 raise
@@ -140,18 +153,17 @@ class Oracle:
                 self._running = None
             return self.last
 
-    def divide(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> dict[str, int]:
-        """{uci_move: leaf count depth - 1 plies below it} after playing `moves` from `fen`.
+    def divide(self, request: Request, depth: int = 1, as_written: bool = False) -> dict[str, int]:
+        """{uci_move: leaf count depth - 1 plies below it} at `request`'s position.
         From an engine that prints only totals, the divide is asked for one move at a time."""
-        return self.divide_refused(fen, moves, depth, as_written)[0]
+        return self.divide_refused(request, depth, as_written)[0]
 
-    def divide_refused(self, fen: str | Request, moves=(), depth: int = 1,
+    def divide_refused(self, request: Request, depth: int = 1,
                        as_written: bool = False) -> tuple[dict[str, int], list[str]]:
         """(divide, refused): as divide(); from an engine that prints only totals, a legal move it
         refuses to play is left out of the divide (a move it does not generate) and listed in
         `refused`, the other moves kept."""
-        request = Request.of(fen, moves)
-        answer = self.answer(request, (), depth, as_written)
+        answer = self.answer(request, depth, as_written)
         if answer.moves is not None:
             return answer.moves, []
         if depth == 1:
@@ -160,14 +172,19 @@ class Oracle:
         rows, refused = {}, []
         for m in request.position.legal_moves():
             try:
-                rows[m] = self.answer(request.then(m), (), depth - 1, as_written).total
+                rows[m] = self.answer(request.then(m), depth - 1, as_written).total
             except EngineRefused:
                 refused.append(m)
         return rows, refused
 
-    def perft(self, fen: str | Request, moves=(), depth: int = 1, as_written: bool = False) -> int:
+    def perft(self, request: Request, depth: int = 1, as_written: bool = False) -> int:
         """Total leaf count (1 at depth 0, like every perft)."""
-        return self.answer(fen, moves, depth, as_written).total
+        return self.answer(request, depth, as_written).total
+
+    def _ask(self, request: Request, depth: int, as_written: bool) -> Answer:
+        """One call on `request` (under the lock): the root FEN each side is sent, the moves, and
+        the position they reach, handed to `_answer`."""
+        return self._answer(request.sent(as_written), list(request.moves), depth, request.position)
 
     def _answer(self, fen: str, moves: list[str], depth: int, position: Position) -> Answer:
         """`position` is fen + moves, already parsed and played by answer()."""

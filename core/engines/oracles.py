@@ -1,16 +1,16 @@
-"""Reference engines behind one interface: `divide(fen, moves, depth) -> {uci_move: count}`.
+"""Reference engines behind one interface: `divide(request, depth) -> {uci_move: count}`.
 
     >>> with make_oracle("stockfish") as sf:
-    ...     sf.divide(START_FEN, ["e2e4"], 1)["e7e5"]
+    ...     sf.divide(Request.of(START_FEN, ["e2e4"]), 1)["e7e5"]
     1
 
 Specs (parsed by core.engines.spec.parse_spec): `core` (the jitted core), `python-chess`
 (in-process, slow, trusted), `stockfish` (found on PATH or at the Debian path), `uci:PATH` (any
 engine speaking `go perft N`), `xboard:PATH` (an xboard engine with a `perft` command),
 `perftree:PATH` (a script in perftree's protocol, run unchanged), `cmd:TEMPLATE` (any program run
-per divide) and `file:ENGINE.toml` (an interactive program described by an engine file). The FEN
-and every move are validated by core.board.position before anything is sent, so an engine only
-ever sees legal requests; depth 0 is answered here (an empty divide, one node) because engines
+per divide) and `file:ENGINE.toml` (an interactive program described by an engine file). A
+request's FEN and moves are validated by core.board.position when it is made (core.engines.oracle.
+Request), before anything is sent, so an engine only ever sees legal requests; depth 0 is answered here (an empty divide, one node) because engines
 disagree about what it means. Every answer from another program is read in the dialect learned
 for it by calibration (core.engines.program), and every process is held to core.engines.process's
 bounds.
@@ -31,14 +31,14 @@ from .uci import UciOracle
 from .engine_file import load_engine_file
 from .mode import Mode
 from .program import STOCKFISH
-from .oracle import DEFAULT_TIMEOUT, Answer, Oracle, OracleCancelled, fen_warnings, validate
+from .oracle import DEFAULT_TIMEOUT, Answer, Oracle, OracleCancelled, Request
 from .pipes import EngineLog
 from .process import Activity
 from .spec import BY_NAME, SPECS, Spec, parse_spec
 from .stockfish import find_stockfish, require_stockfish
 
 __all__ = ["Activity", "Answer", "EngineLog", "Oracle", "OracleCancelled", "SPECS", "Spec", "make_oracle",
-           "parse_spec", "validate", "fen_warnings", "DEFAULT_TIMEOUT"]
+           "parse_spec", "Request", "DEFAULT_TIMEOUT"]
 
 
 POOL_DEPTH = 5          # from here on the worker pool's threads pay for their start-up

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import cached_property
 from itertools import islice
 from dataclasses import dataclass, field
 
@@ -68,7 +69,12 @@ class LocateSettings:
             raise PerftscopeError(f"--runs must be at least 1, got {self.runs}")
         if not self.seconds > 0:
             raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
-        Request.of(self.fen, self.moves)       # FenError / MoveError naming what is wrong
+        self.request                           # FenError / MoveError naming what is wrong
+
+    @cached_property
+    def request(self) -> Request:
+        """The position to locate from, read once (here, where the settings are made)."""
+        return Request.of(self.fen, self.moves)
 
 
 @dataclass
@@ -165,7 +171,8 @@ class LocateJob:
         try:
             self._doing = f"finding where {covered.name} differs from {reference.name}"
             emit(Progress(0, None, self._doing))
-            report = find_mismatch(covered.plain, reference, s.fen, s.moves, s.depth,
+            asked = s.request
+            report = find_mismatch(covered.plain, reference, asked, s.depth,
                                    cancelled=self._stop.is_set).raise_unless_finding()
             result.report = report
             if report.cancelled or self._stop.is_set():
@@ -174,8 +181,8 @@ class LocateJob:
             if report.agree:
                 result.agree = True
                 return self._done(result, start)
-            failing = Request.of(s.fen, report.path)
-            board = chess.Board(failing.position.fen(), chess960=failing.position.chess960)
+            failing = asked.from_root().then(*report.path)
+            board = failing.position.chess_board()
             result.focus = focus_of(board, report.missing + report.extra)
             self._batch(covered, [failing], "finder", over)
             self._doing = "the failing position without what makes its wrong move possible"
@@ -187,11 +194,11 @@ class LocateJob:
             covered.origin = "shrink"
             shrunk = None
             try:
-                shrunk = shrink(covered, reference, s.fen, 1, report.path, max_calls=SHRINK_CALLS, cancelled=over)
+                shrunk = shrink(covered, reference, failing, 1, max_calls=SHRINK_CALLS, cancelled=over)
             except OracleCancelled:
                 pass
             if shrunk is not None and shrunk.fen != failing.position.fen():
-                small = Request.of(shrunk.fen)
+                small = shrunk.request
                 self._doing = "the minimal position without what makes its wrong move possible"
                 self._batch(covered, self._twins(covered, small), "twins", over)
                 self._doing = "the children of the minimal position"
@@ -215,7 +222,7 @@ class LocateJob:
             if run.failed and example_focus is not None:
                 # a crash (a child whose move the engine refuses) or wrong moves of another kind
                 b = Request.of(run.fen, run.moves).position
-                if not run.wrong or focus_of(chess.Board(b.fen(), chess960=b.chess960), run.wrong) != example_focus:
+                if not run.wrong or focus_of(b.chess_board(), run.wrong) != example_focus:
                     result.other_failures.append(run)
                     continue
             result.runs.append(run)
@@ -248,7 +255,7 @@ class LocateJob:
                 if request is None:
                     return
                 try:
-                    covered.run(request.written, request.moves, 1, origin)
+                    covered.run(request, 1, origin)
                 except OracleCancelled:
                     return
                 except EngineError:

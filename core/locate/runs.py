@@ -233,15 +233,17 @@ class CoveredEngine(Oracle):
         self._number = 0
         self.halted = threading.Event()
 
-    def _answer(self, fen, moves, depth, position):
+    def _ask(self, request, depth, as_written):
         if depth > self.run_depth:
-            return self.plain.answer(fen, moves, depth, as_written=True)
-        return self.run(fen, tuple(moves), depth).answer
+            return self.plain.answer(request, depth, as_written=True)
+        return self.run(request, depth, as_written=as_written).answer
 
-    def run(self, fen: str, moves: tuple[str, ...], depth: int, origin: str | None = None) -> _Done:
-        """One covered call, safe from several threads at once (each run has an engine process
-        and a folder of its own); the Run is kept, handed to on_run and returned with the
-        answer; a failed call's EngineError is raised after the Run is kept."""
+    def run(self, request: Request, depth: int, origin: str | None = None, as_written: bool = True) -> _Done:
+        """One covered call on `request` (its FEN as written, or with `as_written` false the one
+        that stands), safe from several threads at once (each run has an engine process and a
+        folder of its own); the Run is kept, handed to on_run and returned with the answer; a
+        failed call's EngineError is raised after the Run is kept."""
+        fen, moves = request.sent(as_written), request.moves
         with self._guard:
             seen = self._seen.get((fen, moves, depth))
             self._number += 1
@@ -250,9 +252,8 @@ class CoveredEngine(Oracle):
             if seen.error is not None:
                 raise seen.error
             return seen
-        request = Request.of(fen, moves)
         with self._guard:
-            theirs = self.reference.divide(request, (), depth)
+            theirs = self.reference.divide(request, depth)
         os.makedirs(folder)
         answer, error = None, None
         oracle = None
@@ -261,7 +262,7 @@ class CoveredEngine(Oracle):
             with launched_with(run_environment(folder, self.sources)) as started:
                 try:
                     oracle = self._oracle()
-                    answer = oracle.answer(fen, moves, depth, as_written=True)
+                    answer = oracle.answer(request, depth, as_written=as_written)
                 except OracleCancelled:
                     raise
                 except EngineError as e:
@@ -277,7 +278,7 @@ class CoveredEngine(Oracle):
         shutil.rmtree(folder, ignore_errors=True)
         self.kinds_found |= kinds
         failed, verdict, wrong = judge(answer, error, theirs)
-        board = chess.Board(request.position.fen(), chess960=request.position.chess960)
+        board = request.position.chess_board()
         run = Run(origin or self.origin, fen, moves, depth, failed, verdict,
                   {f: frozenset(v) for f, v in lines.items()}, frozenset(position_kinds(board)), wrong)
         with self._guard:

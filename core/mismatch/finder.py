@@ -1,7 +1,7 @@
 """The mismatch finder: descend two oracles' divides to the position where their move lists differ.
 
     >>> report = find_mismatch(make_oracle("perftree:tests/engines/ep_rank_pin.py"),
-    ...                        make_oracle("stockfish"), "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    ...                        make_oracle("stockfish"), Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     >>> report.path, report.missing, report.extra, report.explanations["e4d3"]
     (['d2d4'], [], ['e4d3'], 'en passant e4d3 exposes king a4 to queen h4 along rank 4')
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Callable
 
-import chess
 
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
@@ -158,6 +157,23 @@ class Report:
     state_trace: StateTrace | None = None   # the move after which the engine's position is wrong
     trace_calls: int = 0     # engine calls spent asking whether (and where) its state goes wrong
     notes: list[str] = field(default_factory=list)   # how the engine's answers were read (rows of 0 dropped)
+    reached: Position | None = field(default=None, repr=False, compare=False)   # `fen` as the finder played it
+    root: Position | None = field(default=None, repr=False, compare=False)      # `root_fen` as the request held it
+
+    @property
+    def root_position(self) -> Position:
+        """The Position of `root_fen`: the request's, or for a report read back, `root_fen` read."""
+        if self.root is None or self.root.fen() != self.root_fen:
+            self.root = Position.from_fen(self.root_fen)
+        return self.root
+
+    @property
+    def position(self) -> Position:
+        """The Position of `fen`: the one the finder reached by playing moves, or for a report read
+        back (or one whose `fen` was changed), `fen` read."""
+        if self.reached is None or self.reached.fen() != self.fen:
+            self.reached = Position.from_fen(self.fen)
+        return self.reached
 
     @property
     def crash(self) -> bool:
@@ -208,7 +224,7 @@ class Report:
     def from_json(cls, data: dict) -> Report:
         """The report to_json wrote (also one written before `failure` existed: its `crash`,
         `error` and `command`)."""
-        plain = {f.name for f in fields(cls)} - {"levels", "failure", "state_trace"}
+        plain = {f.name for f in fields(cls)} - {"levels", "failure", "state_trace", "reached", "root"}
         report = cls(**{k: v for k, v in data.items() if k in plain})
         report.levels = [Level.from_json(lv) for lv in data.get("levels", [])]
         if data.get("state_trace"):
@@ -234,24 +250,23 @@ def _subtree_size(row: Row) -> tuple:
     return (max(row.engine or 0, row.reference or 0), row.move)
 
 
-def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(), depth: int = 1,
+def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: int = 1,
                   progress: Callable[[Level], None] | None = None,
                   cancelled: Callable[[], bool] | None = None) -> Report:
-    """Descend from `fen` (a FEN or a core.engines.oracle.Request) + `moves` until the two move
-    lists differ (or everything agrees). The request is validated once; each level below is the
-    one above with the chosen move played on its Position.
+    """Descend from `request` (a core.engines.oracle.Request: its root FEN + its moves) until the
+    two move lists differ (or everything agrees). Each level below is the one above with the
+    chosen move played on its Position; no FEN is read again.
 
     `progress(level)` is called after each level; when `cancelled()` turns true the finder stops
     before the next engine call and returns what it has with `report.cancelled` set. To stop
     inside a long divide, also call cancel() on the oracles: that ends the same way.
-    FenError/MoveError for a bad request; an oracle that fails ends the report with its
-    `failure` (`raise_unless_finding()` raises the ones that are not findings)."""
-    request = Request.of(fen, moves)
-    fen = fen if isinstance(fen, str) else request.written
+    An oracle that fails ends the report with its `failure` (`raise_unless_finding()` raises the
+    ones that are not findings)."""
     start = request.position
     report = Report(engine=engine.name, reference=reference.name, root_fen=request.root, depth=depth,
                     path=list(request.moves), fen=start.fen(), unreachable=_unreachable(start),
-                    fen_warnings=list(request.warnings), given_fen=request.written)
+                    fen_warnings=list(request.warnings), given_fen=request.written, reached=start,
+                    root=request.start)
     report.agree = depth == 0          # depth 0: one node each, nothing to ask
     pos, remaining = start, depth
     while remaining > 0:
@@ -261,29 +276,29 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
         side, asked, refused = "engine", report.path, []
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
-            answer = engine.answer(request, (), remaining, as_written=True)
+            answer = engine.answer(request, remaining, as_written=True)
             report.engine_calls += 1
             side = "reference"
-            theirs = reference.divide(request, (), remaining)
+            theirs = reference.divide(request, remaining)
             report.reference_calls += 1
             ours = answer.moves
             if ours is None:           # totals only: ask below each move only when the totals differ
                 report.totals_only = True
                 if remaining == 1 or answer.total == sum(theirs.values()):
                     _compare_totals(report, pos, remaining, answer.total, theirs, progress)
-                    return _traced(report, engine, fen, remaining, answer, cancelled)
+                    return _traced(report, engine, request, remaining, answer, cancelled)
                 ours, side = {}, "engine"
                 for move in theirs:
                     asked = report.path + [move]
                     try:
-                        ours[move] = engine.perft(request.then(move), (), remaining - 1, as_written=True)
+                        ours[move] = engine.perft(request.then(move), remaining - 1, as_written=True)
                     except EngineRefused:     # it would not play the move: one it does not generate
                         refused.append(move)
                     report.engine_calls += 1
             dropped = getattr(answer.parsed, "dropped", None)
             if dropped and remaining > 1:      # listed with 0: rejected, or an illegal move with nothing below?
                 side = "engine"
-                at_1 = engine.answer(request, (), 1, as_written=True)
+                at_1 = engine.answer(request, 1, as_written=True)
                 report.engine_calls += 1
                 played = [m for m in dropped if (at_1.moves or {}).get(m)]
                 if not played:
@@ -291,7 +306,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
                 else:
                     side = "reference"
                     return _played_at_depth_1(report, pos, remaining, played, at_1.moves,
-                                              reference.divide(request, (), 1), progress)
+                                              reference.divide(request, 1), progress)
             elif dropped:
                 _note(report, zero_rows_note(dropped, remaining))
         except OracleCancelled:        # someone called cancel() on an oracle: a stop, not a failure
@@ -304,7 +319,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             return _failed(report, engine if side == "engine" else reference, side, e, asked, at)
         level = Level(pos.fen(), remaining, diff_rows(ours, theirs, refused))
         report.levels.append(level)
-        report.fen = level.fen
+        report.fen, report.reached = level.fen, pos
         missing = [m for m in theirs if m not in ours]
         extra = [m for m in ours if m not in theirs]
         differing = level.differing
@@ -317,17 +332,17 @@ def find_mismatch(engine: Oracle, reference: Oracle, fen: str | Request, moves=(
             progress(level)
         if moves_differ:
             report.note = _totals_differ(report, remaining, answer.total, ours)
-            return _traced(report, engine, fen, remaining, answer, cancelled)
+            return _traced(report, engine, request, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
             for move in refused:
                 report.explanations[move] += "; asked to play it, the engine refused it"
             report.unreachable = _unreachable(start, pos)
-            return _traced(report, engine, fen, remaining, answer, cancelled)
+            return _traced(report, engine, request, remaining, answer, cancelled)
         if not differing:
             if len(report.levels) > 1:
                 report.note = _inconsistent(report)
-                return _traced(report, engine, fen, remaining, answer, cancelled)
+                return _traced(report, engine, request, remaining, answer, cancelled)
             report.agree = True
             return report
         report.path.append(level.chosen)
@@ -349,7 +364,7 @@ def _played_at_depth_1(report: Report, pos: Position, depth: int, played: list[s
     report ends at this position, at depth 1."""
     level = Level(pos.fen(), 1, diff_rows(ours, theirs))
     report.levels.append(level)
-    report.fen = level.fen
+    report.fen, report.reached = level.fen, pos
     if progress is not None:
         progress(level)
     missing = [m for m in theirs if m not in ours]
@@ -367,7 +382,7 @@ def _explained(pos: Position, missing: list[str], extra: list[str]):
     """(missing, extra, {move: why}). A promotion the engine printed without its piece (`b7b8`)
     is said as such, and the promotions it may stand for are not listed as missing too."""
     why = {}
-    board = chess.Board(pos.fen(), chess960=pos.chess960)
+    board = pos.chess_board()
     for bare in [m for m in extra if is_bare_promotion(board, m)]:
         completions = [bare + p for p in "qrbn"]
         legal = [m for m in completions if m in missing]
@@ -378,16 +393,16 @@ def _explained(pos: Position, missing: list[str], extra: list[str]):
     return missing, extra, why
 
 
-def _traced(report: Report, engine: Oracle, fen: str, depth: int, answer, cancelled) -> Report:
-    """A disagreement at the end of a path: when the engine answers otherwise asked about the
-    position's own FEN, the move that breaks its state and what its position holds
-    (core.mismatch.state_trace); the engine's answer here was `answer`."""
+def _traced(report: Report, engine: Oracle, request: Request, depth: int, answer, cancelled) -> Report:
+    """A disagreement at the end of a path (`request`: the root + the path): when the engine
+    answers otherwise asked about the position's own FEN, the move that breaks its state and what
+    its position holds (core.mismatch.state_trace); the engine's answer here was `answer`."""
     if report.agree or not report.path:
         return report
     inconsistent = _DEPENDS in report.note
     before = getattr(engine, "calls", 0)
     try:
-        report.state_trace = trace_state(engine, fen, report.path, depth, answer, cancelled)
+        report.state_trace = trace_state(engine, request, depth, answer, cancelled)
     except OracleCancelled:
         report.cancelled = True
     except EngineError:
@@ -407,7 +422,7 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
     reference_total = sum(theirs.values())
     level = Level(pos.fen(), depth, [], total=reference_total)
     report.levels.append(level)
-    report.fen = level.fen
+    report.fen, report.reached = level.fen, pos
     if progress is not None:
         progress(level)
     if total == reference_total:
@@ -439,12 +454,12 @@ def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]
     return text
 
 
-def failed_at_root(engine: Oracle, fen: str | Request, depth: int, error: EngineError) -> Report:
-    """The report of an engine under test that failed when asked about `fen` itself, at `depth`
-    (one call, no descent): for a session that will not ask it again."""
-    request = Request.of(fen)
+def failed_at_root(engine: Oracle, request: Request, depth: int, error: EngineError) -> Report:
+    """The report of an engine under test that failed when asked about `request` itself, at
+    `depth` (one call, no descent): for a session that will not ask it again."""
     report = Report(engine=engine.name, reference="", root_fen=request.root, depth=depth, fen=request.root,
-                    fen_warnings=list(request.warnings), given_fen=request.written, engine_calls=1)
+                    fen_warnings=list(request.warnings), given_fen=request.written, engine_calls=1,
+                    root=request.start)
     return _failed(report, engine, "engine", error, [], request.position)
 
 
@@ -474,7 +489,7 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path,
         message = f"{oracle.name} {word(kind)} {where}: {text}"
     report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
                              tuple(path), error)
-    report.path, report.fen = list(path), fen      # where it failed; the levels say how it got there
+    report.path, report.fen, report.reached = list(path), fen, at   # where it failed; the levels say how it got there
     return report
 
 

@@ -2,7 +2,7 @@
 finder, classified, and shrunk to a minimal position.
 
     >>> f = investigate(make_oracle("perftree:tests/engines/ep_rank_pin.py"), make_oracle("core"),
-    ...                 "3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2", depth=1)
+    ...                 Request.of("3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 2"), depth=1)
     >>> f.kind, f.label
     ('ep-rank-pin', 'en passant through a rank pin')
 
@@ -141,7 +141,7 @@ class Finding:
             text = f"{self.label}: {self.report.note if self.report is not None else self.error}"
         else:
             moves = []
-            pos = Position.from_fen(self.report.fen)
+            pos = self.report.position
             for verdict, listed in ((ILLEGAL.word, self.report.extra), (NOT_GENERATED.word, self.report.missing)):
                 for m in listed[:_LISTED]:
                     if _bare(pos, m):       # not a move but a way of writing one: said as it is
@@ -156,7 +156,10 @@ class Finding:
         return text
 
     def _failed_fen(self) -> str:
-        return Position.from_fen(self.fen).play(self.path).fen()
+        """The position the engine failed on: where the finder's report ends (it holds it)."""
+        if self.report is not None and self.report.fen:
+            return self.report.fen
+        return self.fen
 
     def to_json(self) -> dict:
         return {"name": self.name, "fen": self.fen, "depth": self.depth, "kind": self.kind, "count": self.count,
@@ -183,7 +186,7 @@ def symptoms(report: Report) -> list[tuple[str, str]]:
         return [("other", "")]       # its total differs here; which moves cannot be told
     if report.note or not (report.missing or report.extra):
         return [("state", "")]
-    pos = Position.from_fen(report.fen)
+    pos = report.position
     if _rook_left_behind(report):
         return [("castling-rook", "")]
     # the route matters only when the engine answers otherwise asked about the position's own FEN
@@ -227,7 +230,7 @@ def _castles(pos: Position, move: str) -> bool:
 
 
 def _bare(pos: Position, move: str) -> bool:
-    return is_bare_promotion(chess.Board(pos.fen(), chess960=pos.chess960), move)
+    return is_bare_promotion(pos.chess_board(), move)
 
 
 def _rook_left_behind(report: Report) -> bool:
@@ -235,8 +238,7 @@ def _rook_left_behind(report: Report) -> bool:
     here is the legal one of the position with that rook back on its starting square."""
     if not report.path:
         return False
-    root = Position.from_fen(report.root_fen)
-    board = chess.Board(report.root_fen, chess960=root.chess960)
+    board = report.root_position.chess_board()
     rooks = {}                  # colour -> (where its rook stood, where castling put it)
     for uci in report.path:
         move = board.parse_uci(uci)
@@ -306,17 +308,18 @@ def error_kind(error: EngineError) -> str:
     return kind if kind in FAILURES else "unreadable"
 
 
-def investigate(engine: Oracle, reference: Oracle, fen: str | Request, depth: int, name: str = "",
+def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int, name: str = "",
                 shrink_calls: int = 0, move_pieces: bool = False, cancelled=None) -> Finding | None:
-    """Drill down from (fen, depth) with the finder and classify; shrink when `shrink_calls` > 0.
-    `fen` may be the Request a session read it into (the finder starts from it, not the FEN again).
+    """Drill down from (request, depth) with the finder and classify; shrink when `shrink_calls` > 0.
+    `request`: the Request a session read its position into (the finding's `fen` is its FEN as
+    written).
 
     None when the engine agrees with the reference there. A call the engine failed is a Finding
     of that failure's class with the levels found before it; OracleCancelled passes through, and
     a failure that is no finding (the reference failing, an engine that cannot be calibrated)
     raises its EngineError."""
-    report = find_mismatch(engine, reference, fen, [], depth, cancelled=cancelled)
-    fen = fen if isinstance(fen, str) else fen.written
+    report = find_mismatch(engine, reference, request, depth, cancelled=cancelled)
+    fen = request.written
     failure = report.failure
     if failure is not None:
         if not failure.is_finding:
@@ -327,17 +330,19 @@ def investigate(engine: Oracle, reference: Oracle, fen: str | Request, depth: in
         if shrink_calls > 0 and finding.kind == "crash":   # a timeout would cost its timeout per step
             # shrink the call that failed: the position at the end of the path, the depth left there
             failed_depth = max(1, depth - len(finding.path))
-            finding.shrunk = shrink(engine, reference, finding._failed_fen(), failed_depth,
+            failed_at = request.from_root().then(*finding.path)     # played on, not read again
+            finding.shrunk = shrink(engine, reference, Request.at(failed_at.position), failed_depth,
                                     max_calls=shrink_calls, move_pieces=move_pieces, cancelled=cancelled)
         return finding
     if report.cancelled or report.agree:
         return None
     finding = Finding(fen, depth, classify(report), report=report, path=list(report.path), name=name)
     if shrink_calls > 0:
-        finding.shrunk = shrink_finding(engine, reference, finding, shrink_calls, move_pieces, cancelled)
+        finding.shrunk = shrink_finding(engine, reference, finding, shrink_calls, move_pieces, cancelled,
+                                        request)
         if finding.shrunk is not None and finding.shrunk.steps and finding.shrunk.failure == "mismatch":
             try:
-                finding.minimal = find_mismatch(engine, reference, finding.shrunk.fen, [],
+                finding.minimal = find_mismatch(engine, reference, finding.shrunk.request,
                                                 finding.shrunk.depth).raise_unless_finding()
             except OracleCancelled:
                 pass
@@ -349,54 +354,55 @@ def investigate(engine: Oracle, reference: Oracle, fen: str | Request, depth: in
 
 
 def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pieces: bool,
-                   cancelled=None) -> Shrunk | None:
+                   cancelled=None, request: Request | None = None) -> Shrunk | None:
     """Shrink where the failure is sharpest: the position whose move lists differ (depth 1), or
     for a state bug (a note, or a traced one) the checked position at its depth (only reached
-    by its moves does the engine miscount)."""
+    by its moves does the engine miscount). `request`: the checked position's Request, when the
+    caller has it (else its FEN is read)."""
     report = finding.report
+    request = request if request is not None else Request.of(finding.fen)
     if (report.missing or report.extra) and report.state_trace is None:
-        start, depth = report.fen, 1
+        start, depth = Request.at(request.from_root().then(*report.path).position), 1
     else:
-        start, depth = finding.fen, finding.depth
+        start, depth = request, finding.depth
     # the bug the finding is about: its class, and the kind of move of the first move that has it
     symptom = next((s for s in symptoms(report) if s[0] == finding.kind), None)
     return shrink(engine, reference, start, depth, max_calls=max_calls, move_pieces=move_pieces,
                   cancelled=cancelled, symptoms=symptoms, symptom=symptom)
 
 
-def shrink_each(engine: Oracle, reference: Oracle, fen: str, depth: int, moves=(), **options) -> list[Shrunk]:
+def shrink_each(engine: Oracle, reference: Oracle, request: Request, depth: int, **options) -> list[Shrunk]:
     """One minimal example per bug the position shows: a shrink for each symptom (class and kind
     of move) of the finder's report on it, in the order of `symptoms`. [] when they agree; a
     crash gives the one shrink of the crash. `options` as core.mismatch.shrink.shrink takes them."""
-    report = find_mismatch(engine, reference, fen, moves, depth).raise_unless_finding()
+    report = find_mismatch(engine, reference, request, depth).raise_unless_finding()
     if report.failure is not None:
-        found = shrink(engine, reference, fen, depth, moves, **options)
+        found = shrink(engine, reference, request, depth, **options)
         return [] if found is None else [found]
     if report.agree:
         return []
     out = []
     for symptom in symptoms(report):
-        found = shrink(engine, reference, fen, depth, moves, symptoms=symptoms, symptom=symptom, **options)
+        found = shrink(engine, reference, request, depth, symptoms=symptoms, symptom=symptom, **options)
         if found is not None:
             out.append(found)
     return out
 
 
-def timeout_finding(engine: Oracle, fen: str | Request, depth: int, error: EngineError, name: str = "") -> Finding:
-    """The engine hung on the position itself (asked at `depth` from `fen`): a timeout finding
+def timeout_finding(engine: Oracle, request: Request, depth: int, error: EngineError, name: str = "") -> Finding:
+    """The engine hung on the position itself (asked at `depth` about `request`): a timeout finding
     at once, without the finder asking (and waiting) again."""
     if getattr(error, "calibrating", False):
         raise error            # it hung on the start position while perftscope learned how it talks
-    return failure_finding(engine, fen, depth, error, name)
+    return failure_finding(engine, request, depth, error, name)
 
 
-def failure_finding(engine: Oracle, fen: str | Request, depth: int, error: EngineError, name: str = "") -> Finding:
-    """The engine failed when asked about `fen` itself at `depth`: a finding of that failure's
+def failure_finding(engine: Oracle, request: Request, depth: int, error: EngineError, name: str = "") -> Finding:
+    """The engine failed when asked about `request` itself at `depth`: a finding of that failure's
     class (an error that is no failed call is 'unreadable'), built from the finder's Failure
     like every other failure finding, worded by core.mismatch.failures."""
-    report = failed_at_root(engine, fen, depth, error)
-    fen = fen if isinstance(fen, str) else fen.written
-    return Finding(fen, depth, error_kind(error), report=report, error=report.failure.own_error, name=name)
+    report = failed_at_root(engine, request, depth, error)
+    return Finding(request.written, depth, error_kind(error), report=report, error=report.failure.own_error, name=name)
 
 
 def merge(findings: list[Finding], finding: Finding) -> Finding:

@@ -209,19 +209,19 @@ class Fuzzer(EngineSession):
         return result
 
     def _test(self, fen: str) -> Finding | None:
-        request = Request.of(fen)              # checked once for both engines
+        request = Request.of(fen)              # a generated position read once, for every call below
         try:
-            answer = self.engine.answer(request, (), self.depth)
+            answer = self.engine.answer(request, self.depth)
         except OracleCancelled:
             raise
         except EngineTimeout as e:         # asking again would wait as long again; the next
-            return timeout_finding(self.engine, fen, self.depth, e)    # call restarts the engine
+            return timeout_finding(self.engine, request, self.depth, e)    # call restarts the engine
         except EngineError:
             answer = None                  # a crash: the finder asks again and records it
         if answer is not None:
-            theirs = self.reference.divide(request, (), self.depth)
+            theirs = self.reference.divide(request, self.depth)
             if answer.moves == theirs or (answer.moves is None and answer.total == sum(theirs.values())):
                 return None
         # the shrink of a finding runs to its end (bounded by shrink_calls), even past --seconds
-        return investigate(self.engine, self.reference, fen, self.depth,
+        return investigate(self.engine, self.reference, request, self.depth,
                            shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)

@@ -154,7 +154,7 @@ class FindJob:
 
     def run(self, emit: Emit = ignore) -> Report:
         engine, reference = self._oracles()
-        return find_mismatch(engine, reference, self.settings.request, (), self.settings.depth,
+        return find_mismatch(engine, reference, self.settings.request, self.settings.depth,
                              progress=emit, cancelled=self._stopped.is_set).raise_unless_finding()
 
     def stop(self):

@@ -1,7 +1,7 @@
 """Delta debugging on a position: the smallest position where an engine still disagrees.
 
     >>> s = shrink(make_oracle("perftree:tests/engines/ep_rank_pin.py"), make_oracle("core"),
-    ...            "3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1", depth=3)
+    ...            Request.of("3k4/3p4/8/K1P4r/8/8/8/8 b - - 0 1"), depth=3)
     >>> s.fen, s.pieces
     ('8/8/8/K1Pp3r/8/8/8/3k4 w - d6 0 1', 5)            # for example
 
@@ -50,10 +50,16 @@ class Shrunk:
     exhausted: bool = False       # stopped by the call budget, not because no step was left
     cancelled: bool = False
     unreachable: list[str] = field(default_factory=list)   # why `fen` cannot arise in a game, if it cannot
+    position: Position | None = field(default=None, repr=False, compare=False)   # `fen`, as the walk holds it
 
     @property
     def pieces(self) -> int:
         return piece_count(self.fen)
+
+    @property
+    def request(self) -> Request:
+        """The minimal position as a Request (the Position the walk ended on, not its FEN read again)."""
+        return Request.at(self.position) if self.position is not None else Request.of(self.fen)
 
     def to_json(self) -> dict:
         return {"start_fen": self.start_fen, "start_depth": self.start_depth, "fen": self.fen,
@@ -73,7 +79,7 @@ def can_arise(pos: Position) -> bool:
 def why_unreachable(pos: Position) -> list[str]:
     """Why the position cannot come up in a game ([] when it can)."""
     reasons = list(analyze(pos).unreachable)
-    status = chess.Board(pos.fen(), chess960=pos.chess960).status()
+    status = pos.chess_board().status()
     if status != chess.STATUS_VALID and not reasons:
         reasons.append(f"python-chess finds it invalid ({_status_words(status)})")
     return reasons
@@ -98,20 +104,20 @@ class _Probe:
         self.differing: list[str] = []     # moves whose counts differed in the last mismatch
         self.found: list[tuple] = []       # the symptoms of the last mismatch (with `symptoms`)
 
-    def failure(self, fen: str, depth: int) -> str | None:
+    def failure(self, pos: Position, depth: int) -> str | None:
         """'mismatch', 'crash' or None (they agree). OracleCancelled passes through."""
+        request = Request.at(pos)              # a step's position, built, not read: one Request for both
         if self.symptoms is not None:
-            return self._found(fen, depth)
-        request = Request.of(fen)              # checked once for both engines
+            return self._found(request, depth)
         try:
             self.engine_calls += 1
-            answer = self.engine.answer(request, (), depth)
+            answer = self.engine.answer(request, depth)
         except OracleCancelled:
             raise
         except EngineError:
             return "crash"
         self.reference_calls += 1
-        theirs = self.reference.divide(request, (), depth)
+        theirs = self.reference.divide(request, depth)
         ours = answer.moves
         if ours is None:                   # an engine that prints only totals
             self.differing = []
@@ -124,10 +130,10 @@ class _Probe:
         self.differing = sorted(rows, key=lambda m: (rows[m], m))
         return "mismatch"
 
-    def _found(self, fen: str, depth: int) -> str | None:
+    def _found(self, request: Request, depth: int) -> str | None:
         """The finder on the position: what differs, and its symptoms."""
         from .finder import find_mismatch       # the finder, and its state trace, only when asked for
-        report = find_mismatch(self.engine, self.reference, fen, [], depth, cancelled=self.cancelled)
+        report = find_mismatch(self.engine, self.reference, request, depth, cancelled=self.cancelled)
         self.engine_calls += report.engine_calls + report.trace_calls
         self.reference_calls += report.reference_calls
         if report.cancelled:
@@ -143,20 +149,25 @@ class _Probe:
         return "mismatch"
 
 
-def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=(),
+def shrink(engine: Oracle, reference: Oracle, request: Request, depth: int = 1,
            max_calls: int = DEFAULT_MAX_CALLS, move_pieces: bool = True,
            progress: Callable[[str, str], None] | None = None,
            cancelled: Callable[[], bool] | None = None,
            symptoms: Callable[[object], list[tuple]] | None = None, symptom: tuple | None = None) -> Shrunk | None:
-    """Shrink `fen` (after `moves`) at `depth`; None when the engine does not fail there at all.
+    """Shrink the position `request` reaches at `depth`; None when the engine does not fail there
+    at all.
 
     `symptoms(report)`: the (class, kind of move) of each differing move of a finder report; with
     it, a step is kept only while `symptom` (default: the start's first) is still among them.
-    `progress(step, fen)` is called for every step kept. FenError/MoveError for a bad request;
-    EngineError when the reference fails."""
-    start = Position.from_fen(fen).play(moves)
+    `progress(step, fen)` is called for every step kept. FenError for a request whose FEN does not
+    stand as written (every step is a position the core accepts: none could keep what the engine
+    was given); EngineError when the reference fails."""
+    if request.warnings:
+        raise FenError(f"cannot shrink a FEN that does not stand as written ({'; '.join(request.warnings)}): "
+                       f"every step is a position the core accepts")
+    start = request.position
     probe = _Probe(engine, reference, cancelled, symptoms)
-    kind = probe.failure(start.fen(), depth)
+    kind = probe.failure(start, depth)
     if kind is None:
         return None
     if symptoms is not None and kind == "mismatch":
@@ -167,7 +178,7 @@ def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=()
     else:
         symptom = ()
     result = Shrunk(start.fen(), depth, start.fen(), depth, kind, unreachable=why_unreachable(start),
-                    symptom=tuple(symptom))
+                    symptom=tuple(symptom), position=start)
 
     def done() -> Shrunk:
         result.engine_calls, result.reference_calls = probe.engine_calls, probe.reference_calls
@@ -186,9 +197,10 @@ def shrink(engine: Oracle, reference: Oracle, fen: str, depth: int = 1, moves=()
                     return done()
                 if not can_arise(candidate):
                     continue
-                if probe.failure(candidate.fen(), cand_depth) == kind and (
+                if probe.failure(candidate, cand_depth) == kind and (
                         not result.symptom or result.symptom in probe.found):
                     pos, result.fen, result.depth = candidate, candidate.fen(), cand_depth
+                    result.position = candidate
                     result.unreachable = []
                     result.steps.append(step)
                     if progress is not None:

@@ -1,7 +1,7 @@
 """A state bug traced to the move that breaks it and the field the engine's position gets wrong.
 
     >>> trace = trace_state(make_oracle("perftree:tests/engines/rook_capture_keeps_right.py"),
-    ...                     "4k3/8/8/8/8/8/1b6/RR2K3 b Q - 0 1", ["b2a1", "b1a1", "e8e7"], 1)
+    ...                     Request.of("4k3/8/8/8/8/8/1b6/RR2K3 b Q - 0 1", ["b2a1", "b1a1", "e8e7"]), 1)
     >>> trace.move, trace.like_fen, trace.engine_value, trace.true_value
     ('b2a1', '4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2', 'castling rights Q', 'none')
 
@@ -26,8 +26,7 @@ from itertools import combinations
 import chess
 
 from ..board.position import FILES, PIECES, Position, parse_square, placement, square_name
-from ..engines.lenient_fen import lenient_fen
-from ..engines.oracle import Answer, Oracle
+from ..engines.oracle import Answer, Oracle, Request
 from ..errors import EngineFailed, FenError, MoveError
 
 MAX_CANDIDATE_CALLS = 60     # engine calls spent naming the field, after the bisection
@@ -78,34 +77,34 @@ def same_answer(a: Answer, b: Answer) -> bool:
     return a.total == b.total
 
 
-def trace_state(engine: Oracle, root_fen: str, path, depth: int, reached: Answer | None = None,
+def trace_state(engine: Oracle, request: Request, depth: int, reached: Answer | None = None,
                 cancelled=None) -> StateTrace | None:
-    """Why the engine answers differently at root + path than at that position's own FEN:
-    the move that breaks its state and what its position holds instead. None when the two
-    answers agree (its answer there does not depend on how the position was reached) or when
-    `cancelled()` turns true. `reached` is the engine's answer at root + path when the caller
-    has it. EngineError from the engine passes through."""
-    path = list(path)
+    """Why the engine answers differently at `request` (its root + its moves, the path) than at
+    that position's own FEN: the move that breaks its state and what its position holds instead.
+    None when the two answers agree (its answer there does not depend on how the position was
+    reached) or when `cancelled()` turns true. `reached` is the engine's answer to `request` as
+    written when the caller has it. EngineError from the engine passes through."""
+    path = list(request.moves)
     if not path:
         return None
-    normal, _ = lenient_fen(root_fen)
-    fens = [Position.from_fen(normal)]
+    positions = [request.start]          # the true position after each prefix of the path, played on
     for move in path:
-        fens.append(fens[-1].push(move))
-    fens = [p.fen() for p in fens]
+        positions.append(positions[-1].push(move))
+    fens = [p.fen() for p in positions]
     calls = 0
 
-    def ask(fen: str, moves) -> Answer:
+    def ask(asked: Request, as_written: bool = True) -> Answer:
         nonlocal calls
         calls += 1
-        return engine.answer(fen, list(moves), depth, as_written=True)
+        return engine.answer(asked, depth, as_written=as_written)
 
     def stop() -> bool:
         return cancelled is not None and cancelled()
 
-    if reached is None or normal != root_fen:
-        reached = ask(normal, path)       # the truth's root: a right the FEN could not hold is no state bug
-    own = ask(fens[-1], [])
+    if reached is None or request.warnings:
+        # the truth's root: a right the FEN could not hold is no state bug
+        reached = ask(request.from_root().then(*path), as_written=False)
+    own = ask(Request.at(positions[-1]))
     if same_answer(reached, own) or stop():
         return None
     # f(i): from the true FEN after i moves, the rest of the path; f(0) is wrong, f(n) is right
@@ -114,14 +113,14 @@ def trace_state(engine: Oracle, root_fen: str, path, depth: int, reached: Answer
         if stop():
             return None
         mid = (lo + hi) // 2
-        answer = ask(fens[mid], path[mid:])
+        answer = ask(Request.at(positions[mid], path[mid:]))
         if same_answer(answer, own):
             hi = mid
         else:
             lo, wrong = mid, answer
     found = StateTrace(path[lo], lo, fens[hi])
     budget, tried = MAX_CANDIDATE_CALLS, set()
-    for at, like, field, engine_value, true_value in _suspects(fens, path, lo):
+    for at, like, asked, field, engine_value, true_value in _suspects(positions, fens, path, lo):
         if budget == 0 or stop():
             break
         if (at, like) in tried:
@@ -129,7 +128,7 @@ def trace_state(engine: Oracle, root_fen: str, path, depth: int, reached: Answer
         tried.add((at, like))
         budget -= 1
         try:
-            answer = ask(like, path[at + 1:])
+            answer = ask(asked)
         except EngineFailed:             # a FEN it cannot read (a right with no rook, say): not this one
             continue
         if same_answer(answer, wrong):
@@ -138,17 +137,18 @@ def trace_state(engine: Oracle, root_fen: str, path, depth: int, reached: Answer
     return StateTrace(found.move, found.index, found.true_fen, calls=calls)
 
 
-def _suspects(fens: list[str], path: list[str], lo: int):
-    """(index of the move after which, FEN, field, engine's value, true value): the stale fields
-    after path[lo] and after every later move, then every field one away after path[lo]."""
+def _suspects(positions: list[Position], fens: list[str], path: list[str], lo: int):
+    """(index of the move after which, FEN, its Request with the rest of the path, field, engine's
+    value, true value): the stale fields after path[lo] and after every later move, then every
+    field one away after path[lo]."""
     for at in range(lo, len(path)):
-        for like in _stale_fields(fens, path, at):
+        for like in _stale_fields(positions, fens, path, at):
             yield (at, *like)
-    for like in _one_field_away(fens[lo + 1], path[lo], fens[lo], path[lo + 1:]):
+    for like in _one_field_away(positions[lo + 1], path[lo], positions[lo], path[lo + 1:]):
         yield (lo, *like)
 
 
-def _stale_fields(fens: list[str], path: list[str], at: int):
+def _stale_fields(positions: list[Position], fens: list[str], path: list[str], at: int):
     """FENs after path[at] with one field a make or an unmake can leave wrong: an en-passant
     square of an earlier position kept (or the true one not set), a castling right lost on the
     path kept (or one the position has, lost), a castled rook back in its corner, the other side
@@ -174,7 +174,7 @@ def _stale_fields(fens: list[str], path: list[str], at: int):
             rights = "".join(c for c in "KQkq" if c in rights) or "-"
             yield from _if_playable([*fields[:2], rights, *fields[3:]], rest, "castling rights", value, true)
     # the castled rook: still in its corner
-    yield from _castled_rook(fens, path, at, rest)
+    yield from _castled_rook(positions, path, at, rest)
     if not rest:
         side = "b" if fields[1] == "w" else "w"
         yield from _if_playable([fields[0], side, *fields[2:]], rest, "side to move",
@@ -186,12 +186,12 @@ def _stale_fields(fens: list[str], path: list[str], at: int):
                             f"halfmove clock {clock}", fields[4])
 
 
-def _castled_rook(fens: list[str], path: list[str], at: int, rest):
+def _castled_rook(positions: list[Position], path: list[str], at: int, rest):
     """After path[at], each castling on the path so far whose rook still stands where castling
     put it, with the rook in its corner instead (standard chess: a Chess960 rook has no corner)."""
-    if Position.from_fen(fens[0]).chess960:
+    if positions[0].chess960:
         return
-    board = chess.Board(fens[0])
+    board = positions[0].chess_board()
     rooks = []                   # (where castling put it, its corner)
     for uci in path[:at + 1]:
         move = chess.Move.from_uci(uci)
@@ -200,8 +200,8 @@ def _castled_rook(fens: list[str], path: list[str], at: int, rest):
             rank = chess.square_rank(move.from_square)
             rooks.append((chess.square(5 if kingside else 3, rank), chess.square(7 if kingside else 0, rank)))
         board.push(move)
-    pos = Position.from_fen(fens[at + 1])
-    fields = fens[at + 1].split()
+    pos = positions[at + 1]
+    fields = pos.fen().split()
     for went, corner in rooks:
         if pos.board[went].upper() != "R" or pos.board[corner]:
             continue
@@ -212,12 +212,12 @@ def _castled_rook(fens: list[str], path: list[str], at: int, rest):
                                 f"it on {square_name(went)}")
 
 
-def _one_field_away(fen: str, move: str, before: str, rest):
-    """(FEN, field, its value there, the true value) for FENs one field away from `fen` (the
-    position after `move` was played from `before`) on which the rest of the path can be played
-    and that some tool would accept: castling rights, the en-passant square, the side to move
-    (only where no moves follow), then what stands on each square the move touched."""
-    fields = fen.split()
+def _one_field_away(pos: Position, move: str, before: Position, rest):
+    """(FEN, its Request, field, its value there, the true value) for FENs one field away from
+    `pos` (the position after `move` was played from `before`) on which the rest of the path can
+    be played and that some tool would accept: castling rights, the en-passant square, the side to
+    move (only where no moves follow), then what stands on each square the move touched."""
+    fields = pos.fen().split()
     true_rights = fields[2]
     letters = "KQkq"
     have = "" if true_rights == "-" else true_rights
@@ -238,7 +238,7 @@ def _one_field_away(fen: str, move: str, before: str, rest):
         side = "b" if fields[1] == "w" else "w"
         yield from _if_playable([fields[0], side, *fields[2:]], rest, "side to move",
                                 _side(side), _side(fields[1]))
-    board = list(Position.from_fen(fen).board)
+    board = list(pos.board)
     for sq in _touched(move, before):
         for piece in [""] + list(PIECES):
             if piece == board[sq]:
@@ -251,19 +251,20 @@ def _one_field_away(fen: str, move: str, before: str, rest):
 
 
 def _if_playable(fields: list[str], rest, *what):
+    """A FEN built one field away, read into its Request (the engine is asked about it as
+    written) when some tool accepts it and the rest of the path can be played on it."""
     fen = " ".join(fields)
     try:
-        normal, _ = lenient_fen(fen)
-        Position.from_fen(normal).play(list(rest))
+        request = Request.of(fen, rest)
     except (FenError, MoveError):
         return
-    yield (fen, *what)
+    yield (fen, request, *what)
 
 
-def _touched(move: str, before: str) -> list[int]:
-    """The squares a move changes: from, to, a pawn taken en passant, a castling rook's two."""
+def _touched(move: str, pos: Position) -> list[int]:
+    """The squares a move changes (played in `pos`): from, to, a pawn taken en passant, a castling
+    rook's two."""
     frm, to = parse_square(move[:2]), parse_square(move[2:4])
-    pos = Position.from_fen(before)
     squares = [frm, to]
     mover = pos.board[frm].upper()
     if mover == "P" and pos.ep_square == to:

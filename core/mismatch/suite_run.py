@@ -156,8 +156,9 @@ class SuiteRun(EngineSession):
             return
         engine, reference = self._pair_for_thread()
         try:
-            # the suite line's FEN, read here once: every call below is given this Request
-            request = Request.of(Position.from_fen(case.entry.full_fen).fen())
+            # the suite line's FEN, read here once (strictly: a suite's FEN must stand as written):
+            # every call below is given this Request
+            request = Request.at(Position.from_fen(case.entry.full_fen))
         except FenError as e:
             if e.chess960:             # valid Chess960, but the run was not told the suite is
                 case.skipped, case.fen_error = str(e), e
@@ -172,7 +173,7 @@ class SuiteRun(EngineSession):
             return
         for depth, expected in depths:
             try:
-                got = engine.perft(request, (), depth)
+                got = engine.perft(request, depth)
             except OracleCancelled:
                 raise
             except CalibrationError:
@@ -194,7 +195,7 @@ class SuiteRun(EngineSession):
             case.finding = investigate(engine, reference, request, depth, name=case.name,
                                        shrink_calls=self.shrink_calls, cancelled=self.stopped.is_set)
             if case.finding is None:
-                case.finding = self._unexplained(engine, case, request.written, depth, expected, got, failed_with)
+                case.finding = self._unexplained(engine, case, request, depth, expected, got, failed_with)
             case.unreachable = why_unreachable(request.position)
             return
 
@@ -209,18 +210,18 @@ class SuiteRun(EngineSession):
         for depth in range(1, top + 1):
             if depth in entry.expected:
                 continue
-            nodes = reference.perft(request, (), depth)
+            nodes = reference.perft(request, depth)
             if not within(depth, nodes):
                 break
             out[depth] = nodes
         return sorted(out.items())
 
     @staticmethod
-    def _unexplained(engine, case, fen, depth, expected, got, error) -> Finding:
+    def _unexplained(engine, case, request: Request, depth, expected, got, error) -> Finding:
         # the engine failed against the file but agrees with the reference when asked again
         if error is not None:
-            return failure_finding(engine, fen, depth, error, case.name)
-        return Finding(fen, depth, "other", name=case.name,
+            return failure_finding(engine, request, depth, error, case.name)
+        return Finding(request.written, depth, "other", name=case.name,
                        error=f"the engine counts {got} at depth {depth}, the suite expects {expected}, "
                              f"and the reference agrees with the engine (a wrong count in the suite, "
                              f"or an engine whose answers change between calls)")

@@ -85,12 +85,12 @@ class Duel:
             match.out = "stopped"
             return
         match.depth = race.depth or min(deepest)
-        fen = match.position.fen
+        request = match.position.request        # read once for every round of both builds
         for round_ in range(self.repeat):
             for side in ((0, 1) if round_ % 2 == 0 else (1, 0)):
                 heat = heats[side]
                 try:
-                    timing = race.timed(race.racers[side], fen, match.depth, None)
+                    timing = race.timed(race.racers[side], request, match.depth, None)
                     wrong = race.disqualify(heat, match.depth, timing.nodes)
                 except OracleCancelled:
                     match.out = "stopped"

@@ -78,11 +78,12 @@ class EngineRacer:
         settings = describe(self.mode, taken, defaults)
         return f"{self.name} ({settings})" if settings else self.name
 
-    def call(self, fen: str, depth: int) -> Timing:
+    def call(self, request, depth: int) -> Timing:
+        """One timed call on `request` (a core.engines.oracle.Request, read before the clock starts)."""
         if hasattr(self.oracle, "prepare"):     # how it prints a divide is learned before a call is timed
             self.oracle.prepare()
         with CallMeter(self.oracle) as meter:
-            answer = self.oracle.answer(fen, (), depth)
+            answer = self.oracle.answer(request, depth)
         call = self.oracle.calls
         printed = [text for number, way, text in self.oracle.log.entries() if number == call and way == "<"]
         return Timing(answer.total, meter.wall, meter.usage, own_time(printed))
@@ -133,16 +134,14 @@ class CoreRacer:
     def label(self) -> str:
         return f"core ({describe(None, self.taken)})"
 
-    def call(self, fen: str, depth: int) -> Timing:
-        from ..board.position import Position
+    def call(self, request, depth: int) -> Timing:
         from ..counting.pool import start_perft
-        position = Position.from_fen(fen)
         began = time.perf_counter()
-        self._run = start_perft(position, depth, self.workers, self.hash_exp)
+        self._run = start_perft(request.position, depth, self.workers, self.hash_exp)
         result = self._run.result()
         wall = time.perf_counter() - began
         if result.cancelled:
-            raise OracleCancelled(f"core: cancelled while counting perft {depth} of {fen}")
+            raise OracleCancelled(f"core: cancelled while counting perft {depth} of {request.root}")
         return Timing(result.nodes, wall, Usage(sum(result.worker_cpu), None, "thread"))
 
     def cancel(self):

@@ -26,8 +26,10 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from ..engines.mode import Mode
+from ..engines.oracle import Request
 from ..errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout, OracleCancelled
 from ..limits import RUN_DEPTH_LIMIT
 from ..engines.usage import Usage
@@ -49,6 +51,12 @@ OUT = (WRONG, CRASHED, HUNG, FAILED)
 class RacePosition:
     name: str
     fen: str
+
+    @cached_property
+    def request(self) -> Request:
+        """The position read once for the whole race: every engine's calls, the core's check and
+        the finder are given this Request."""
+        return Request.of(self.fen)
 
 
 @dataclass(frozen=True)
@@ -143,16 +151,15 @@ class Truth:
         self._counts: dict[tuple[str, int], int] = {}
         self._run = None
 
-    def count(self, fen: str, depth: int) -> int:
+    def count(self, request: Request, depth: int) -> int:
         """OracleCancelled when cancel() stopped it."""
-        key = (fen, depth)
+        key = (request.root, depth)
         if key not in self._counts:
-            from ..board.position import Position
             from ..counting.pool import start_perft
-            self._run = start_perft(Position.from_fen(fen), depth, hash_exp=-1)
+            self._run = start_perft(request.position, depth, hash_exp=-1)
             result = self._run.result()
             if result.cancelled:
-                raise OracleCancelled(f"core: stopped while checking perft {depth} of {fen}")
+                raise OracleCancelled(f"core: stopped while checking perft {depth} of {request.root}")
             self._counts[key] = result.nodes
         return self._counts[key]
 
@@ -161,9 +168,9 @@ class Truth:
         if run is not None:
             run.cancel()
 
-    def learn(self, fen: str, depth: int, nodes: int):
+    def learn(self, request: Request, depth: int, nodes: int):
         """A count the core made the same way (no table) during the race: no need to redo it."""
-        self._counts.setdefault((fen, depth), nodes)
+        self._counts.setdefault((request.root, depth), nodes)
 
 
 class Race:
@@ -277,7 +284,7 @@ class Race:
     def deepen(self, heat: Heat):
         """One heat: start-up, then depth after depth within the budget (or up to the depth)."""
         racer = self.racers[heat.racer]
-        fen = heat.position.fen
+        request = heat.position.request
         last_depth = self.depth or RUN_DEPTH_LIMIT
         heat.status = RUNNING
         heat.load = os.getloadavg()[0]
@@ -286,7 +293,7 @@ class Race:
         budget_end = None if self.seconds is None else began + self.seconds
         depth = 1
         try:
-            timings = [self.timed(racer, fen, 1, None) for _ in range(STARTUP_CALLS)]
+            timings = [self.timed(racer, request, 1, None) for _ in range(STARTUP_CALLS)]
             first = min(timings, key=lambda t: t.seconds)
             heat.startup = first.seconds
             spread = max(t.seconds for t in timings) - first.seconds
@@ -302,7 +309,7 @@ class Race:
                     predicted = heat.startup + (last.net or 0.0) * growth
                     if time.monotonic() + predicted > budget_end:
                         break
-                timing = self.timed(racer, fen, depth, budget_end)
+                timing = self.timed(racer, request, depth, budget_end)
                 if timing is None:
                     heat.note = f"depth {depth} did not finish within the {self.seconds:g} s budget"
                     break
@@ -320,11 +327,11 @@ class Race:
         finally:
             self._tell("heat", heat)
 
-    def timed(self, racer, fen: str, depth: int, budget_end: float | None) -> Timing | None:
+    def timed(self, racer, request: Request, depth: int, budget_end: float | None) -> Timing | None:
         """One call, stopped at the budget's end (None then) or by stop() (OracleCancelled)."""
         try:
             with self._cuttable(racer, budget_end):
-                return racer.call(fen, depth)
+                return racer.call(request, depth)
         except OracleCancelled:
             if self.stopped.is_set() or budget_end is None:
                 raise
@@ -337,7 +344,7 @@ class Race:
         lap = Lap(depth, timing.nodes, timing.seconds, net, usage.cpu, usage.peak, usage.source,
                   timing.own_seconds, heat.startup_noise)
         if isinstance(racer, CoreRacer) and racer.hash_exp < 0:
-            self.truth.learn(heat.position.fen, depth, timing.nodes)
+            self.truth.learn(heat.position.request, depth, timing.nodes)
         heat.laps.append(lap)
         wrong = self.disqualify(heat, depth, timing.nodes)
         self._tell("lap", heat, lap)
@@ -346,15 +353,15 @@ class Race:
     def disqualify(self, heat: Heat, depth: int, nodes: int) -> bool:
         """Check `nodes` against the core's count; a wrong one puts the heat out with the
         finder's verdict. True when it did."""
-        expected = self.truth.count(heat.position.fen, depth)
+        expected = self.truth.count(heat.position.request, depth)
         if nodes == expected:
             return False
         heat.status = WRONG
         heat.verdict = (f"depth {depth}: {nodes:,} against the core's {expected:,} ({nodes - expected:+,}); "
-                        f"{self._why(self.racers[heat.racer], heat.position.fen, depth)}")
+                        f"{self._why(self.racers[heat.racer], heat.position.request, depth)}")
         return True
 
-    def _why(self, racer, fen: str, depth: int) -> str:
+    def _why(self, racer, request: Request, depth: int) -> str:
         """The finder's one-line verdict from the engine's side: which move, illegal or not generated."""
         if racer.oracle is None:
             return "counted with a hash table: a table collision (the count without one is right)"
@@ -362,7 +369,7 @@ class Race:
         from ..mismatch.findings import investigate
         try:
             with self._cuttable(racer), make_oracle("core") as core:    # stop() reaches the finder's calls
-                finding = investigate(racer.oracle, core, fen, depth, cancelled=self.stopped.is_set)
+                finding = investigate(racer.oracle, core, request, depth, cancelled=self.stopped.is_set)
         except OracleCancelled:
             return "stopped before the finder found the move"
         except EngineError as e:

@@ -4,13 +4,14 @@ from perftscope.app.commands.compare import _print_level
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.widgets.finder_panel import report_html
+from perftscope.core.engines.oracle import Request
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 
 
 def test_one_agreeing_move_is_singular(capsys, engine_path):
     engine = make_oracle(f"perftree:{engine_path('ep_rank_pin')}")
-    report = find_mismatch(engine, make_oracle("core"), POSITION_3, depth=4)
+    report = find_mismatch(engine, make_oracle("core"), Request.of(POSITION_3), depth=4)
     agreeing = [len(level.rows) - len(level.differing) for level in report.levels]
     assert agreeing[0] == 1 and any(n > 1 for n in agreeing)   # only Rxf4+ agrees at the root
 

@@ -13,6 +13,7 @@ from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.edge_positions import chess960_edge_positions
 from perftscope.core.mismatch.fuzz import Fuzzer
 from perftscope.core.mismatch.shrink import can_arise
+from perftscope.core.engines.oracle import Request
 
 from .cli_run import run
 
@@ -132,11 +133,11 @@ def test_shrink_keeps_a_chess960_position_chess960(engine_path):
     from perftscope.core.engines.oracles import make_oracle
     from perftscope.core.mismatch.shrink import shrink
     shrunk = shrink(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
-                    "r3k3/pp6/8/8/8/8/PP6/qR2K2R w HB - 0 1", depth=1, move_pieces=False)
+                    Request.of("r3k3/pp6/8/8/8/8/PP6/qR2K2R w HB - 0 1"), depth=1, move_pieces=False)
     assert shrunk.fen == "4k3/8/8/8/8/8/8/qR2K3 w B - 0 1" and Position.from_fen(shrunk.fen).chess960
     # mirrored colours keep their rook files too
     black = shrink(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
-                   "Qr2k3/8/8/8/8/8/8/4K2R b Hb - 0 1", depth=1, move_pieces=False)
+                   Request.of("Qr2k3/8/8/8/8/8/8/4K2R b Hb - 0 1"), depth=1, move_pieces=False)
     assert black.fen == "4k3/8/8/8/8/8/8/qR2K3 w B - 0 1", black.steps
 
 

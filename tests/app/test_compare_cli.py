@@ -8,6 +8,7 @@ import pytest
 from perftscope.core.engines import stockfish as stockfish_module
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN
+from perftscope.core.engines.oracle import Request
 
 from .cli_run import run
 
@@ -66,7 +67,7 @@ def test_agreement_exits_zero(capsys):
                        "--reference", "stockfish")
     assert code == 0
     assert "all 29 moves agree" in out
-    nodes = make_oracle("python-chess").perft(START_FEN, ["e2e4", "e7e5"], 3)
+    nodes = make_oracle("python-chess").perft(Request.of(START_FEN, ["e2e4", "e7e5"]), 3)
     assert f"agree      {nodes} nodes at depth 3" in out
     code, out, _ = run(capsys, "compare", "-d", "2", "--engine", "core", "--reference", "core", "--json")
     assert code == 0 and json.loads(out)["agree"] is True
@@ -117,7 +118,7 @@ def test_perftree_command_speaks_the_protocol(capsys):
     lines = out.split("\n")
     blank = lines.index("")
     rows = dict(line.split(" ") for line in lines[:blank])
-    assert code == 0 and rows == {m: str(c) for m, c in make_oracle("core").divide(POSITION_3, ["e2e4"], 2).items()}
+    assert code == 0 and rows == {m: str(c) for m, c in make_oracle("core").divide(Request.of(POSITION_3, ["e2e4"]), 2).items()}
     assert lines[blank + 1] == str(sum(int(c) for c in rows.values())) and lines[blank + 2:] == [""]
     code, out, _ = run(capsys, "perftree", "0", POSITION_3)
     assert code == 0 and out == "\n1\n"
@@ -131,8 +132,8 @@ def test_perftscope_stands_in_as_a_perftree_script(tmp_path):
     script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m perftscope perftree "$@"\n')
     script.chmod(0o755)
     with make_oracle("stockfish") as sf:
-        assert make_oracle(f"perftree:{script}").divide(POSITION_3, ["e2e4", "f4f3"], 3) == \
-            sf.divide(POSITION_3, ["e2e4", "f4f3"], 3)
+        assert make_oracle(f"perftree:{script}").divide(Request.of(POSITION_3, ["e2e4", "f4f3"]), 3) == \
+            sf.divide(Request.of(POSITION_3, ["e2e4", "f4f3"]), 3)
 
 
 def test_a_stale_en_passant_square_is_named_by_its_field_in_text_and_json(capsys, spec):

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.engines.oracle import Request
 
 from .cli_run import run
 
@@ -38,7 +39,7 @@ def test_engine_check_of_a_good_engine(capsys, engine_path):
     # saved: the next session reads it at once, with no calibration
     from perftscope.core.engines.oracles import make_oracle
     with make_oracle(in_format("numbered", "correct")) as again:
-        assert again.divide(KIWIPETE, [], 1)["e1g1"] == 1 and again.calls == 1 and again.calibration is None
+        assert again.divide(Request.of(KIWIPETE), 1)["e1g1"] == 1 and again.calls == 1 and again.calibration is None
 
 
 def test_engine_check_of_a_buggy_engine_writing_castling_king_takes_rook(capsys, engine_path):

@@ -14,6 +14,7 @@ from perftscope.core.board.position import START_FEN, Position
 from perftscope.core.mismatch.verdicts import ILLEGAL
 from perftscope.widgets.divide_export import csv_text, json_text, level, row_fen, stockfish_text
 from perftscope.widgets.notation import san_or_uci
+from perftscope.core.engines.oracle import Request
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
@@ -288,7 +289,7 @@ def test_san_reaches_the_finder_report(qtbot, window, engine_path):
 
     w = window()
     report = find_mismatch(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core"),
-                           "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+                           Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     assert report.path == ["d2d4"] and report.extra == ["e4d3"]
     w.finder_panel.show_report(report)
     assert w.menus.san.isChecked()               # SAN by default
@@ -308,7 +309,7 @@ def test_san_reaches_the_test_engine_findings(qtbot, window, engine_path):
     fen = "8/P7/8/8/8/8/8/k6K w - - 0 1"
     w = window()
     report = find_mismatch(make_oracle(f"perftree:{engine_path('no_underpromotion')}"), make_oracle("core"),
-                           fen, [], 1)
+                           Request.of(fen), 1)
     assert report.missing == ["a7a8n"] and not report.extra
     w.test_engine.add_finding(Finding(fen=fen, depth=1, kind="promotion", report=report, name="fuzz #1"),
                               "no_underpromotion.py", "core")

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from perftscope.app.gui import MainWindow
 from perftscope.core.board.position import Position
+from perftscope.core.engines.oracle import Request
 
 from ..core.locate.test_locate import HERE, PROMOTES, planted
 
@@ -83,7 +84,7 @@ def test_which_line_in_the_finder_report_locates_its_position(qtbot, window):
     from perftscope.core.mismatch.finder import find_mismatch
     engine, reference = EnginePair.parse(ENGINE, "core", 30.0).make_both()
     try:
-        report = find_mismatch(engine, reference, PROMOTES, (), 2)
+        report = find_mismatch(engine, reference, Request.of(PROMOTES), 2)
     finally:
         engine.close()
         reference.close()
@@ -127,7 +128,7 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
     assert panel.row_menu(0) is None                  # no finding row yet
     engine, reference = EnginePair.parse(ENGINE, "core", 30.0).make_both()
     try:
-        finding = investigate(engine, reference, PROMOTES, 2, "fuzz #1")
+        finding = investigate(engine, reference, Request.of(PROMOTES), 2, "fuzz #1")
     finally:
         engine.close()
         reference.close()

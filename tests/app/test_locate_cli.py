@@ -85,10 +85,11 @@ def _counts(fen, depth):
 def test_locate_starts_from_a_saved_session_with_its_engines(capsys, tmp_path):
     from perftscope.app.session import report_json, save
     from perftscope.core.engines.oracles import make_oracle
+    from perftscope.core.engines.oracle import Request
     from perftscope.core.mismatch.finder import find_mismatch
     spec = build(tmp_path)
     with make_oracle(spec) as engine, make_oracle("core") as reference:
-        report = find_mismatch(engine, reference, CASTLES, (), 2)
+        report = find_mismatch(engine, reference, Request.of(CASTLES), 2)
     assert report.missing or report.extra
     session = tmp_path / "bug.json"
     save(str(session), {"fen": CASTLES, "moves": [], "engine": spec, "reference": "core", "timeout": None,

@@ -12,6 +12,7 @@ from perftscope.core.mismatch.findings import Finding, investigate
 from perftscope.widgets.cells import MARGIN, wrapped
 from perftscope.widgets.reference import SpecSelector
 from perftscope.widgets.test_engine_panel import COLUMNS, ROW_LINES
+from perftscope.core.engines.oracle import Request
 
 EP_PIN = "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1"
 FULL = ["Divide", "Finder report", "Engine log", "Perft run", "Test engine", "Race", "Suspect lines"]
@@ -84,7 +85,7 @@ def test_findings_keep_their_fens_in_their_column_on_compact_rows(qtbot, window,
     w = window((1024, 700))
     panel = w.test_engine
     w.tabs.setCurrentWidget(panel)
-    found = investigate(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core"), EP_PIN, 1,
+    found = investigate(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core"), Request.of(EP_PIN), 1,
                         name="fuzz #7")
     hung = Finding("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, "timeout",
                    error="hang_on_ep.py: no answer within 60 s (it was stopped): the last line it printed "

@@ -12,6 +12,7 @@ from perftscope.core.errors import FenError, SuiteError
 from perftscope.core.counting.perft import divide, perft
 from perftscope.core.board.position import START_FEN, Position, is_chess960, reads_as_chess960
 from perftscope.core.counting.suites import load
+from perftscope.core.engines.oracle import Request
 
 from ..python_chess_reference import python_chess_divide
 
@@ -142,7 +143,7 @@ def test_finder_localises_a_pinned_castling_rook(engine_path, reference):
     from perftscope.core.engines.oracles import make_oracle
     # black's a8a1 pins the castling rook b1 to the king on g1 along rank 1
     with make_oracle(f"perftree:{engine_path('c960_pinned_rook')}") as engine, make_oracle(reference) as ref:
-        report = find_mismatch(engine, ref, "r3k3/8/8/8/8/8/8/1R4K1 b B - 0 1", [], 3)
+        report = find_mismatch(engine, ref, Request.of("r3k3/8/8/8/8/8/8/1R4K1 b B - 0 1"), 3)
     assert report.path == ["a8a1"] and report.extra == ["g1b1"] and report.missing == []
     assert report.explanations["g1b1"] == "castling g1b1: the rook on b1 is pinned along rank 1 by the rook on a1"
 
@@ -153,10 +154,10 @@ def test_stockfish_and_python_chess_divide_chess960_like_the_core():
     expected = divide(Position.from_fen(fen), 2)
     assert "e1h1" in expected and "e1g1" not in expected
     with make_oracle("stockfish") as sf, make_oracle("python-chess") as pc:
-        assert sf.divide(fen, [], 2) == expected
-        assert pc.divide(fen, [], 2) == expected
+        assert sf.divide(Request.of(fen), 2) == expected
+        assert pc.divide(Request.of(fen), 2) == expected
         # and back to standard chess on the same engine process: e1g1 again
-        assert "e1g1" in sf.divide("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", [], 1)
+        assert "e1g1" in sf.divide(Request.of("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), 1)
 
 
 @pytest.mark.parametrize("fen, move, reason", [

@@ -33,15 +33,29 @@ def test_a_bad_request_is_refused_before_any_engine_is_asked():
         Request.of(START_FEN).then("e2e4", "e2e4")
 
 
-def test_every_oracle_method_takes_a_request():
-    core = make_oracle("core")
+def test_every_oracle_method_takes_a_request_and_nothing_else():
+    core, pc = make_oracle("core"), make_oracle("python-chess")
     request = Request.of(START_FEN, ["e2e4"])
-    assert core.divide(request, (), 2) == core.divide(START_FEN, ["e2e4"], 2)
-    assert core.perft(request.then("e7e5"), (), 2) == make_oracle("python-chess").perft(START_FEN, "e2e4 e7e5", 2)
-    assert core.answer(request, ["e7e5"], 1).total == 29
+    assert core.divide(request, 2) == pc.divide(request, 2) and len(core.divide(request, 2)) == 20
+    assert core.perft(request.then("e7e5"), 2) == pc.perft(Request.of(START_FEN, "e2e4 e7e5"), 2) == 835
+    assert core.answer(request.then("e7e5"), 1).total == 29
+    assert core.divide_refused(request, 1) == (core.divide(request, 1), [])
+    # a FEN is read where it enters, into a Request: an oracle given a string says so
+    for method in (core.answer, core.divide, core.divide_refused, core.perft):
+        with pytest.raises(TypeError, match="Request"):
+            method(START_FEN, 1)
 
 
-def test_the_finder_reads_the_fen_once_however_deep_it_goes(engine_path, monkeypatch):
+def test_a_position_already_read_or_built_becomes_a_request_without_its_fen_read_again(monkeypatch):
+    position = Position.from_fen(POSITION_3).push("e2e4")
+    reads = _count_reads(monkeypatch)
+    request = Request.at(position, ["h5h6"])
+    assert reads == [] and request.root == request.written == position.fen() and request.warnings == ()
+    assert request.start is position and request.position == position.push("h5h6")
+    assert request.from_root() == Request.at(position) and request.fen == position.push("h5h6").fen()
+
+
+def _count_reads(monkeypatch) -> list[str]:
     from_fen = position_module.Position.from_fen.__func__
     reads = []
 
@@ -49,11 +63,36 @@ def test_the_finder_reads_the_fen_once_however_deep_it_goes(engine_path, monkeyp
         reads.append(fen)
         return from_fen(cls, fen, *args, **kwargs)
     monkeypatch.setattr(position_module.Position, "from_fen", classmethod(counted))
+    return reads
+
+
+def test_the_finder_reads_no_fen_however_deep_it_goes(engine_path, monkeypatch):
     engine, core = make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core")
+    request = Request.of(POSITION_3)          # read where it enters: here
+    find_mismatch(engine, core, request, 2)   # the engine's dialect learned before counting
+    reads = _count_reads(monkeypatch)
     by_levels = {}
     for depth in (2, 4):
         reads.clear()
-        report = find_mismatch(engine, core, POSITION_3, [], depth)
-        by_levels[len(report.levels)] = len(reads)
-    # two levels or four: the same reads (the request, the analysis of where the lists differ)
+        report = find_mismatch(engine, core, request, depth)
+        by_levels[len(report.levels)] = list(reads)
+    # two levels or four: each level is the one above with a move played, never a FEN read again
     assert set(by_levels) == {2, 4} and by_levels[2] == by_levels[4]
+    assert len(by_levels[4]) <= 1, by_levels[4]     # at most the analysis of where the lists differ
+
+
+def test_a_suite_line_is_read_once_whatever_the_run_does_with_it(engine_path, monkeypatch, tmp_path):
+    from perftscope.core.counting.suites import load
+    from perftscope.core.engines.pair import EnginePair
+    from perftscope.core.mismatch.suite_run import SuiteRun
+    path = tmp_path / "pos3.epd"
+    path.write_text(f"{POSITION_3} ;D1 14 ;D2 191 ;D3 2812\n")
+    pair = EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core")
+    SuiteRun(load(path), pair, shrink_calls=0).run()      # how it prints a divide learned (position 3 among them)
+    run = SuiteRun(load(path), pair, shrink_calls=0)
+    reads = _count_reads(monkeypatch)
+    run.run()
+    # every engine and reference call, the finder's descent, the finding and the unreachable
+    # check: one reading of the line's FEN
+    assert [c.finding.kind for c in run.cases] == ["ep-rank-pin"]
+    assert reads.count(POSITION_3) == 1, reads

@@ -13,6 +13,7 @@ from perftscope.core.engines.pair import EnginePair
 from perftscope.core.errors import CalibrationError, EngineError
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.mismatch.fuzz import Fuzzer
+from perftscope.core.engines.oracle import Request
 
 ENGINES = Path(__file__).parents[2] / "engines"
 PLANTED = {   # engine: (FEN, moves, depth) where its bug shows
@@ -56,7 +57,7 @@ def expected(core):
 def _find(spec, planted, core):
     fen, moves, depth = PLANTED[planted]
     with make_oracle(spec, timeout=60) as engine:
-        return find_mismatch(engine, core, fen, moves, depth)
+        return find_mismatch(engine, core, Request.of(fen, moves), depth)
 
 
 @pytest.mark.parametrize("fmt", LEARNED)
@@ -123,7 +124,7 @@ def test_an_xboard_dialogue_is_learned(flags, xboard_file):
         dialect = calibration.dialect
         assert dialect.rows == ("{move} {count}",) and dialect.total == "Nodes: {total}"
         assert dialect.notation == "long algebraic" and dialect.chess960 is False     # variants="normal"
-        rows = engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4", "e7e5"], 1)
+        rows = engine.divide(Request.of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4", "e7e5"]), 1)
         assert len(rows) == 29 and rows["e1e2"] == 1
         sent = [t for _, d, t in engine.log.entries() if d == ">"]
         played = ["usermove e2e4", "usermove e7e5"] if flags else ["e2e4", "e7e5"]
@@ -142,7 +143,7 @@ def test_each_planted_bug_is_found_through_xboard(planted, xboard_file, expected
 def test_a_move_the_xboard_engine_refuses_is_a_refusal_not_the_roots_count(xboard_file, core):
     # it does not generate c7c8n: `Illegal move: c7c8n`, and it would count the position before it
     with make_oracle(xboard_file("no_underpromotion")) as engine:
-        report = find_mismatch(engine, core, "8/2P5/8/8/8/8/k7/7K w - - 0 1", ["c7c8n"], 2)
+        report = find_mismatch(engine, core, Request.of("8/2P5/8/8/8/8/k7/7K w - - 0 1", ["c7c8n"]), 2)
     assert report.crash and report.failure.kind == "refused" and report.path == ["c7c8n"]
     assert "refused the legal move c7c8n" in report.error and "'Illegal move: c7c8n'" in report.error
 
@@ -163,7 +164,7 @@ def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_pat
     with make_oracle(f"uci:{script}", timeout=600) as engine:
         start = time.monotonic()
         with pytest.raises(CalibrationError) as err:
-            engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [], 2)
+            engine.divide(Request.of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), 2)
         named = time.monotonic() - start
     assert named < (2 if how == " --ignores" else 10)          # not the 600-second timeout
     said = "it said nothing to 'position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 / go " \
@@ -180,7 +181,7 @@ def test_a_uci_engine_without_go_perft_through_its_perft_command(tmp_path, engin
         with make_oracle(f"file:{toml}") as engine:
             assert engine.calibrate().dialect.total == "{total}" and engine.dialect.totals_only
             fen, moves, depth = PLANTED[planted]
-            report = find_mismatch(engine, core, fen, moves, depth)
+            report = find_mismatch(engine, core, Request.of(fen, moves), depth)
         assert report.totals_only and (report.path, report.fen) == (expected[planted].path, expected[planted].fen)
 
 
@@ -190,12 +191,12 @@ def test_an_engine_file_may_give_its_dialect_and_refuse_chess960(tmp_path, engin
                     'position = "position fen {fen} moves {moves}"\ndivide = "divide {depth}"\n'
                     'chess960 = false\n\n[dialect]\nrows = ["{move}: {count}"]\ntotal = "Total: {total}"\n')
     with make_oracle(f"file:{toml}") as engine:
-        assert engine.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"], 2) == \
-            core.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"], 2)
+        assert engine.divide(Request.of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"]), 2) == \
+            core.divide(Request.of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"]), 2)
         assert engine.calls == 1 and engine.calibration is None          # told, not learned
         assert engine.dialect.rows == ("{move}: {count}",) and engine.dialect.chess960 is False
         with pytest.raises(CalibrationError, match="does not take Chess960 positions"):
-            engine.divide("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1", [], 1)
+            engine.divide(Request.of("r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1"), 1)
     toml.write_text(toml.read_text().replace('total = "Total: {total}"', 'total = "Total: {total} in {secs}"'))
     with pytest.raises(EngineError, match=r"\[dialect\]: 'Total: \{total\} in \{secs\}' has a field perftscope "
                                           r"does not know"):
@@ -212,7 +213,7 @@ def test_an_answer_on_stderr_is_learned_saved_and_read(engine_path, core):
     assert all(p.parsed is not None and p.parsed.nodes == p.total for p in calibration.standard)
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
     with make_oracle(spec) as again:            # the saved dialect: read at once, from stderr
-        assert again.divide(kiwipete, [], 2) == core.divide(kiwipete, [], 2)
+        assert again.divide(Request.of(kiwipete), 2) == core.divide(Request.of(kiwipete), 2)
         assert again.calibration is None and again.dialect.stream == "stderr"
 
 
@@ -223,6 +224,6 @@ def test_an_interactive_engine_answering_on_stderr_is_read(tmp_path, engine_path
     with make_oracle(f"file:{toml}", timeout=20) as engine:
         assert engine.calibrate().dialect.stream == "stderr"
         fen, moves, depth = PLANTED["ep_rank_pin"]
-        report = find_mismatch(engine, core, fen, moves, depth)
+        report = find_mismatch(engine, core, Request.of(fen, moves), depth)
     want = expected["ep_rank_pin"]
     assert (report.path, report.fen, report.extra) == (want.path, want.fen, want.extra)

@@ -11,6 +11,7 @@ from perftscope.core.engines.pipes import EngineLog, own_error
 from perftscope.core.errors import EngineCrashed, EngineFlood, EngineTimeout, OracleCancelled
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN
+from perftscope.core.engines.oracle import Request
 
 NODE_STDERR = """/home/dev/perft/src/movegen.js:212
     const piece = board.squares[to].piece;
@@ -54,7 +55,7 @@ def test_a_flooding_engine_is_cut_off_with_bounded_memory(tmp_path, body, compla
     before = _rss_mb()
     start = time.monotonic()
     with pytest.raises(EngineFlood) as err:
-        flood.divide(START_FEN, [], 3)
+        flood.divide(Request.of(START_FEN), 3)
     assert time.monotonic() - start < 10
     assert _rss_mb() - before < 200
     assert str(err.value).startswith("my-perft.sh: ") and complaint in str(err.value)
@@ -70,7 +71,7 @@ def test_a_flooding_interactive_engine_is_stopped_and_restarted(tmp_path):
         first = flood.pid
         before, start = _rss_mb(), time.monotonic()
         with pytest.raises(EngineFlood, match="^flood-uci: printed more than 20000 lines"):
-            flood.divide(START_FEN, [], 2)
+            flood.divide(Request.of(START_FEN), 2)
         assert _rss_mb() - before < 200
         assert time.monotonic() - start < 5       # cut off at once, not after reading its flood again and again
         deadline = time.monotonic() + 5
@@ -83,7 +84,7 @@ def test_a_hanging_engine_times_out_with_the_time_it_waited(tmp_path):
     hang = make_oracle(f"cmd:{_script(tmp_path, 'sleep 30')} {{depth}} {{fen}}", timeout=0.5)
     start = time.monotonic()
     with pytest.raises(EngineTimeout) as err:
-        hang.divide(START_FEN, [], 2)
+        hang.divide(Request.of(START_FEN), 2)
     assert time.monotonic() - start < 5
     assert err.value.seconds == 0.5
     assert "no answer within 0.5 s" in str(err.value) and "(waited 0.5 s)" in str(err.value)
@@ -92,7 +93,7 @@ def test_a_hanging_engine_times_out_with_the_time_it_waited(tmp_path):
 def test_a_node_style_crash_is_reported_with_its_own_error(engine_path):
     crash = make_oracle(f"perftree:{engine_path('node_crash')}")
     with pytest.raises(EngineCrashed) as err:
-        crash.divide(START_FEN, ["e2e4"], 2)
+        crash.divide(Request.of(START_FEN, ["e2e4"]), 2)
     e = err.value
     assert e.own_error == "TypeError: Cannot read properties of undefined (reading 'piece')"
     assert str(e).startswith("node_crash.py exited with code 1 while answering node_crash.py 2 ")
@@ -126,7 +127,7 @@ def test_own_error_skips_runtime_trailers_and_stack_frames(stderr, own):
 def test_activity_and_log_while_a_call_runs(tmp_path):
     slow = make_oracle(f"perftree:{_script(tmp_path, 'echo starting; sleep 1; echo e2e4 1; echo; echo 1')}")
     assert slow.activity() is None and slow.name == "my-perft.sh" and slow.spec.startswith("perftree:")
-    worker = threading.Thread(target=slow.divide, args=(START_FEN, [], 1))
+    worker = threading.Thread(target=slow.divide, args=(Request.of(START_FEN), 1))
     worker.start()
     time.sleep(0.5)
     running = slow.activity()
@@ -154,7 +155,7 @@ def test_timeout_is_settable_per_oracle(tmp_path, engine_path):
     oracle = make_oracle(f"perftree:{_script(tmp_path, 'sleep 5')}")
     oracle.timeout = 0.3
     with pytest.raises(EngineTimeout, match="within 0.3 s"):
-        oracle.divide(START_FEN, [], 1)
+        oracle.divide(Request.of(START_FEN), 1)
     assert sys.executable     # the venv python runs the planted engines (see conftest)
 
 
@@ -165,7 +166,7 @@ def test_calibration_says_which_of_its_positions_it_asks(tmp_path, engine_path):
     script.write_text(f"#!/bin/sh\nexec {engine_path('correct')} \"$@\"\n")
     script.chmod(0o755)
     fresh = make_oracle(f"cmd:{script} {{depth}} {{fen}} {{moves}}")
-    worker = threading.Thread(target=fresh.divide, args=(START_FEN, [], 1))
+    worker = threading.Thread(target=fresh.divide, args=(Request.of(START_FEN), 1))
     worker.start()
     seen = []
     while worker.is_alive():

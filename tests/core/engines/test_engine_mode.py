@@ -12,6 +12,7 @@ from perftscope.core.engines.engine_file import load_engine_file
 from perftscope.core.engines.mode import Mode, describe, fill_mode, uci_setoptions
 from perftscope.core.engines.oracles import make_oracle, stockfish_available
 from perftscope.core.engines.usage import peak_memory
+from perftscope.core.engines.oracle import Request
 
 # burns 0.3 s of CPU, then answers right (a perftree engine of tests/engines): engines are first
 # calibrated on positions whose answers are known, so a fixed answer would not be read
@@ -39,7 +40,7 @@ def test_a_command_template_takes_threads_and_hash(tmp_path, engine_path):
     with make_oracle(f"cmd:{sys.executable} {engine_path('correct')} {{depth}} {{fen}} {{moves}} {{threads}} "
                      f"{{hash_mb}}", mode=Mode(threads=3, hash_mb=16)) as oracle:
         assert oracle.taken == {"threads": 3, "hash_mb": 16}
-        assert oracle.perft(START_FEN, (), 1) == 20
+        assert oracle.perft(Request.of(START_FEN), 1) == 20
         assert f" 1 '{START_FEN}' '' 3 16" in oracle.log.text()
 
 
@@ -48,7 +49,7 @@ def test_a_per_call_process_reports_its_cpu_time(tmp_path, engine_path):
     busy.write_text(BUSY)
     script = f"cmd:{sys.executable} {busy} {engine_path('correct')} {{depth}} {{fen}} {{moves}}"
     with make_oracle(script) as oracle:
-        oracle.perft(START_FEN, (), 1)
+        oracle.perft(Request.of(START_FEN), 1)
         usage = oracle.last_usage
     assert usage.cpu >= 0.25 and usage.source == "wait4"       # it burned 0.3 s of CPU
     # its own memory, read while it ran: a Python process, not the test process it started from
@@ -70,7 +71,7 @@ def test_an_engine_file_takes_the_placeholders(tmp_path, engine_path):
 def test_stockfish_gets_setoption_threads_and_hash():
     with make_oracle("stockfish", mode=Mode(threads=2, hash_mb=16)) as sf:
         assert sf.taken == {"threads": 2, "hash_mb": 16}
-        assert sf.perft(START_FEN, (), 3) == 8902
+        assert sf.perft(Request.of(START_FEN), 3) == 8902
         sent = [t for _, d, t in sf.log.entries() if d == ">"]
     assert sent.index("setoption name Threads value 2") < sent.index("isready")
     assert "setoption name Hash value 16" in sent

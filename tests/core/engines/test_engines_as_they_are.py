@@ -9,6 +9,7 @@ import pytest
 
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.engines.oracle import Request
 
 ENGINES = Path(__file__).parents[2] / "engines"
 PLANTED = {   # engine: (FEN, moves, depth)
@@ -42,7 +43,7 @@ def expected(core):
 def _find(spec, planted, core):
     fen, moves, depth = PLANTED[planted]
     with make_oracle(spec, timeout=60) as engine:
-        return find_mismatch(engine, core, fen, moves, depth).raise_unless_finding()
+        return find_mismatch(engine, core, Request.of(fen, moves), depth).raise_unless_finding()
 
 
 def _summary(report):
@@ -81,9 +82,9 @@ timeout = 30
     with make_oracle(f"file:{toml}") as engine:
         assert engine.name == f"interactive {planted}" and engine.timeout == 30
         fen, moves, depth = PLANTED[planted]
-        report = find_mismatch(engine, core, fen, moves, depth)
+        report = find_mismatch(engine, core, Request.of(fen, moves), depth)
         pid = engine.pid
-        assert engine.divide(fen, moves, 1) == core.divide(fen, moves, 1) or planted == "castle_through_attack"
+        assert engine.divide(Request.of(fen, moves), 1) == core.divide(Request.of(fen, moves), 1) or planted == "castle_through_attack"
         assert engine.pid == pid            # one process across every call
     assert _summary(report) == _summary(expected[planted])
 

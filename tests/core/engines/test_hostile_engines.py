@@ -10,6 +10,7 @@ from perftscope.core.engines import dialogue
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.pipes import QUEUE_BYTES, QUEUE_LINES, _Output, _Lines, quoted
 from perftscope.core.errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout
+from perftscope.core.engines.oracle import Request
 
 from ...processes import alive, marker, with_marker
 
@@ -66,7 +67,7 @@ def _gone(pids, within: float = 3.0) -> bool:
 
 def _divide(spec, timeout=5.0, fen=PAWNS):
     with make_oracle(spec, timeout=timeout) as engine:
-        return engine.divide(fen, [], 1)
+        return engine.divide(Request.of(fen), 1)
 
 
 def _one_line(error) -> str:
@@ -196,7 +197,7 @@ def test_closing_an_interactive_engine_ends_every_process_it_started(tmp_path):
     engine = _uci(tmp_path, "printf 'a2a3: 1\\n\\nNodes searched: 1\\n'",
                   before=f"sleep {mark} &\nsetsid sleep {mark} &\n(setsid sleep {mark} &)\n")
     oracle = make_oracle(_told(tmp_path, engine))
-    assert oracle.divide(PAWNS, [], 1) == {"a2a3": 1}
+    assert oracle.divide(Request.of(PAWNS), 1) == {"a2a3": 1}
     left = _running(mark, 3)
     assert len(left) == 3
     oracle.close()
@@ -208,7 +209,7 @@ def test_an_engine_ignoring_quit_and_sigterm_is_killed_and_close_does_not_wait(t
     engine = _uci(tmp_path, "printf 'a2a3: 1\\n\\nNodes searched: 1\\n'", before="trap '' TERM INT HUP")
     engine.write_text(engine.read_text().replace("quit) exit 0;;", "quit) ;;"))
     oracle = make_oracle(_told(tmp_path, engine))
-    oracle.divide(PAWNS, [], 1)
+    oracle.divide(Request.of(PAWNS), 1)
     pid = oracle.pid
     start = time.monotonic()
     oracle.close()

@@ -11,6 +11,7 @@ from perftscope.core.engines import stockfish as stockfish_module
 from perftscope.core.errors import CalibrationError, EngineError, EngineUnreadable, FenError, MoveError
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN
+from perftscope.core.engines.oracle import Request
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -36,46 +37,46 @@ def core_oracle():
     (START_FEN, ["E2E4", "c7c5", "g1f3"], 2),
 ])
 def test_core_python_chess_and_stockfish_agree(stockfish, core_oracle, fen, moves, depth):
-    reference = make_oracle("python-chess").divide(fen, moves, depth)
+    reference = make_oracle("python-chess").divide(Request.of(fen, moves), depth)
     assert reference, "the position has moves"
-    assert core_oracle.divide(fen, moves, depth) == reference
-    assert stockfish.divide(fen, moves, depth) == reference
+    assert core_oracle.divide(Request.of(fen, moves), depth) == reference
+    assert stockfish.divide(Request.of(fen, moves), depth) == reference
 
 
 def test_deep_core_divides_run_on_the_pool_and_agree(stockfish, core_oracle):
     depth = oracles.POOL_DEPTH
-    assert core_oracle.divide(POSITION_3, ["e2e4"], depth) == stockfish.divide(POSITION_3, ["e2e4"], depth)
+    assert core_oracle.divide(Request.of(POSITION_3, ["e2e4"]), depth) == stockfish.divide(Request.of(POSITION_3, ["e2e4"]), depth)
 
 
 def test_published_total_from_kiwipete(stockfish):
     # chessprogramming.org: perft(3) of "Kiwipete" is 97862
-    assert stockfish.perft(KIWIPETE, [], 3) == 97862
+    assert stockfish.perft(Request.of(KIWIPETE), 3) == 97862
 
 
 def test_depth_zero_is_answered_without_asking(engine_path):
     # the hanging engine would never answer: depth 0 must not reach it
     with oracles.UciOracle(engine_path("uci_hang"), timeout=30) as hang:
         start = time.monotonic()
-        assert hang.divide(START_FEN, ["e2e4"], 0) == {}
-        assert hang.perft(START_FEN, ["e2e4"], 0) == 1
+        assert hang.divide(Request.of(START_FEN, ["e2e4"]), 0) == {}
+        assert hang.perft(Request.of(START_FEN, ["e2e4"]), 0) == 1
         assert time.monotonic() - start < 5
 
 
 def test_bad_fen_and_illegal_moves_are_rejected_before_sending(stockfish, engine_path):
     pid = stockfish.pid
     with pytest.raises(FenError, match="side to move"):
-        stockfish.divide("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", [], 2)
+        stockfish.divide(Request.of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"), 2)
     with pytest.raises(MoveError, match="e2e5"):
-        stockfish.divide(START_FEN, ["e2e4", "e7e5", "e2e5"], 2)
+        stockfish.divide(Request.of(START_FEN, ["e2e4", "e7e5", "e2e5"]), 2)
     with pytest.raises(FenError, match="kings"):
-        stockfish.divide("8/8/8/8/8/8/8/8 w - - 0 1", [], 1)
+        stockfish.divide(Request.of("8/8/8/8/8/8/8/8 w - - 0 1"), 1)
     # the same process is still there and answers properly
     assert stockfish.pid == pid
-    assert stockfish.perft(START_FEN, ["e2e4"], 2) == 600
+    assert stockfish.perft(Request.of(START_FEN, ["e2e4"]), 2) == 600
     with oracles.UciOracle(engine_path("uci_hang"), timeout=30) as hang:
         start = time.monotonic()
         with pytest.raises(MoveError):
-            hang.divide(START_FEN, ["e1e2"], 3)
+            hang.divide(Request.of(START_FEN, ["e1e2"]), 3)
         assert time.monotonic() - start < 5
 
 
@@ -86,7 +87,7 @@ def test_stockfish_killed_between_requests_is_restarted():
         deadline = time.monotonic() + 5
         while sf.running and time.monotonic() < deadline:    # every thread of it has exited
             time.sleep(0.02)
-        assert sf.perft(START_FEN, [], 3) == 8902
+        assert sf.perft(Request.of(START_FEN), 3) == 8902
         assert sf.pid != before and sf.restarts == 1
 
 
@@ -96,7 +97,7 @@ def test_stockfish_killed_mid_run_gives_a_clear_error_then_recovers():
 
         def deep():
             try:
-                sf.divide(START_FEN, [], 8)
+                sf.divide(Request.of(START_FEN), 8)
             except EngineError as e:
                 failure.append(str(e))
 
@@ -109,13 +110,13 @@ def test_stockfish_killed_mid_run_gives_a_clear_error_then_recovers():
         assert len(failure) == 1
         assert failure[0].startswith("stockfish was killed by signal 9")
         assert "go perft 8" in failure[0]
-        assert sf.divide(START_FEN, ["e2e4"], 1)["e7e5"] == 1
+        assert sf.divide(Request.of(START_FEN, ["e2e4"]), 1)["e7e5"] == 1
 
 
 def test_lines_not_understood_are_ignored_and_kept(engine_path, core_oracle):
     with oracles.UciOracle(engine_path("uci_garbage")) as garbage:
         assert garbage.name == "uci_garbage.py"
-        assert garbage.divide(START_FEN, ["e2e4"], 2) == core_oracle.divide(START_FEN, ["e2e4"], 2)
+        assert garbage.divide(Request.of(START_FEN, ["e2e4"]), 2) == core_oracle.divide(Request.of(START_FEN, ["e2e4"]), 2)
         assert garbage.last.parsed.ignored == ["the moon is made of cheese"]
         sent = [t for _, d, t in garbage.log.entries() if d == ">"]
         assert sent[-3:] == ["position fen " + START_FEN + " moves e2e4", "go perft 2", "isready"]
@@ -124,7 +125,7 @@ def test_lines_not_understood_are_ignored_and_kept(engine_path, core_oracle):
 def test_an_answer_with_nothing_understood_names_engine_request_and_line(tmp_path):
     broken = _script(tmp_path, 'echo "the moon is made of cheese"\n')
     with pytest.raises(EngineError) as err:
-        broken.divide(START_FEN, ["e2e4"], 2)
+        broken.divide(Request.of(START_FEN, ["e2e4"]), 2)
     message = str(err.value)
     assert message.startswith("perft.sh: no rows (rows look like `{move} {count}{rest}` or `{move}: {count}{rest}`) "
                               "in its answer to perft.sh 2 ")
@@ -134,11 +135,11 @@ def test_an_answer_with_nothing_understood_names_engine_request_and_line(tmp_pat
 def test_hung_engine_times_out_and_is_stopped(engine_path):
     # it answers right (so it can be read), and hangs on positions of three pieces
     with oracles.UciOracle(engine_path("uci_hang_endgame"), timeout=3.0) as hang:
-        assert hang.perft(START_FEN, [], 2) == 400
+        assert hang.perft(Request.of(START_FEN), 2) == 400
         pid = hang.pid
         start = time.monotonic()
         with pytest.raises(EngineError, match=r"no answer within 3 s to .*go perft 2"):
-            hang.divide("4k3/8/8/8/8/8/8/4K2R w K - 0 1", [], 2)
+            hang.divide(Request.of("4k3/8/8/8/8/8/8/4K2R w K - 0 1"), 2)
         assert time.monotonic() - start < 8
         assert not hang.running
         with pytest.raises(ProcessLookupError):      # stopped and reaped, not left behind
@@ -147,9 +148,9 @@ def test_hung_engine_times_out_and_is_stopped(engine_path):
 
 def test_duplicate_move_lines_are_a_broken_answer(engine_path):
     with oracles.UciOracle(engine_path("uci_duplicates")) as dup:
-        assert dup.perft(START_FEN, [], 2) == 400
+        assert dup.perft(Request.of(START_FEN), 2) == 400
         with pytest.raises(EngineUnreadable, match="move g8h6 listed twice in its answer to .*go perft 1': 'G8H6: 1' and 'g8h6: 1'"):
-            dup.divide(START_FEN, ["e2e4"], 1)
+            dup.divide(Request.of(START_FEN, ["e2e4"]), 1)
 
 
 def test_missing_engines_say_so(monkeypatch, tmp_path):
@@ -177,7 +178,7 @@ def test_one_engine_serves_several_threads(stockfish):
     results = {}
 
     def ask(moves):
-        results[moves] = stockfish.perft(START_FEN, moves.split(), 3)
+        results[moves] = stockfish.perft(Request.of(START_FEN, moves.split()), 3)
 
     threads = [threading.Thread(target=ask, args=(m,)) for m in ("e2e4", "d2d4", "g1f3", "a2a3")]
     for t in threads:
@@ -185,7 +186,7 @@ def test_one_engine_serves_several_threads(stockfish):
     for t in threads:
         t.join(timeout=30)
     core = make_oracle("core")
-    assert results == {m: core.perft(START_FEN, m.split(), 3) for m in results}
+    assert results == {m: core.perft(Request.of(START_FEN, m.split()), 3) for m in results}
 
 
 # --- perftree scripts ---------------------------------------------------------------------
@@ -200,7 +201,7 @@ def _script(tmp_path, body):
 def test_perftree_script_in_python_chess_agrees_with_core(core_oracle, engine_path):
     script = make_oracle(f"perftree:{engine_path('correct')}")
     for fen, moves, depth in ((KIWIPETE, [], 2), (POSITION_3, ["e2e4"], 2), (START_FEN, ["g1f3", "b8c6"], 2)):
-        assert script.divide(fen, moves, depth) == core_oracle.divide(fen, moves, depth)
+        assert script.divide(Request.of(fen, moves), depth) == core_oracle.divide(Request.of(fen, moves), depth)
 
 
 def test_perftree_arguments_exactly_like_perftree(tmp_path):
@@ -208,13 +209,13 @@ def test_perftree_arguments_exactly_like_perftree(tmp_path):
     args = _script(tmp_path, '[ $# -eq 2 ] || { echo "got $# arguments" >&2; exit 3; }\n'
                              '[ "$1" = 1 ] && [ "$2" = "' + START_FEN + '" ] || exit 4\n'
                              'echo "a2a3 1"; echo; echo 1\n')
-    assert args.divide(START_FEN, [], 1) == {"a2a3": 1}
+    assert args.divide(Request.of(START_FEN), 1) == {"a2a3": 1}
     with pytest.raises(EngineError, match="^perft.sh exited with code 3 .*: got 3 arguments$"):
-        args.divide(START_FEN, ["e2e4"], 1)
+        args.divide(Request.of(START_FEN, ["e2e4"]), 1)
     # upper-case promotions, extra words and lines after the total are read as perftree reads them
     moves = _script(tmp_path, '[ $# -eq 3 ] && [ "$3" = "e2e4 e7e5" ] || exit 3\n'
                               'echo "a7b8Q 1"; echo "g1f3 2 (0.1 s)"; echo; echo 3; echo "took 1 ms"\n')
-    assert moves.divide(START_FEN, ["e2e4", "e7e5"], 2) == {"a7b8q": 1, "g1f3": 2}
+    assert moves.divide(Request.of(START_FEN, ["e2e4", "e7e5"]), 2) == {"a7b8q": 1, "g1f3": 2}
 
 
 @pytest.mark.parametrize("output, complaint", [
@@ -227,11 +228,11 @@ def test_perftree_arguments_exactly_like_perftree(tmp_path):
 def test_perftree_broken_answers(tmp_path, output, complaint):
     broken = _script(tmp_path, output + "\n")
     if complaint == "nothing":
-        assert broken.divide(START_FEN, [], 2) == {"e2e4": 20}
+        assert broken.divide(Request.of(START_FEN), 2) == {"e2e4": 20}
         assert broken.last.parsed.ignored == ["Nf9 20"]
         return
     with pytest.raises(EngineError) as err:
-        broken.divide(START_FEN, [], 2)
+        broken.divide(Request.of(START_FEN), 2)
     assert complaint in str(err.value)
     assert str(err.value).startswith("perft.sh: ") and "perft.sh 2 'rnbqkbnr" in str(err.value)
 
@@ -241,7 +242,7 @@ def test_perftree_script_timeout(tmp_path):
     slow.timeout = 0.5
     start = time.monotonic()
     with pytest.raises(EngineError, match="no answer within 0.5 s"):
-        slow.divide(START_FEN, [], 1)
+        slow.divide(Request.of(START_FEN), 1)
     assert time.monotonic() - start < 5
 
 
@@ -255,7 +256,7 @@ def test_cancel_stops_a_running_divide_at_once(engine_path, kind):
 
     def deep():        # hours of work for any of them
         try:
-            oracle.divide(KIWIPETE, [], 9)
+            oracle.divide(Request.of(KIWIPETE), 9)
         except oracles.OracleCancelled as e:
             failure.append(str(e))
 
@@ -267,7 +268,7 @@ def test_cancel_stops_a_running_divide_at_once(engine_path, kind):
     worker.join(timeout=10)
     assert not worker.is_alive() and time.monotonic() - start < 5
     assert len(failure) == 1 and failure[0].startswith(f"{oracle.name}: cancelled while answering")
-    assert oracle.divide(START_FEN, ["e2e4"], 1)["e7e5"] == 1      # and it still works
+    assert oracle.divide(Request.of(START_FEN, ["e2e4"]), 1)["e7e5"] == 1      # and it still works
     oracle.close()
 
 
@@ -278,7 +279,7 @@ def test_close_does_not_wait_for_a_running_request():
 
     def deep():
         try:
-            sf.divide(START_FEN, [], 9)
+            sf.divide(Request.of(START_FEN), 9)
         except EngineError as e:
             failure.append(e)
 
@@ -328,13 +329,13 @@ def test_cmd_template_placeholders_fill_one_argument_each(tmp_path, engine_path)
                       f'exec {engine_path("correct")} "$2" "$3" "$4"\n')
     script.chmod(0o755)
     engine = make_oracle(f"cmd:{script} divide {{depth}} {{fen}} {{moves}} --position={{fen_moves}}")
-    assert engine.name == "engine" and engine.divide(START_FEN, ["e2e4", "c7c5"], 1)["g1f3"] == 1
+    assert engine.name == "engine" and engine.divide(Request.of(START_FEN, ["e2e4", "c7c5"]), 1)["g1f3"] == 1
     said = [t for _, d, t in engine.log.entries() if d == "!"]
     assert said[-3:] == [f"fen={START_FEN}", "moves=e2e4 c7c5", f"line=--position={START_FEN} moves e2e4 c7c5"]
-    assert engine.divide(START_FEN, [], 1)["e2e4"] == 1            # no moves: still one (empty) argument
+    assert engine.divide(Request.of(START_FEN), 1)["e2e4"] == 1            # no moves: still one (empty) argument
     assert [t for _, d, t in engine.log.entries() if d == "!"][-2:] == ["moves=", f"line=--position={START_FEN}"]
     after = make_oracle(f"cmd:{engine_path('correct')} {{depth}} {{fen_after}}")
-    assert after.divide(START_FEN, ["e2e4"], 1)["e7e5"] == 1        # the FEN after the moves, computed here
+    assert after.divide(Request.of(START_FEN, ["e2e4"]), 1)["e7e5"] == 1        # the FEN after the moves, computed here
     commands = [t for _, d, t in after.log.entries() if d == ">"]
     assert commands[-1].endswith(" 1 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'")
     with pytest.raises(EngineError, match="has no {depth}, {fen} or {moves}"):
@@ -359,13 +360,13 @@ def test_an_engine_file_for_a_uci_engine_needs_only_its_command(tmp_path, engine
     toml.write_text(f'command = "{stockfish_module.require_stockfish()}"\ntimeout = 20\n')
     with make_oracle(f"file:{toml}") as sf, make_oracle("python-chess") as truth:
         assert sf.name == "sf" and sf.timeout == 20
-        assert sf.divide(KIWIPETE, ["e1g1"], 2) == truth.divide(KIWIPETE, ["e1g1"], 2)
+        assert sf.divide(Request.of(KIWIPETE, ["e1g1"]), 2) == truth.divide(Request.of(KIWIPETE, ["e1g1"]), 2)
         pid = sf.pid
         os.kill(pid, 9)
         deadline = time.monotonic() + 5
         while sf.running and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert sf.perft(START_FEN, [], 3) == 8902 and sf.restarts == 1 and sf.pid != pid
+        assert sf.perft(Request.of(START_FEN), 3) == 8902 and sf.restarts == 1 and sf.pid != pid
 
 
 def test_an_engine_file_whose_answers_never_end_says_what_to_set(tmp_path, engine_path):
@@ -382,11 +383,11 @@ def test_an_engine_file_whose_answers_never_end_says_what_to_set(tmp_path, engin
     with make_oracle(f"file:{toml}") as chatty:
         with pytest.raises(CalibrationError, match="prints no total line after its divide, so the end of an "
                                                    "answer cannot be told: give it a `sentinel`"):
-            chatty.divide(START_FEN, [], 2)
+            chatty.divide(Request.of(START_FEN), 2)
     toml.write_text(toml.read_text() + 'sentinel = "echo"\nsentinel_reply = "done"\n')
     with make_oracle(f"file:{toml}") as chatty, make_oracle("core") as core:
-        assert chatty.divide(START_FEN, [], 2) == core.divide(START_FEN, [], 2)
-        assert chatty.divide(START_FEN, ["e2e4"], 2) == core.divide(START_FEN, ["e2e4"], 2)   # same process
+        assert chatty.divide(Request.of(START_FEN), 2) == core.divide(Request.of(START_FEN), 2)
+        assert chatty.divide(Request.of(START_FEN, ["e2e4"]), 2) == core.divide(Request.of(START_FEN, ["e2e4"]), 2)   # same process
         assert chatty.dialect.total is None and chatty.dialect.rows == ("{move} {count}",)
     toml.write_text(toml.read_text() + 'end_regex = "x"\n')
     with pytest.raises(EngineError, match="unknown key 'end_regex'"):

@@ -10,6 +10,7 @@ from perftscope.core.errors import EngineError, MoveError
 from perftscope.core.mismatch.finder import Report, find_mismatch
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN, Position
+from perftscope.core.engines.oracle import Request
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -36,7 +37,7 @@ def _consistent(report, depth):
 
 def test_en_passant_through_a_rank_pin(core, engine_path):
     # three root moves open an en passant that would expose a king along its rank
-    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, POSITION_3, [], 3)
+    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, Request.of(POSITION_3), 3)
     _consistent(report, 3)
     planted = {"e2e4": "f4e3", "g2g4": "f4g3", "c7c5": "b5c6"}
     assert not report.agree and report.missing == []
@@ -46,7 +47,7 @@ def test_en_passant_through_a_rank_pin(core, engine_path):
 
 def test_en_passant_rank_pin_with_stockfish_as_reference(engine_path):
     with make_oracle("stockfish") as sf:
-        report = find_mismatch(perftree(engine_path("ep_rank_pin")), sf, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+        report = find_mismatch(perftree(engine_path("ep_rank_pin")), sf, Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     assert report.path == ["d2d4"] and report.extra == ["e4d3"] and report.missing == []
     assert report.fen == "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1"
     assert report.engine_calls == report.reference_calls == 2
@@ -58,7 +59,7 @@ def test_en_passant_rank_pin_with_stockfish_as_reference(engine_path):
 
 
 def test_pinned_piece_leaving_its_line(core, engine_path):
-    report = find_mismatch(perftree(engine_path("pinned_leaves_line")), core, "k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1", [], 3)
+    report = find_mismatch(perftree(engine_path("pinned_leaves_line")), core, Request.of("k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1"), 3)
     _consistent(report, 3)
     assert report.path == ["d8e8"]
     assert sorted(report.extra) == ["e2c1", "e2c3", "e2d4", "e2f4", "e2g1", "e2g3"]
@@ -68,20 +69,20 @@ def test_pinned_piece_leaving_its_line(core, engine_path):
 def test_every_difference_is_explained(core, engine_path):
     for name, fen in (("pinned_leaves_line", "k2r4/8/8/8/8/8/4N3/4K3 b - - 0 1"),
                       ("no_underpromotion", "8/2P5/8/8/8/8/k7/7K b - - 0 1")):
-        report = find_mismatch(perftree(engine_path(name)), core, fen, [], 2)
+        report = find_mismatch(perftree(engine_path(name)), core, Request.of(fen), 2)
         landing = Position.from_fen(report.fen)
         assert set(report.explanations) == set(report.missing + report.extra)
         assert all(why and why == explain_move(landing, m) for m, why in report.explanations.items())
 
 
 def test_position_that_cannot_arise_is_flagged(core, engine_path):
-    report = find_mismatch(perftree(engine_path("correct")), core, "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", [], 2)
+    report = find_mismatch(perftree(engine_path("correct")), core, Request.of("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1"), 2)
     assert report.agree
     assert len(report.unreachable) == 1 and "9 pawns" in report.unreachable[0]
 
 
 def test_castling_through_an_attacked_square(core, engine_path):
-    report = find_mismatch(perftree(engine_path("castle_through_attack")), core, "4k3/8/8/8/2b5/8/8/4K2R b K - 0 1", [], 3)
+    report = find_mismatch(perftree(engine_path("castle_through_attack")), core, Request.of("4k3/8/8/8/2b5/8/8/4K2R b K - 0 1"), 3)
     _consistent(report, 3)
     assert report.extra == ["e1g1"] and report.missing == []
     landing = Position.from_fen(report.fen)
@@ -90,15 +91,14 @@ def test_castling_through_an_attacked_square(core, engine_path):
 
 def test_missing_under_promotion_with_moves_before(core, engine_path):
     # the caller's moves come first in the path
-    report = find_mismatch(perftree(engine_path("no_underpromotion")), core, "8/2P5/8/8/8/8/k7/7K w - - 0 1",
-                           ["h1g1", "a2b2"], 3)
+    report = find_mismatch(perftree(engine_path("no_underpromotion")), core, Request.of("8/2P5/8/8/8/8/k7/7K w - - 0 1", ["h1g1", "a2b2"]), 3)
     assert report.path[:2] == ["h1g1", "a2b2"]
     assert report.missing == ["c7c8n"] and report.extra == []
     assert Position.from_fen(report.fen).white_to_move
 
 
 def test_correct_engine_agrees_in_one_call(core, engine_path):
-    report = find_mismatch(perftree(engine_path("correct")), core, KIWIPETE, [], 2)
+    report = find_mismatch(perftree(engine_path("correct")), core, Request.of(KIWIPETE), 2)
     assert report.agree and report.engine_calls == 1
     assert report.missing == report.extra == [] and report.note == ""
     assert report.levels[0].differing == [] and len(report.levels[0].rows) == 48
@@ -106,12 +106,12 @@ def test_correct_engine_agrees_in_one_call(core, engine_path):
 
 def test_agreement_with_stockfish_on_the_core():
     with make_oracle("stockfish") as sf:
-        report = find_mismatch(make_oracle("core"), sf, POSITION_3, ["e2e4"], 4)
+        report = find_mismatch(make_oracle("core"), sf, Request.of(POSITION_3, ["e2e4"]), 4)
     assert report.agree and report.engine_calls == 1 and report.fen == Position.from_fen(POSITION_3).push("e2e4").fen()
 
 
 def test_engine_whose_counts_depend_on_the_route_is_reported(core, engine_path):
-    report = find_mismatch(perftree(engine_path("inconsistent")), core, KIWIPETE, [], 2)
+    report = find_mismatch(perftree(engine_path("inconsistent")), core, Request.of(KIWIPETE), 2)
     assert not report.agree and report.missing == report.extra == []
     assert len(report.levels) == 2 and report.levels[-1].differing == []
     assert "depends on how the position was reached" in report.note
@@ -119,13 +119,13 @@ def test_engine_whose_counts_depend_on_the_route_is_reported(core, engine_path):
 
 
 def test_depth_zero_agrees_without_calls(core, engine_path):
-    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, POSITION_3, [], 0)
+    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, Request.of(POSITION_3), 0)
     assert report.agree and report.engine_calls == 0 and report.levels == []
 
 
 def test_progress_and_cancel(core, engine_path):
     seen = []
-    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, POSITION_3, [], 3,
+    report = find_mismatch(perftree(engine_path("ep_rank_pin")), core, Request.of(POSITION_3), 3,
                            progress=seen.append, cancelled=lambda: len(seen) >= 1)
     assert report.cancelled and not report.agree
     assert seen == report.levels and len(seen) == 1 and report.engine_calls == 1
@@ -135,7 +135,7 @@ def test_cancelling_an_oracle_mid_divide_ends_the_descent(core):
     slow = make_oracle("python-chess")
     stopper = threading.Timer(0.5, slow.cancel)
     stopper.start()
-    report = find_mismatch(slow, core, KIWIPETE, [], 5)       # python-chess would take many minutes
+    report = find_mismatch(slow, core, Request.of(KIWIPETE), 5)       # python-chess would take many minutes
     stopper.join()
     assert report.cancelled and not report.agree
     assert report.engine_calls == report.reference_calls == 0 and report.levels == []
@@ -143,16 +143,16 @@ def test_cancelling_an_oracle_mid_divide_ends_the_descent(core):
 
 def test_bad_requests_and_failing_engines(core, engine_path):
     with pytest.raises(MoveError, match="e2e5"):
-        find_mismatch(core, core, POSITION_3, ["e2e5"], 2)
+        find_mismatch(core, core, Request.of(POSITION_3, ["e2e5"]), 2)
     # an answer listing a move twice is a finding about the engine (its answer cannot be read), not a crash
-    report = find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, START_FEN, ["e2e4"], 2)
+    report = find_mismatch(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, Request.of(START_FEN, ["e2e4"]), 2)
     assert (report.failure.side, report.failure.kind) == ("engine", "unreadable") and report.crash
     assert report.path == ["e2e4"] and report.levels == [] and not report.agree
     assert report.error.startswith("uci_duplicates.py answered what cannot be read at path e2e4 (FEN ")
     assert "move g8h6 listed twice" in report.error
     assert report.raise_unless_finding() is report
     # an engine that cannot be calibrated (no go perft): an error of the comparison, not a finding
-    report = find_mismatch(make_oracle(f"uci:{engine_path('uci_no_perft')}"), core, START_FEN, [], 2)
+    report = find_mismatch(make_oracle(f"uci:{engine_path('uci_no_perft')}"), core, Request.of(START_FEN), 2)
     assert (report.failure.side, report.failure.kind) == ("engine", "error") and not report.crash
     with pytest.raises(EngineError, match="uci_no_perft.py has no `go perft`"):
         report.raise_unless_finding()
@@ -161,13 +161,13 @@ def test_bad_requests_and_failing_engines(core, engine_path):
 def test_a_failure_says_which_side_failed_and_how(core, engine_path):
     # the engine under test crashing below the root: a finding, with the level found before it
     crash = make_oracle(f"perftree:{engine_path('node_crash')}")
-    report = find_mismatch(crash, core, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    report = find_mismatch(crash, core, Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     failure = report.failure
     assert (failure.side, failure.kind) == ("engine", "crash") and failure.is_finding and report.crash
     assert report.raise_unless_finding() is report and report.levels
     assert failure.path == tuple(report.path) and failure.own_error in report.error
     # the reference failing: never a finding about the engine
-    report = find_mismatch(core, crash, "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", [], 2)
+    report = find_mismatch(core, crash, Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     assert (report.failure.side, report.failure.kind) == ("reference", "crash") and not report.crash
     with pytest.raises(EngineError, match="node_crash.py"):
         report.raise_unless_finding()
@@ -189,9 +189,9 @@ illegal = "^Illegal move"
 ''')
     fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
     with make_oracle(f"file:{toml}") as engine, make_oracle("core") as core:
-        rows, refused = engine.divide_refused(fen, [], 2)
+        rows, refused = engine.divide_refused(Request.of(fen), 2)
         assert refused == ["e1g1", "e1c1"] and len(rows) == 24 and rows["a1b1"] == 24
-        report = find_mismatch(engine, core, fen, [], 2)
+        report = find_mismatch(engine, core, Request.of(fen), 2)
     assert report.failure is None and not report.crash
     assert report.missing == ["e1g1", "e1c1"] and report.path == []
     assert report.explanations["e1g1"] == "castling king-side; asked to play it, the engine refused it"

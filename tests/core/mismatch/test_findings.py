@@ -8,12 +8,13 @@ from perftscope.core.mismatch.findings import classify, investigate, merge, time
 from perftscope.core.mismatch.fuzz import Fuzzer
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.pair import EnginePair
+from perftscope.core.engines.oracle import Request
 
 
 def test_a_chess960_castling_with_a_pinned_rook_is_a_castling_failure(engine_path):
     """In Chess960 a castling is written king takes rook (g1b1): still a castling, not a king move."""
     report = find_mismatch(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
-                           "r3k3/8/8/8/8/8/8/1R4K1 b B - 0 1", [], 3)
+                           Request.of("r3k3/8/8/8/8/8/8/1R4K1 b B - 0 1"), 3)
     assert report.extra == ["g1b1"] and "pinned along rank 1" in report.explanations["g1b1"]
     assert classify(report) == "castling-attack"
 
@@ -22,7 +23,7 @@ def test_a_chess960_castling_with_a_pinned_rook_is_a_castling_failure(engine_pat
 def test_findings_alike_are_merged_with_a_count(engine_path):
     # a position and its colour mirror shrink to the same minimal position and moves
     engine, core = make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core")
-    found = [investigate(engine, core, fen, 2, shrink_calls=60)
+    found = [investigate(engine, core, Request.of(fen), 2, shrink_calls=60)
              for fen in ("4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 1", "8/8/8/8/k2Pp2R/8/8/4K3 b - d3 0 1",
                          "4k3/8/8/K2pP2q/8/8/8/8 w - d6 0 1")]
     assert found[0].example_fen == found[1].example_fen != found[2].example_fen
@@ -36,7 +37,7 @@ def test_one_bug_reached_by_two_routes_is_one_finding_with_the_class_of_its_mini
     # e8g8 is never generated: reached after a1a7 where e8c8 is (a route that once made it "castling
     # rights after a rook moves") and where no castle is; both shrink to the same position
     engine, core = make_oracle(f"perftree:{engine_path('no_kingside_castling')}"), make_oracle("core")
-    found = [investigate(engine, core, fen, 2, shrink_calls=60)
+    found = [investigate(engine, core, Request.of(fen), 2, shrink_calls=60)
              for fen in ("r3k2r/8/8/8/8/8/8/R3K3 w Qkq - 0 1", "4k2r/8/8/8/8/8/8/R3K3 w Qk - 0 1")]
     assert [f.report.path for f in found] == [["a1a7"], ["a1a7"]]
     assert found[0].example_fen == found[1].example_fen == "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
@@ -51,8 +52,8 @@ def test_timeouts_merge_like_other_findings(engine_path):
     kept: list = []
     for fen in ("7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1", "8/8/8/1k6/2pP4/8/4B3/7K b - d3 0 1"):
         with pytest.raises(EngineTimeout) as hung:
-            engine.answer(fen, [], 2)
-        merge(kept, timeout_finding(engine, fen, 2, hung.value))
+            engine.answer(Request.of(fen), 2)
+        merge(kept, timeout_finding(engine, Request.of(fen), 2, hung.value))
     engine.close()
     assert len(kept) == 1 and kept[0].kind == "timeout" and kept[0].count == 2
     # one wording of a failure: the finding, the finder's report and a race heat all say "hung"
@@ -90,21 +91,21 @@ CASTLES = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
      "promotions: b7b8 printed without its piece; b7b8q, b7b8r, b7b8b, b7b8n are legal"),
 ])
 def test_classes_are_decided_from_what_differs(engine_path, planted, fen, depth, kind, said):
-    finding = investigate(make_oracle(f"perftree:{engine_path(planted)}"), make_oracle("core"), fen, depth)
+    finding = investigate(make_oracle(f"perftree:{engine_path(planted)}"), make_oracle("core"), Request.of(fen), depth)
     assert finding.kind == kind and finding.summary().startswith(said), finding.summary()
 
 
 def test_crash_only_for_a_process_that_died(engine_path):
     core = make_oracle("core")
     # a row listed twice: an answer that cannot be read
-    dup = investigate(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, KIWIPETE[:-1] + "60", 2)
+    dup = investigate(make_oracle(f"uci:{engine_path('uci_duplicates')}"), core, Request.of(KIWIPETE[:-1] + "60"), 2)
     assert dup.kind == "unreadable" and dup.label == "answer that cannot be read"
     assert "listed twice" in dup.summary() and "crash" not in dup.summary()
     # the same promotion row four times: ambiguous, unreadable
     four = (f"cmd:{engine_path('formats')} bare_promo {engine_path('correct')} {{depth}} {{fen}} {{moves}}")
-    ambiguous = investigate(make_oracle(four), core, "8/1P6/8/8/8/8/k7/7K w - - 0 1", 1)
+    ambiguous = investigate(make_oracle(four), core, Request.of("8/1P6/8/8/8/8/k7/7K w - - 0 1"), 1)
     assert ambiguous.kind == "unreadable" and "ambiguous promotion b7b8" in ambiguous.summary()
     # the process dying: crash
     crash = investigate(make_oracle(f"perftree:{engine_path('node_crash')}"), core,
-                        "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1", 2)
+                        Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     assert crash.kind == "crash" and crash.engine_failed

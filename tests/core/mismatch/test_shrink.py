@@ -4,6 +4,7 @@ import pytest
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import Position
 from perftscope.core.mismatch.shrink import can_arise, mirror, piece_count, shrink, why_unreachable
+from perftscope.core.engines.oracle import Request
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -27,19 +28,19 @@ def core():
 @pytest.mark.parametrize("name,fen,depth,most", PLANTED, ids=[p[0] for p in PLANTED])
 def test_planted_bug_shrinks_to_a_small_position_that_still_fails(engine_path, core, name, fen, depth, most):
     engine = make_oracle(f"perftree:{engine_path(name)}")
-    result = shrink(engine, core, fen, depth, move_pieces=False)
+    result = shrink(engine, core, Request.of(fen), depth, move_pieces=False)
     assert result is not None and result.failure == "mismatch"
     assert result.pieces <= most and result.pieces < piece_count(fen)
     assert result.steps and not result.exhausted
     # still failing, on a position that can arise in a game
-    assert engine.divide(result.fen, [], result.depth) != core.divide(result.fen, [], result.depth)
+    assert engine.divide(Request.of(result.fen), result.depth) != core.divide(Request.of(result.fen), result.depth)
     assert can_arise(Position.from_fen(result.fen))
     assert result.engine_calls == result.reference_calls > len(result.steps)
 
 
 def test_a_correct_engine_has_nothing_to_shrink(engine_path, core):
     engine = make_oracle(f"perftree:{engine_path('correct')}")
-    assert shrink(engine, core, POSITION_3, 2) is None
+    assert shrink(engine, core, Request.of(POSITION_3), 2) is None
 
 
 def test_mirror_keeps_perft():
@@ -56,13 +57,13 @@ def test_a_bug_the_halfmove_clock_triggers_keeps_its_clock(engine_path, core):
     # kings get no move once the clock reaches 40: every other step keeps the clock, so the
     # position shrinks with it; resetting it is a step of its own, refused here
     engine = make_oracle(f"perftree:{engine_path('clock_blind_king')}")
-    result = shrink(engine, core, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 45 80", 1,
+    result = shrink(engine, core, Request.of("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 45 80"), 1,
                     move_pieces=False)
     assert result.pieces <= 3 and result.fen.split()[4:] == ["45", "80"], result.fen
     assert "reset the halfmove clock and move number" not in result.steps
     # a bug that has nothing to do with the clock: the clock is reset like anything else
     other = shrink(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), core,
-                   "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 7 30", 1, move_pieces=False)
+                   Request.of("8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 7 30"), 1, move_pieces=False)
     assert other.fen.split()[4:] == ["0", "1"] and "reset the halfmove clock and move number" in other.steps
 
 
@@ -71,7 +72,7 @@ def test_shrink_keeps_only_positions_that_can_arise(engine_path, core):
     unreachable = "1b1k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1"
     engine = make_oracle(f"perftree:{engine_path('ep_rank_pin')}")
     assert why_unreachable(Position.from_fen(unreachable))[0].startswith("before black's double push d7d5")
-    result = shrink(engine, core, unreachable, 1)
+    result = shrink(engine, core, Request.of(unreachable), 1)
     # the bishop giving the impossible check goes first: what is left can arise and still fails
     assert result.steps[0] == "remove bb8" and result.fen == "3k4/8/8/1rPpK3/8/8/8/8 w - d6 0 1"
     assert can_arise(Position.from_fen(result.fen)) and result.unreachable == []
@@ -86,7 +87,7 @@ def test_a_shrink_keeps_the_bug_it_started_from(engine_path, core):
     # engine wrong, but about promotions: a step no longer kept)
     from perftscope.core.mismatch.findings import investigate, symptoms
     engine = make_oracle(f"perftree:{engine_path('two_bugs')}")
-    finding = investigate(engine, core, TWO_BUGS, 1, shrink_calls=80)
+    finding = investigate(engine, core, Request.of(TWO_BUGS), 1, shrink_calls=80)
     assert finding.kind == "castling-attack"
     assert finding.shrunk.symptom == ("castling-attack", "illegal castling")
     assert "P" not in finding.shrunk.fen.split()[0] and finding.shrunk.pieces <= 5
@@ -97,7 +98,7 @@ def test_a_shrink_keeps_the_bug_it_started_from(engine_path, core):
 def test_a_start_with_two_bugs_gives_one_minimal_example_of_each(engine_path, core):
     from perftscope.core.mismatch.findings import shrink_each
     engine = make_oracle(f"perftree:{engine_path('two_bugs')}")
-    examples = shrink_each(engine, core, TWO_BUGS, 1, move_pieces=False)
+    examples = shrink_each(engine, core, Request.of(TWO_BUGS), 1, move_pieces=False)
     assert [s.symptom for s in examples] == [("castling-attack", "illegal castling"),
                                              ("promotion", "not generated promotion to n")]
     castling, promotion = examples

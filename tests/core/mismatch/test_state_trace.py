@@ -9,6 +9,7 @@ from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.mismatch.findings import classify, investigate
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.mismatch.state_trace import _rights_difference, trace_state
+from perftscope.core.engines.oracle import Request
 
 ENGINES = Path(__file__).parents[2] / "engines"
 # black's bishop takes the a1 rook, the b1 rook takes it back on a1: white has no right left,
@@ -24,7 +25,7 @@ def core():
 
 def test_a_make_that_keeps_a_captured_rooks_right_is_traced_to_the_capture(core, engine_path):
     engine = make_oracle(f"perftree:{engine_path(PLANTED)}")
-    report = find_mismatch(engine, core, CAPTURED_CORNER, [], 4)
+    report = find_mismatch(engine, core, Request.of(CAPTURED_CORNER), 4)
     assert report.extra == ["e1c1"] and report.path[:2] == ["b2a1", "b1a1"]
     trace = report.state_trace
     assert (trace.move, trace.index, trace.field) == ("b2a1", 0, "castling rights")
@@ -41,7 +42,7 @@ def test_an_engine_that_prints_only_totals_is_traced_too(core, engine_path):
     totals = make_oracle(f"cmd:{ENGINES / 'formats.py'} totals {ENGINES / PLANTED}.py {{depth}} {{fen}} {{moves}}")
     # from after the recapture (moves given, so the path still holds them): fewer totals to ask,
     # each a process reprinting another's answer
-    report = find_mismatch(totals, core, CAPTURED_CORNER, ["b2a1", "b1a1"], 2)
+    report = find_mismatch(totals, core, Request.of(CAPTURED_CORNER, ["b2a1", "b1a1"]), 2)
     assert report.totals_only and report.note
     trace = report.state_trace
     assert (trace.move, trace.like_fen) == ("b2a1", "4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2")
@@ -49,15 +50,15 @@ def test_an_engine_that_prints_only_totals_is_traced_too(core, engine_path):
 
 def test_a_wrong_move_list_whatever_the_route_is_no_state_bug(core, engine_path):
     engine = make_oracle(f"perftree:{engine_path('ep_rank_pin')}")
-    report = find_mismatch(engine, core, "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [], 3)
+    report = find_mismatch(engine, core, Request.of("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"), 3)
     assert report.extra and report.state_trace is None
     assert report.trace_calls == 1          # its own FEN answers the same: nothing to trace
-    assert trace_state(engine, report.root_fen, [], 1) is None
+    assert trace_state(engine, Request.of(report.root_fen), 1) is None
 
 
 def test_a_count_that_depends_on_the_search_order_says_so(core, engine_path):
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-    report = find_mismatch(make_oracle(f"perftree:{engine_path('inconsistent')}"), core, kiwipete, [], 2)
+    report = find_mismatch(make_oracle(f"perftree:{engine_path('inconsistent')}"), core, Request.of(kiwipete), 2)
     assert report.state_trace is None
     assert report.note.endswith("asked as the root FEN + the moves and as this position's own FEN it "
                                 "answers alike, so what it depends on is the moves searched before this "
@@ -66,7 +67,7 @@ def test_a_count_that_depends_on_the_search_order_says_so(core, engine_path):
 
 def test_the_finding_carries_the_trace(core, engine_path):
     engine = make_oracle(f"perftree:{engine_path(PLANTED)}")
-    finding = investigate(engine, core, CAPTURED_CORNER, 4)
+    finding = investigate(engine, core, Request.of(CAPTURED_CORNER), 4)
     assert finding.kind == "castling-rights"
     assert finding.summary().endswith("after b2a1 (move 1 of the path) the engine's position counts like "
                                       "`4k3/8/8/8/8/8/8/bR2K3 w Q - 0 2` (castling right Q; the true "
@@ -92,7 +93,7 @@ STALE = [
 @pytest.mark.parametrize("name, fen, depth, path, extra, traced", STALE, ids=[s[0] for s in STALE])
 def test_a_stale_field_is_named_at_the_first_move_a_fen_can_show_it(core, engine_path, name, fen, depth, path,
                                                                       extra, traced):
-    report = find_mismatch(make_oracle(f"perftree:{engine_path(name)}"), core, fen, [], depth)
+    report = find_mismatch(make_oracle(f"perftree:{engine_path(name)}"), core, Request.of(fen), depth)
     assert report.path[:len(path)] == path
     if extra is not None:
         assert report.extra == extra
@@ -109,7 +110,7 @@ def test_a_stale_field_is_named_at_the_first_move_a_fen_can_show_it(core, engine
 
 def test_a_later_move_is_said_apart_from_the_one_that_breaks_the_state(core, engine_path):
     report = find_mismatch(make_oracle(f"perftree:{engine_path('ep_kept_too_long')}"), core,
-                           "4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", [], 4)
+                           Request.of("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1"), 4)
     assert report.state_trace.sentence("x") == (
         "after e8d8 (move 2 of the path) x's position is not the true one (from the true FEN after it, it "
         "counts right); after e1d1 (move 3) it counts like `3k4/8/8/8/3pP3/8/8/3K4 b - e3 2 2` (en passant "
