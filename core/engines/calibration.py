@@ -33,7 +33,7 @@ from .dialect import Dialect, normalize
 from .divide_parser import ParsedDivide, read_divide
 from .notation import MOVE_WORD, read_move
 from .numbers import NUMBER, SPACED, readings
-from .process import StderrLine
+from .pipes import StderrLine
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 CHESS960 = "r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1"

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import os
 import shlex
+import time
 
-from ..errors import EngineError
+from ..errors import EngineError, EngineTimeout, EngineUnreadable
 from . import dialect_store
 from .mode import Mode, fill_mode
 from .oracle import DEFAULT_TIMEOUT
-from .process import MAX_BYTES, MAX_LINES, EngineProcess, executable, run_command
+from .pipes import MAX_BYTES, MAX_LINES, EngineLog, StderrLine, quoted, readable
+from .process import EngineProcess, executable
 from .program import PERFTREE, ProgramOracle
 from .spec import Spec
 from .templates import PLACEHOLDER, fill_template
@@ -72,3 +74,50 @@ class CommandOracle(ProgramOracle):
         if process is not None:
             process.cancelled.set()
             process.kill()
+
+
+def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None, env=None,
+                log: EngineLog | None = None, on_start=None,
+                max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES, silence_ok: bool = True,
+                stream: str = "stdout") -> list[str]:
+    """Run a program once and return the lines it printed on `stream` (stdout, stderr, or both:
+    stderr's lines then as StderrLine); EngineCrashed when it exits non-zero, EngineTimeout,
+    EngineFlood, OracleCancelled; EngineUnreadable when it printed nothing readable there and
+    `silence_ok` is false. `on_start(process)` lets the caller keep a handle to cancel it from
+    another thread."""
+    if log is not None:
+        log.add(">", shlex.join(args))
+    process = EngineProcess(name, args, cwd=cwd, env=env, log=log, interactive=False,
+                            max_lines=max_lines, max_bytes=max_bytes)
+    if on_start is not None:
+        on_start(process)
+    deadline = time.monotonic() + timeout
+    lines = []
+    try:
+        while True:
+            # both streams are read, so neither can fill its pipe while the other is awaited
+            line = process.read_line(deadline, timeout, what, stream="stdout" if stream == "stdout" else "both")
+            if line is None:
+                break
+            if stream != "stderr" or isinstance(line, StderrLine):
+                lines.append(line)
+        if stream == "stderr":
+            process.check_stderr_kept(what)
+        if process.reap(max(0.1, deadline - time.monotonic())) is None:
+            process.kill()
+            raise EngineTimeout(f"{name}: closed its output but did not exit within {timeout:g} s "
+                                f"on {what}; the engine was stopped", seconds=timeout)
+        if process.proc.returncode != 0 or process.cancelled.is_set():
+            raise process.crashed(what)
+        if lines and process.pipes.binary:        # it ran to its end: unreadable, not a crash
+            raise EngineUnreadable(f"{name} printed binary data, not text, while answering {what}: about "
+                               f"{process.pipes.bytes_read} bytes in {len(lines)} line{'s' if len(lines) != 1 else ''}, "
+                               f"starting {quoted(lines[0], 40)}")
+        if not silence_ok and not any(map(readable, lines)):
+            got = (f"{len(lines)} unreadable line{'s' if len(lines) != 1 else ''}, the first {quoted(lines[0])}"
+                   if any(lines) else "nothing")
+            raise EngineUnreadable(f"{name} exited with code 0 but printed {got} on {'stdout or stderr' if stream == 'both' else stream} while "
+                               f"answering {what}; {process.pipes.stderr_said()}")
+        return lines
+    finally:
+        process.kill()

@@ -1,20 +1,29 @@
-"""Interactive engines: a program kept running across calls that reads commands on stdin, and
-the Dialogue that says how to talk to it (UCI's by default, xboard's, or what an engine file
-describes). Its answers are read in the dialect calibration learned (core.engines.program)."""
+"""Interactive engines: a program kept running across calls that reads commands on stdin.
+
+A `Dialogue` says how to talk to one (UCI's by default, xboard's, or what an engine file
+describes). A protocol speaks it: `ConsoleProtocol` here any dialogue an engine file describes,
+`UciProtocol` (core.engines.uci) and `XboardProtocol` (core.engines.xboard) their own. Each
+request is a `Command`, an object that sends its lines, is handed every line the engine prints and
+says when it is done: the start-up (`uci` until `uciok`), the resync (`isready` until `readyok`),
+xboard's features, the perft request itself (python-chess's engine module has the same shape).
+`InteractiveOracle` keeps one protocol, and so the engine, across calls; its answers are read in
+the dialect calibration learned (core.engines.program).
+"""
 from __future__ import annotations
 
 import hashlib
-import os
 import re
+import threading
 import time
 from dataclasses import dataclass, replace
 
-from ..errors import CalibrationError, EngineError, EngineRefused, EngineTimeout
+from ..errors import CalibrationError, EngineError, EngineRefused, EngineTimeout, OracleCancelled
 from . import dialect_store
 from .dialect import Dialect, normalize
 from .mode import Mode, fill_mode, uci_setoptions
 from .oracle import DEFAULT_TIMEOUT
-from .process import QUIET, EngineProcess, StderrLine, executable
+from .pipes import QUIET, EngineLog, StderrLine
+from .process import EngineProcess
 from .program import ProgramOracle
 from .templates import fill_line
 
@@ -77,216 +86,138 @@ def with_mode(d: Dialogue, mode: Mode | None) -> tuple[Dialogue, dict[str, int]]
     return d, taken
 
 
-class InteractiveOracle(ProgramOracle):
-    """A program kept running across calls that reads commands on stdin: a UCI engine answering
-    `go perft N`, an xboard engine, or anything an engine file describes. Restarted when it has
-    died between requests; a request that fails (timeout, flood, crash, refusal) stops it and
-    the next one starts anew."""
+# --- commands -------------------------------------------------------------------------------
 
-    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT,
-                 mode: Mode | None = None):
-        super().__init__(spec, name, timeout, dialect=dialogue.dialect, chess960=dialogue.chess960)
-        self.mode = mode
-        self.dialogue, self.taken = with_mode(dialogue, mode)
-        self.greeting: list[str] = []       # the engine's reply to the start lines
-        self.restarts = 0
-        self._engine: EngineProcess | None = None
-        self._end = re.compile(dialogue.end_regex) if dialogue.end_regex else None
-        self._illegal = re.compile(dialogue.illegal) if dialogue.illegal else None
-        with self._lock:
-            self._start()
+class Command:
+    """One request to an engine. `start` sends its lines; then `line` is handed each line the
+    engine prints on `stream` ('stdout', or 'both': stderr's lines too, as StderrLine) until it
+    sets `done`, and `silence` is called when none came for `quiet()` seconds (by default that
+    ends it). `what` names the request in every message; it may take `seconds` in all. `result`
+    is what `run` returns."""
+    stream = "stdout"
 
-    @property
-    def pid(self) -> int | None:
-        """The engine process id (for tests and for the GUI's process list)."""
-        return self._engine.pid if self._engine is not None else None
+    def __init__(self, what: str, seconds: float):
+        self.what, self.seconds = what, seconds
+        self.done = False
+        self.result = None
 
-    @property
-    def running(self) -> bool:
-        """Whether the engine process is alive (a killed one is restarted on the next request)."""
-        engine = self._engine
-        return engine is not None and engine.alive
+    def start(self, engine: EngineProcess):
+        pass
 
-    def _identity(self) -> str:
-        described = replace(self.dialogue, dialect=None, env=())
-        return (dialect_store.program_identity(self.dialogue.command[0]) + " " +
-                hashlib.sha256(repr(described).encode()).hexdigest()[:16])
+    def quiet(self) -> float | None:
+        return None
 
-    def _start(self):
-        d = self.dialogue
-        self._engine = EngineProcess(self.name, list(d.command), cwd=d.cwd, env=dict(d.env), log=self.log)
-        for line in d.start:
-            self._engine.send(line, repr(line))
-        if d.start_until:
-            self.greeting = self._read_until(re.compile(d.start_until), HANDSHAKE_TIMEOUT,
-                                             repr(" / ".join(d.start)))
-        setoptions, took = uci_setoptions(self.greeting, self.mode)
-        for line in setoptions:                 # before isready: a table is allocated before readyok
-            self._engine.send(line, repr(line))
-        self.taken.update(took)
-        self._sync()
+    def line(self, engine: EngineProcess, line: str):
+        raise NotImplementedError
 
-    def _sync(self):
-        if self.dialogue.ready:
-            sent, awaited = self.dialogue.ready
-            self._engine.send(sent, repr(sent))
-            self._read_until(re.compile(f"^{re.escape(awaited)}$"), HANDSHAKE_TIMEOUT, repr(sent))
+    def silence(self, engine: EngineProcess):
+        self.done = True
 
-    def _read_until(self, pattern, seconds: float, what: str) -> list[str]:
-        deadline = time.monotonic() + seconds
-        lines = []
-        while True:
-            line = self._engine.read_line(deadline, seconds, what)
-            if line is None:
-                raise self._engine.crashed(what)
-            if pattern.search(line.strip()):
-                return lines + [line]
-            lines.append(line)
+    def timed_out(self, engine: EngineProcess, error: EngineTimeout) -> EngineTimeout:
+        """The error to raise when no line came in time (the engine is already stopped)."""
+        return error
 
-    # --- one request ------------------------------------------------------------------------
-    def _exchange(self, fen, moves, depth, position, expected):
-        if self._engine is None or not self._engine.alive:
-            if self._engine is not None:
-                self.restarts += 1
-                self._engine.kill()
-            self._start()
-        engine = self._engine
-        engine.drain()
-        engine.begin_call()
-        sentinel = self._sentinel()
-        sent_lines = self._request_lines(fen, moves, depth, position)
-        if sentinel:
-            sent_lines.append(sentinel[0])
-        sent = " / ".join(sent_lines)
+
+def run(engine: EngineProcess, command: Command):
+    """Send `command`'s lines and hand it the engine's lines until it is done; its result. An
+    engine that dies meanwhile is EngineCrashed; a timeout, flood or cancel stops it
+    (core.engines.process)."""
+    command.start(engine)
+    deadline = time.monotonic() + command.seconds
+    while not command.done:
         try:
-            for line in sent_lines:
-                engine.send(line, repr(sent))
-            if self._cancelled.is_set():
-                raise self._stopped(repr(sent))
-            lines = self._read_answer(depth, expected, repr(sent), sentinel, moves)
-            self._sync()       # swallow trailing lines before the next request
-        except EngineError:
-            if self._engine is not None:
-                self._engine.kill()
-            raise
-        return repr(sent), lines
+            line = engine.read_line(deadline, command.seconds, command.what, quiet=command.quiet(),
+                                    stream=command.stream)
+        except EngineTimeout as e:
+            error = command.timed_out(engine, e)
+            if error is e:
+                raise
+            raise error from None
+        if line is QUIET:
+            command.silence(engine)
+        elif line is None:
+            raise engine.crashed(command.what)
+        else:
+            command.line(engine, line)
+    return command.result
 
-    def _request_lines(self, fen, moves, depth, position) -> list[str]:
-        d = self.dialogue
-        if d.fen_after:
-            fen, moves = position.fen(), []
-        lines = self._setup_lines(position) + [fill_line(t, fen, [] if d.moves_each else moves, depth, position)
-                                          for t in d.position]
-        if d.moves_each:
-            lines += [d.moves_each.replace("{move}", self._move_text(m, fen, moves[:i], position.chess960))
-                      for i, m in enumerate(moves)]
-        lines.append(fill_line(d.divide or d.totals, fen, moves, depth, position))
-        return lines
 
-    def _move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
-        return move
+class Until(Command):
+    """`lines` sent, then the engine's lines up to the one matching `until`, that one included
+    (`uci` until `uciok`, `isready` until `readyok`); with no `until`, only sent."""
 
-    def _sentinel(self) -> tuple[str, str] | None:
-        d = self.dialogue
-        return (d.sentinel, sentinel_reply(d)) if d.sentinel else None
+    def __init__(self, lines, until: str | None, what: str | None = None):
+        super().__init__(what or repr(" / ".join(lines)), HANDSHAKE_TIMEOUT)
+        self.lines = list(lines)
+        self.until = re.compile(until) if until else None
+        self.result: list[str] = []
 
-    def _setup_lines(self, position) -> list[str]:
-        """Lines sent before the position when this request needs the engine set up anew."""
-        return []
+    def start(self, engine):
+        for line in self.lines:
+            engine.send(line, repr(line))
+        self.done = self.until is None
 
-    def _read_answer(self, depth, expected, what, sentinel, moves) -> list[str]:
-        """The answer's lines, up to the sentinel's reply, the `end` line, the total line of
-        the learned dialect, or (calibrating, when none of these is known) a silence."""
-        engine = self._engine
-        deadline = time.monotonic() + self.timeout
-        end = self._answer_end(depth, sentinel, calibrating=expected is not None)
-        lines: list[str] = []
-        quiet = None
-        holds = expected.watch() if expected is not None else None
-        stream = self._stream(expected)
-        while True:
-            try:
-                # an answer on stderr is read with stdout, whose lines are dropped (the log keeps them)
-                line = engine.read_line(deadline, self.timeout, what, quiet=self._quiet(lines, quiet),
-                                        stream="stdout" if stream == "stdout" else "both")
-            except EngineTimeout as e:
-                if not engine.lines_read or end is None or engine.binary:
-                    raise
-                how = "its sentinel's reply" if sentinel else ("a line matching `end`" if self._end
-                                                               else "its total line")
-                raise EngineTimeout(f"{e}; it printed {engine.lines_read} lines but never {how}: "
-                                    f"set `end` or `sentinel` in the engine file", e.seconds) from None
-            if line is QUIET:
-                if self._on_quiet(lines, what):
-                    continue
-                return lines
-            if line is None:
-                raise engine.crashed(what)
-            if stream == "stderr" and not isinstance(line, StderrLine):
-                continue
-            self._check_line(line, lines, what, moves)
-            if end is not None and end(line):
-                if stream == "stderr":
-                    engine.check_stderr_kept(what)
-                return lines if sentinel else lines + [line]
-            lines.append(line)
-            if holds is not None and end is None:
-                quiet = QUIET_AFTER.get(holds(line), CALIBRATION_QUIET)
+    def line(self, engine, line):
+        self.result.append(line)
+        self.done = bool(self.until.search(line.strip()))
 
-    def _quiet(self, lines, quiet):
-        return quiet
 
-    def _on_quiet(self, lines, what) -> bool:
-        """A silence while calibrating: True to keep waiting."""
-        return False
+class Perft(Command):
+    """One request for a divide (or a total): the lines setting up the position, the perft line
+    and a sentinel if any are sent; the answer is the lines up to the sentinel's reply, the `end`
+    line, the total line of the learned dialect (`end`, a predicate), or, calibrating when none
+    of these is known, a silence. A line refusing a move ends the request at once. `stream`: where
+    the answer is read (core.engines.program); `holds`: calibration's watch of the answer."""
 
-    def _answer_end(self, depth, sentinel, calibrating: bool):
-        """A predicate for the line that ends an answer (None: a silence ends it)."""
-        if sentinel:
-            pattern = re.compile(f"^{re.escape(sentinel[1])}$")
-            return lambda line: bool(pattern.search(line.strip()))
-        if self._end is not None:
-            return lambda line: bool(self._end.search(line.strip()))
-        if calibrating:
-            return None
-        self._check_end(self._dialect)
-        return _TotalEnd(self._dialect, depth)
+    def __init__(self, protocol: ConsoleProtocol, lines: list[str], moves, seconds: float, end,
+                 sentinel: bool, stream: str, holds, cancelled: threading.Event):
+        super().__init__(repr(" / ".join(lines)), seconds)
+        self.protocol, self.lines, self.moves = protocol, lines, moves
+        self.end, self.sentinel, self.holds, self.cancelled = end, sentinel, holds, cancelled
+        self.answer_stream = stream
+        # an answer on stderr is read with stdout, whose lines are dropped (the log keeps them)
+        self.stream = "stdout" if stream == "stdout" else "both"
+        self.result: list[str] = []
+        self._quiet: float | None = None
 
-    def _check_end(self, dialect: Dialect):
-        if dialect.total is None and not dialect.json and not self._sentinel() and self._end is None:
-            raise CalibrationError(f"{self.name} prints no total line after its divide, so the end of "
-                                   f"an answer cannot be told: give it a `sentinel` in an engine file "
-                                   f"(see README)")
+    def start(self, engine):
+        for line in self.lines:
+            engine.send(line, self.what)
+        if self.cancelled.is_set():
+            raise OracleCancelled(f"{self.protocol.name}: cancelled while answering {self.what}")
 
-    def _calibrate(self):
-        calibration = super()._calibrate()
-        self._check_end(calibration.dialect)
-        return calibration
+    def quiet(self):
+        return self._quiet
 
-    def _check_line(self, line: str, lines: list[str], what: str, moves):
+    def line(self, engine, line):
+        if self.answer_stream == "stderr" and not isinstance(line, StderrLine):
+            return
+        self.check(engine, line)
+        if self.end is not None and self.end(line):
+            if self.answer_stream == "stderr":
+                engine.check_stderr_kept(self.what)
+            if not self.sentinel:
+                self.result.append(line)
+            self.done = True
+            return
+        self.result.append(line)
+        if self.holds is not None and self.end is None:
+            self._quiet = QUIET_AFTER.get(self.holds(line), CALIBRATION_QUIET)
+
+    def check(self, engine, line: str):
         """Every line as it comes: a refusal ends the request at once."""
-        if self._illegal is not None and self._illegal.search(line.strip()):
-            raise EngineRefused(f"{self.name}: refused {_refused(line, moves)} in {what}: {line.strip()!r}")
+        illegal = self.protocol.illegal
+        if illegal is not None and illegal.search(line.strip()):
+            raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in "
+                                f"{self.what}: {line.strip()!r}")
 
-    # --- life -------------------------------------------------------------------------------
-    def _stop(self):
-        engine, self._engine = self._engine, None
-        if engine is not None:
-            engine.close(self.dialogue.quit)
-
-    def _release(self):
-        self._stop()
-
-    def _abort(self):
-        engine = self._engine
-        if engine is not None:
-            engine.cancelled.set()
-            engine.kill()     # the running request reads end-of-output and reports the cancel
-
-    def __del__(self):
-        engine = getattr(self, "_engine", None)
-        if engine is not None and engine.alive:
-            engine.kill()
+    def timed_out(self, engine, error):
+        if not engine.pipes.lines_read or self.end is None or engine.pipes.binary:
+            return error
+        how = "its sentinel's reply" if self.sentinel else ("a line matching `end`" if self.protocol.end
+                                                            else "its total line")
+        return EngineTimeout(f"{error}; it printed {engine.pipes.lines_read} lines but never {how}: "
+                             f"set `end` or `sentinel` in the engine file", error.seconds)
 
 
 class _TotalEnd:
@@ -315,84 +246,208 @@ def _refused(line: str, moves) -> str:
     return f"the legal move {named[-1]}" if named else ("a move or the position" if moves else "the position")
 
 
-_NO_GO_PERFT = re.compile(r"^(info\s+(depth|seldepth|score|nodes|nps|time|pv|currmove|multipv|hashfull)\b|bestmove\b)")
-NO_PERFT_WAIT = 1.0            # seconds a UCI engine may stay silent after `go perft` before it is told to stop
-# ... and, while calibrating (small positions at depth 2, answered in milliseconds by any perft),
-# seconds of silence after `stop` before it is asked `isready`: a `readyok` before any answer says
-# that it ignored `go perft`, as UCI tells engines to do with a command they do not know
-NO_PERFT_READY = 0.5
+# --- protocols ------------------------------------------------------------------------------
 
+class ConsoleProtocol:
+    """Any dialogue an engine file describes, spoken to one engine process at a time: started
+    (its start lines, the options the mode asks for, a resync), asked one request after another
+    (`request`), restarted when it died between them, asked to quit. A request that fails
+    (timeout, flood, crash, refusal) stops the engine and the next one starts anew. `taken`:
+    the threads and hash it took (shared with the oracle, core.engines.mode)."""
+    perft = Perft
 
-class UciOracle(InteractiveOracle):
-    """A UCI engine answering `go perft N`, started once and kept running between requests. One
-    that starts a search instead (`info depth ...`, `bestmove ...`) is stopped at once: it has no
-    `go perft`."""
+    def __init__(self, name: str, dialogue: Dialogue, log: EngineLog, mode: Mode | None,
+                 taken: dict[str, int]):
+        self.name, self.dialogue, self.log, self.mode, self.taken = name, dialogue, log, mode, taken
+        self.end = re.compile(dialogue.end_regex) if dialogue.end_regex else None
+        self.illegal = re.compile(dialogue.illegal) if dialogue.illegal else None
+        self.engine: EngineProcess | None = None
+        self.greeting: list[str] = []       # the engine's reply to the start lines
+        self.restarts = 0
+        self.answered = False               # it answered a request once (it may have died since)
 
-    def __init__(self, path: str, name: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 spec: str | None = None, dialogue: Dialogue = UCI, mode: Mode | None = None):
-        name = name or os.path.basename(path)
-        if not dialogue.command:                 # an engine file's command is already resolved
-            dialogue = replace(dialogue, command=(executable(path, name),))
-        super().__init__(spec or f"uci:{path}", name, dialogue, timeout, mode)
-        self.path = self.dialogue.command[0]
+    def start(self):
+        """Start the engine (again, when it died or was killed: one more of `restarts`)."""
+        d = self.dialogue
+        if self.engine is not None:
+            self.restarts += 1
+            self.engine.kill()
+        self.engine = EngineProcess(self.name, list(d.command), cwd=d.cwd, env=dict(d.env), log=self.log)
+        greeting = run(self.engine, Until(d.start, d.start_until))
+        if d.start_until:
+            self.greeting = greeting
+        setoptions, took = uci_setoptions(self.greeting, self.mode)
+        for line in setoptions:                 # before isready: a table is allocated before readyok
+            self.engine.send(line, repr(line))
+        self.taken.update(took)
+        self.sync()
 
-    def _start(self):
-        self._chess960 = False                 # every UCI engine starts with UCI_Chess960 false
-        self._stop_sent = False
-        super()._start()
+    def sync(self):
+        """The resync round trip (`isready` until `readyok`), where the dialogue has one: lines
+        an answer left behind are read before the next request."""
+        if self.dialogue.ready:
+            sent, awaited = self.dialogue.ready
+            run(self.engine, Until([sent], f"^{re.escape(awaited)}$"))
 
-    def _setup_lines(self, position) -> list[str]:
-        if position.chess960 == self._chess960:
-            return []
-        self._chess960 = not self._chess960    # castling is written king takes rook in Chess960
-        return [f"setoption name UCI_Chess960 value {'true' if self._chess960 else 'false'}"]
+    def refuses_chess960(self) -> str:
+        """Why the engine said at start-up that it takes no Chess960 position ('' when it did not)."""
+        return ""
 
-    def _read_answer(self, depth, expected, what, sentinel, moves):
-        self._stop_sent = False
-        self._ready_sent = False
-        # `isready` tells an ignored `go perft` only before it ever answered one: later, silence
-        # with a `readyok` is a hang of its own (one that hangs on a Chess960 FEN, say)
-        self._calibrating = expected is not None and not getattr(self, "_answered", False)
-        self._heard = False        # a meaningful line of this answer (not `info string`) was read
-        lines = super()._read_answer(depth, expected, what, sentinel, moves)
-        self._answered = True
+    @property
+    def alive(self) -> bool:
+        return self.engine is not None and self.engine.alive
+
+    # --- one request ------------------------------------------------------------------------
+    def request(self, fen, moves, depth, position, *, dialect: Dialect | None, expected, stream: str,
+                seconds: float, cancelled: threading.Event) -> tuple[str, list[str]]:
+        """(what was sent, the answer's lines) for one request to the running engine; `expected`
+        is the calibration Probe while calibrating, `dialect` the one learned otherwise."""
+        engine = self.engine
+        engine.pipes.drain()
+        engine.pipes.begin_call()
+        command = self.perft_command(fen, moves, depth, position, dialect, expected, stream, seconds, cancelled)
+        try:
+            lines = run(engine, command)
+            self.answered = True
+            self.sync()       # swallow trailing lines before the next request
+        except EngineError:
+            if self.engine is not None:
+                self.engine.kill()
+            raise
+        return command.what, lines
+
+    def perft_command(self, fen, moves, depth, position, dialect, expected, stream, seconds,
+                      cancelled) -> Perft:
+        sentinel = self.sentinel()
+        lines = self.request_lines(fen, moves, depth, position)
+        if sentinel:
+            lines.append(sentinel[0])
+        return self.perft(self, lines, moves, seconds, self.answer_end(depth, sentinel, dialect, expected),
+                          bool(sentinel), stream, expected.watch() if expected is not None else None, cancelled)
+
+    def request_lines(self, fen, moves, depth, position) -> list[str]:
+        d = self.dialogue
+        if d.fen_after:
+            fen, moves = position.fen(), []
+        lines = [fill_line(t, fen, [] if d.moves_each else moves, depth, position) for t in d.position]
+        if d.moves_each:
+            lines += [d.moves_each.replace("{move}", self.move_text(m, fen, moves[:i], position.chess960))
+                      for i, m in enumerate(moves)]
+        lines.append(fill_line(d.divide or d.totals, fen, moves, depth, position))
         return lines
 
-    def _quiet(self, lines, quiet):
-        # silent after `go perft`: nudge it once with `stop` (a searching engine then says bestmove)
-        if not lines and (self.dialogue.divide or "").startswith("go "):
-            if not self._stop_sent:
-                return NO_PERFT_WAIT
-            if self._calibrating and not self._ready_sent:
-                return NO_PERFT_READY
-        return quiet
+    def move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
+        return move
 
-    def _on_quiet(self, lines, what) -> bool:
-        if lines:
-            return False
-        if not self._stop_sent:
-            self._stop_sent = True
-            self._engine.send("stop", what)
-            return True
-        if self._calibrating and not self._ready_sent:
-            self._ready_sent = True
-            self._engine.send("isready", what)
-            return True
-        return False
+    def sentinel(self) -> tuple[str, str] | None:
+        """(sent after the request, the reply that ends its answer), None without one."""
+        d = self.dialogue
+        return (d.sentinel, sentinel_reply(d)) if d.sentinel else None
 
-    def _check_line(self, line, lines, what, moves):
-        super()._check_line(line, lines, what, moves)
-        if self._heard:        # only the first meaningful line tells a search from a perft
-            return
-        go = (self.dialogue.divide or "").startswith("go ")
-        if go and _NO_GO_PERFT.match(line.strip()):
-            self._engine.send("stop", what)
-            self._engine.kill()
-            raise CalibrationError(f"{self.name} has no `go perft` (it answered {line.strip()!r}): describe "
-                                   f"its perft command in an engine file (see README)")
-        if go and self._ready_sent and line.strip() == "readyok":
-            self._engine.kill()
-            raise CalibrationError(f"{self.name} has no `go perft` (it said nothing to {what} nor to `stop`, "
-                                   f"and answered `isready` at once): describe its perft command in an "
-                                   f"engine file (see README)")
-        self._heard = bool(line.strip()) and not line.startswith("info string")
+    def knows_end(self) -> bool:
+        """Whether an answer's end is known without a total line: a sentinel or an `end` line."""
+        return bool(self.dialogue.sentinel) or self.end is not None
+
+    def answer_end(self, depth, sentinel, dialect: Dialect | None, expected):
+        """A predicate for the line that ends an answer (None: a silence ends it)."""
+        if sentinel:
+            pattern = re.compile(f"^{re.escape(sentinel[1])}$")
+            return lambda line: bool(pattern.search(line.strip()))
+        if self.end is not None:
+            return lambda line: bool(self.end.search(line.strip()))
+        if expected is not None:
+            return None
+        self.check_end(dialect)
+        return _TotalEnd(dialect, depth)
+
+    def check_end(self, dialect: Dialect):
+        """CalibrationError when nothing tells where an answer in `dialect` ends."""
+        if dialect.total is None and not dialect.json and not self.knows_end():
+            raise CalibrationError(f"{self.name} prints no total line after its divide, so the end of "
+                                   f"an answer cannot be told: give it a `sentinel` in an engine file "
+                                   f"(see README)")
+
+    # --- life -------------------------------------------------------------------------------
+    def close(self):
+        """Ask the engine to quit; it is killed if it has not within a second (never waited for)."""
+        engine, self.engine = self.engine, None
+        if engine is not None:
+            engine.close(self.dialogue.quit)
+
+    def abort(self):
+        """From another thread: kill the engine; the running request reads end-of-output and
+        reports the cancel."""
+        engine = self.engine
+        if engine is not None:
+            engine.cancelled.set()
+            engine.kill()
+
+
+class InteractiveOracle(ProgramOracle):
+    """A program kept running across calls that reads commands on stdin: a UCI engine answering
+    `go perft N`, an xboard engine, or anything an engine file describes, spoken to by the
+    protocol of its kind (`speaks`)."""
+    speaks = ConsoleProtocol
+
+    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT,
+                 mode: Mode | None = None):
+        super().__init__(spec, name, timeout, dialect=dialogue.dialect, chess960=dialogue.chess960)
+        self.mode = mode
+        self.dialogue, self.taken = with_mode(dialogue, mode)
+        self.protocol = self.speaks(self.name, self.dialogue, self.log, mode, self.taken)
+        with self._lock:
+            self._start()
+
+    @property
+    def pid(self) -> int | None:
+        """The engine process id (for tests and for the GUI's process list)."""
+        engine = self.protocol.engine
+        return engine.pid if engine is not None else None
+
+    @property
+    def running(self) -> bool:
+        """Whether the engine process is alive (a killed one is restarted on the next request)."""
+        return self.protocol.alive
+
+    @property
+    def greeting(self) -> list[str]:
+        """The engine's reply to its start lines."""
+        return self.protocol.greeting
+
+    @property
+    def restarts(self) -> int:
+        return self.protocol.restarts
+
+    def _identity(self) -> str:
+        described = replace(self.dialogue, dialect=None, env=())
+        return (dialect_store.program_identity(self.dialogue.command[0]) + " " +
+                hashlib.sha256(repr(described).encode()).hexdigest()[:16])
+
+    def _start(self):
+        self.protocol.start()
+        why = self.protocol.refuses_chess960()
+        if why and self._allow960 is None:
+            self._allow960, self._why_not960 = False, why
+
+    def _exchange(self, fen, moves, depth, position, expected):
+        if not self.protocol.alive:       # it died since: started anew
+            self._start()
+        return self.protocol.request(fen, moves, depth, position, dialect=self._dialect, expected=expected,
+                                     stream=self._stream(expected), seconds=self.timeout,
+                                     cancelled=self._cancelled)
+
+    def _calibrate(self):
+        calibration = super()._calibrate()
+        self.protocol.check_end(calibration.dialect)
+        return calibration
+
+    def _release(self):
+        self.protocol.close()
+
+    def _abort(self):
+        self.protocol.abort()
+
+    def __del__(self):
+        protocol = getattr(self, "protocol", None)
+        if protocol is not None and protocol.alive:
+            protocol.engine.kill()

@@ -28,7 +28,7 @@ from ..mismatch.verdicts import zero_rows_note
 from .dialect import Dialect, normalize
 from .notation import MOVE_WORD, is_bare_promotion, read_move, wrong_side
 from .numbers import NUMBER, read_whole
-from .process import UNREADABLE, quoted, unreadable
+from .pipes import UNREADABLE, quoted, unreadable
 
 _JSON_TOTAL_KEYS = ("total", "nodes", "count", "perft")
 

@@ -22,7 +22,8 @@ from ..board.position import Position
 from ..errors import EngineError, EngineRefused, MoveError, OracleCancelled
 from .divide_parser import ParsedDivide
 from .lenient_fen import fen_as_written, lenient_position
-from .process import Activity, EngineLog
+from .pipes import EngineLog
+from .process import Activity
 
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
 

@@ -26,12 +26,14 @@ import threading
 from dataclasses import replace
 
 from .command import CommandOracle
-from .dialogue import UCI, InteractiveOracle, UciOracle
+from .dialogue import UCI, InteractiveOracle
+from .uci import UciOracle
 from .engine_file import load_engine_file
 from .mode import Mode
 from .program import STOCKFISH
 from .oracle import DEFAULT_TIMEOUT, Answer, Oracle, OracleCancelled, Request
-from .process import Activity, EngineLog
+from .pipes import EngineLog
+from .process import Activity
 from .spec import BY_NAME, SPECS, Spec, parse_spec
 from .stockfish import find_stockfish, require_stockfish
 

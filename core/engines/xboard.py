@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from dataclasses import replace
 
 import chess
 
 from ..errors import CalibrationError, EngineRefused
-from .dialogue import HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Dialogue, InteractiveOracle, _refused
+from .dialogue import (HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Command, ConsoleProtocol, Dialogue, InteractiveOracle,
+                       Perft, _refused, run)
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
-from .process import QUIET, executable
+from .process import executable
 
 XBOARD = Dialogue(command=(), start=("xboard", "protover 2"), position=("new", "force", "setboard {fen}"),
                   divide="perft {depth}", moves_each="{move}", illegal=XBOARD_ILLEGAL, quit="quit")
@@ -32,49 +32,76 @@ _FEATURE = re.compile(r'(\w+)=(?:"([^"]*)"|(\S+))')
 _ERROR = re.compile(r"^Error \((?P<kind>[^)]*)\):\s*(?P<what>.*)")
 
 
-class XboardOracle(InteractiveOracle):
-    """An xboard engine driven in force mode, one request at a time."""
+class Features(Command):
+    """The features an engine announces after `protover 2`, until `done=1` or a silence of
+    FEATURES_QUIET (protocol 1 announces none)."""
 
-    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT,
-                 mode: Mode | None = None):
+    def __init__(self, what: str):
+        super().__init__(what, HANDSHAKE_TIMEOUT)
+        self.result: dict[str, str] = {}
+
+    def quiet(self):
+        return FEATURES_QUIET
+
+    def line(self, engine, line):
+        if line.startswith("feature "):
+            for key, quoted, bare in _FEATURE.findall(line):
+                self.result[key] = quoted if bare == "" else bare
+            self.done = self.result.get("done") == "1"
+
+
+class XboardPerft(Perft):
+    """`perft N` and its answer; `Error (unknown command): perft` (or an engine taking `perft 3`
+    for a move) says it has no such command, any other `Error (...)` refuses what was sent."""
+
+    def check(self, engine, line):
+        text = line.strip()
+        error = _ERROR.match(text)
+        dialogue = self.protocol.dialogue
+        perft = (dialogue.divide or dialogue.totals or "").split()[0]
+        unknown = error.group("what").split()[:1] if error and "unknown" in error.group("kind") else []
+        # an engine taking an unknown command for a move says `Illegal move: perft 3`
+        if not unknown and self.protocol.illegal is not None and self.protocol.illegal.search(text) and \
+                text.split(":", 1)[-1].split()[:1] == [perft]:
+            unknown = [perft]
+        if unknown:
+            what_for = "describe its perft command" if unknown[0] == perft else "describe how to talk to it"
+            raise CalibrationError(f"{self.protocol.name} has no `{unknown[0]}` command (it answered {text!r}): "
+                                   f"{what_for} in an engine file (see README)")
+        if error:
+            raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in {self.what}: {text!r}")
+        super().check(engine, line)
+
+
+class XboardProtocol(ConsoleProtocol):
+    """xboard in force mode, one request at a time: its features read at start-up, `variant
+    fischerandom` for a Chess960 position, each move as its features ask, `ping N` as the
+    sentinel when it has ping=1."""
+    perft = XboardPerft
+
+    def __init__(self, *args):
+        super().__init__(*args)
         self.features: dict[str, str] = {}
         self._pings = 0
-        super().__init__(spec, name, dialogue, timeout, mode)
 
-    @classmethod
-    def from_path(cls, path: str, spec: str, timeout: float = DEFAULT_TIMEOUT,
-                  mode: Mode | None = None, chess960: bool | None = None) -> "XboardOracle":
-        name = os.path.basename(path)
-        return cls(spec, name, replace(XBOARD, command=(executable(path, name),), chess960=chess960), timeout, mode)
-
-    def _start(self):
-        super()._start()
+    def start(self):
+        super().start()
         self.features = {}
-        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
-        what = repr(" / ".join(self.dialogue.start))
-        while True:
-            line = self._engine.read_line(deadline, HANDSHAKE_TIMEOUT, what, quiet=FEATURES_QUIET)
-            if line is QUIET:
-                break
-            if line is None:
-                raise self._engine.crashed(what)
-            if line.startswith("feature "):
-                for key, quoted, bare in _FEATURE.findall(line):
-                    self.features[key] = quoted if bare == "" else bare
-                if self.features.get("done") == "1":
-                    break
-        if self.features.get("variants") and self._allow960 is None and not any(
-                v in self.features["variants"].split(",") for v in ("fischerandom", "chess960")):
-            self._allow960 = False
-            self._why_not960 = f"its features name no Chess960 variant (variants=\"{self.features['variants']}\")"
+        self.features = run(self.engine, Features(repr(" / ".join(self.dialogue.start))))
 
-    def _request_lines(self, fen, moves, depth, position):
-        lines = super()._request_lines(fen, moves, depth, position)
+    def refuses_chess960(self) -> str:
+        variants = self.features.get("variants")
+        if variants and not any(v in variants.split(",") for v in ("fischerandom", "chess960")):
+            return f"its features name no Chess960 variant (variants=\"{variants}\")"
+        return ""
+
+    def request_lines(self, fen, moves, depth, position):
+        lines = super().request_lines(fen, moves, depth, position)
         if getattr(position, "chess960", False) and "new" in lines:
             lines.insert(lines.index("new") + 1, "variant fischerandom")
         return lines
 
-    def _move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
+    def move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
         if self.features.get("usermove") == "1" and not self.dialogue.moves_each.startswith("usermove"):
             prefix = "usermove "
         else:
@@ -90,25 +117,27 @@ class XboardOracle(InteractiveOracle):
             return prefix + ("O-O" if kingside else "O-O-O")
         return prefix + move
 
-    def _sentinel(self):
+    def sentinel(self):
         if self.dialogue.sentinel or self.features.get("ping") != "1":
-            return super()._sentinel()
+            return super().sentinel()
         self._pings += 1
         return f"ping {self._pings}", f"pong {self._pings}"
 
-    def _check_line(self, line, lines, what, moves):
-        text = line.strip()
-        error = _ERROR.match(text)
-        perft = (self.dialogue.divide or self.dialogue.totals or "").split()[0]
-        unknown = error.group("what").split()[:1] if error and "unknown" in error.group("kind") else []
-        # an engine taking an unknown command for a move says `Illegal move: perft 3`
-        if not unknown and self._illegal is not None and self._illegal.search(text) and \
-                text.split(":", 1)[-1].split()[:1] == [perft]:
-            unknown = [perft]
-        if unknown:
-            what_for = "describe its perft command" if unknown[0] == perft else "describe how to talk to it"
-            raise CalibrationError(f"{self.name} has no `{unknown[0]}` command (it answered {text!r}): "
-                                   f"{what_for} in an engine file (see README)")
-        if error:
-            raise EngineRefused(f"{self.name}: refused {_refused(line, moves)} in {what}: {text!r}")
-        super()._check_line(line, lines, what, moves)
+    def knows_end(self) -> bool:
+        return super().knows_end() or self.features.get("ping") == "1"
+
+
+class XboardOracle(InteractiveOracle):
+    """An xboard engine driven in force mode, one request at a time."""
+    speaks = XboardProtocol
+
+    @classmethod
+    def from_path(cls, path: str, spec: str, timeout: float = DEFAULT_TIMEOUT,
+                  mode: Mode | None = None, chess960: bool | None = None) -> "XboardOracle":
+        name = os.path.basename(path)
+        return cls(spec, name, replace(XBOARD, command=(executable(path, name),), chess960=chess960), timeout, mode)
+
+    @property
+    def features(self) -> dict[str, str]:
+        """What the engine announced after `protover 2`."""
+        return self.protocol.features

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from perftscope.core.engines.process import EngineLog, own_error
+from perftscope.core.engines.pipes import EngineLog, own_error
 from perftscope.core.errors import EngineCrashed, EngineFlood, EngineTimeout, OracleCancelled
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import START_FEN

@@ -8,7 +8,7 @@ import pytest
 
 from perftscope.core.engines import dialogue
 from perftscope.core.engines.oracles import make_oracle
-from perftscope.core.engines.process import QUEUE_BYTES, QUEUE_LINES, _Output, _Lines, quoted
+from perftscope.core.engines.pipes import QUEUE_BYTES, QUEUE_LINES, _Output, _Lines, quoted
 from perftscope.core.errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout
 from perftscope.core.engines.oracle import Request
 

@@ -1,0 +1,113 @@
+"""UCI engines: `uci:PATH`, Stockfish, or an engine file with `protocol = "uci"` and `go perft`.
+
+    uci                          until uciok; the options the mode asks for (threads, hash)
+    isready                      until readyok, after the start and after every answer
+    setoption name UCI_Chess960 value true|false    only when the next position needs it changed
+    position fen F moves ...
+    go perft D                   read up to its total line
+
+An engine that starts a search instead (`info depth ...`, `bestmove ...`) has no `go perft` and is
+said so at once; one that stays silent is told `stop` after 1 s and, while calibrating, asked
+`isready` 0.5 s later: a `readyok` before any answer says it ignored `go perft`.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import replace
+
+from ..errors import CalibrationError
+from .dialogue import UCI, ConsoleProtocol, Dialogue, InteractiveOracle, Perft
+from .mode import Mode
+from .oracle import DEFAULT_TIMEOUT
+from .process import executable
+
+_NO_GO_PERFT = re.compile(r"^(info\s+(depth|seldepth|score|nodes|nps|time|pv|currmove|multipv|hashfull)\b|bestmove\b)")
+NO_PERFT_WAIT = 1.0            # seconds a UCI engine may stay silent after `go perft` before it is told to stop
+# ... and, while calibrating (small positions at depth 2, answered in milliseconds by any perft),
+# seconds of silence after `stop` before it is asked `isready`: a `readyok` before any answer says
+# that it ignored `go perft`, as UCI tells engines to do with a command they do not know
+NO_PERFT_READY = 0.5
+
+
+class UciPerft(Perft):
+    """`go perft N` and its answer, telling an engine that has no `go perft` from one that is
+    slow: a search's first line, or (calibrating, before it ever answered one) silence through
+    `stop` and a `readyok` at once."""
+
+    def __init__(self, protocol, *args):
+        super().__init__(protocol, *args)
+        self.go = (protocol.dialogue.divide or "").startswith("go ")
+        # `isready` tells an ignored `go perft` only before it ever answered one: later, silence
+        # with a `readyok` is a hang of its own (one that hangs on a Chess960 FEN, say)
+        self.calibrating = self.holds is not None and not protocol.answered
+        self.stop_sent = self.ready_sent = False
+        self.heard = False         # a meaningful line of this answer (not `info string`) was read
+
+    def quiet(self):
+        # silent after `go perft`: nudge it once with `stop` (a searching engine then says bestmove)
+        if not self.result and self.go:
+            if not self.stop_sent:
+                return NO_PERFT_WAIT
+            if self.calibrating and not self.ready_sent:
+                return NO_PERFT_READY
+        return super().quiet()
+
+    def silence(self, engine):
+        if self.result or not self.go:
+            self.done = True
+        elif not self.stop_sent:
+            self.stop_sent = True
+            engine.send("stop", self.what)
+        elif self.calibrating and not self.ready_sent:
+            self.ready_sent = True
+            engine.send("isready", self.what)
+        else:
+            self.done = True
+
+    def check(self, engine, line):
+        super().check(engine, line)
+        if self.heard:             # only the first meaningful line tells a search from a perft
+            return
+        name = self.protocol.name
+        if self.go and _NO_GO_PERFT.match(line.strip()):
+            engine.send("stop", self.what)
+            engine.kill()
+            raise CalibrationError(f"{name} has no `go perft` (it answered {line.strip()!r}): describe "
+                                   f"its perft command in an engine file (see README)")
+        if self.go and self.ready_sent and line.strip() == "readyok":
+            engine.kill()
+            raise CalibrationError(f"{name} has no `go perft` (it said nothing to {self.what} nor to `stop`, "
+                                   f"and answered `isready` at once): describe its perft command in an "
+                                   f"engine file (see README)")
+        self.heard = bool(line.strip()) and not line.startswith("info string")
+
+
+class UciProtocol(ConsoleProtocol):
+    """UCI: the dialogue's lines, `UCI_Chess960` switched when a position needs it (every UCI
+    engine starts with it false; castling is then written king takes rook), `go perft`."""
+    perft = UciPerft
+
+    def start(self):
+        self.chess960 = False
+        super().start()
+
+    def request_lines(self, fen, moves, depth, position):
+        lines = super().request_lines(fen, moves, depth, position)
+        if position.chess960 == self.chess960:
+            return lines
+        self.chess960 = not self.chess960
+        return [f"setoption name UCI_Chess960 value {'true' if self.chess960 else 'false'}"] + lines
+
+
+class UciOracle(InteractiveOracle):
+    """A UCI engine answering `go perft N`, started once and kept running between requests."""
+    speaks = UciProtocol
+
+    def __init__(self, path: str, name: str | None = None, timeout: float = DEFAULT_TIMEOUT,
+                 spec: str | None = None, dialogue: Dialogue = UCI, mode: Mode | None = None):
+        name = name or os.path.basename(path)
+        if not dialogue.command:                 # an engine file's command is already resolved
+            dialogue = replace(dialogue, command=(executable(path, name),))
+        super().__init__(spec or f"uci:{path}", name, dialogue, timeout, mode)
+        self.path = self.dialogue.command[0]
