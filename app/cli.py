@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import signal
 import sys
 import threading
+import time
 
 from perftscope.core.errors import PerftscopeError
 
@@ -54,14 +56,14 @@ def main(argv=None) -> int:
         print(f"perftscope: error: {spelled(e)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("perftscope: interrupted", file=sys.stderr)
+        _Interrupts.say()
         return 130
     except BrokenPipeError:
         return 0
     except Exception as e:
         # Ctrl-C during a first compile: numba turns the interrupt into an error of its own
         if _Interrupts.seen:
-            print("perftscope: interrupted", file=sys.stderr)
+            _Interrupts.say()
             return 130
         raise
     finally:
@@ -73,6 +75,13 @@ class _Interrupts:
     one of llvmlite's ctypes callbacks, which swallows it, and numba then fails with an error of
     its own (no compiled object yet). The error after a Ctrl-C is the interrupt, not a crash."""
     seen = False
+    said = False
+
+    @classmethod
+    def say(cls) -> None:
+        if not cls.said:
+            cls.said = True
+            print("perftscope: interrupted", file=sys.stderr, flush=True)
 
     @classmethod
     def install(cls) -> None:
@@ -90,7 +99,26 @@ class _Interrupts:
     @classmethod
     def _handle(cls, signum, frame):
         cls.seen = True
+        if cls._compiling(frame):
+            # llvmlite may swallow the interrupt and let numba compile on for a minute: a Ctrl-C
+            # is never ignored, so the process ends in seconds whatever the compiler does
+            threading.Thread(target=cls._exit_soon, daemon=True).start()
         raise KeyboardInterrupt
+
+    @staticmethod
+    def _compiling(frame) -> bool:
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if f"{os.sep}numba{os.sep}" in name or f"{os.sep}llvmlite{os.sep}" in name:
+                return True
+            frame = frame.f_back
+        return False
+
+    @classmethod
+    def _exit_soon(cls, seconds: float = 3.0):
+        time.sleep(seconds)
+        cls.say()
+        os._exit(130)
 
 
 if __name__ == "__main__":
