@@ -52,6 +52,22 @@ def engine_path(monkeypatch):
     return lambda name: str(Path(__file__).parent / "engines" / f"{name}.py")
 
 
+
+@pytest.fixture
+def refusing_engine(tmp_path, engine_path):
+    """The spec of an engine file around refuses_castling.py: totals only, `Illegal move: e1g1`
+    for a castle it does not generate."""
+    toml = tmp_path / "refuses.toml"
+    toml.write_text(f'''name = "refuses castling"
+command = ["{sys.executable}", "{engine_path('refuses_castling')}"]
+position = "position fen {{fen}} moves {{moves}}"
+totals = "perft {{depth}}"
+sentinel = "echo done"
+illegal = "^Illegal move"
+timeout = 30
+''')
+    return f"file:{toml}"
+
 @pytest.fixture(scope="session")
 def dask_client():
     """One local Dask cluster of 2 nanny-managed worker processes for every cluster test

@@ -116,25 +116,10 @@ def test_a_long_engine_name_does_not_squeeze_the_moves_out(qtbot, service):
     assert model.headerData(2, Qt.Horizontal) == "python-chess" and model.headers()[1] == model.engine
 
 
-def refusing_engine(tmp_path, engine_path):
-    """An engine file around refuses_castling.py: totals only, `Illegal move: e1g1` for a castle."""
-    import sys
-    toml = tmp_path / "refuses.toml"
-    toml.write_text(f'''name = "refuses castling"
-command = ["{sys.executable}", "{engine_path('refuses_castling')}"]
-position = "position fen {{fen}} moves {{moves}}"
-totals = "perft {{depth}}"
-sentinel = "echo done"
-illegal = "^Illegal move"
-timeout = 30
-''')
-    return f"file:{toml}"
-
-
-def test_a_refused_move_keeps_the_other_rows(qtbot, service, engine_path, tmp_path):
+def test_a_refused_move_keeps_the_other_rows(qtbot, service, refusing_engine):
     # the engine prints only totals, so the divide asks below each legal move; it refuses e1g1
     # and e1c1: those read not generated (refused), every other row is there with its count
-    service.set_pair(EnginePair.parse(refusing_engine(tmp_path, engine_path), "python-chess"))
+    service.set_pair(EnginePair.parse(refusing_engine, "python-chess"))
     model = loaded_model(qtbot, service, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 2,
                          engine="refuses castling", reference="python-chess")
     assert model.rowCount() == 26

@@ -176,19 +176,10 @@ def test_a_failure_says_which_side_failed_and_how(core, engine_path):
     assert again.failure == report.failure and again.to_json() == report.to_json()
 
 
-def test_a_refused_move_is_a_move_not_generated_and_the_divide_keeps_the_rest(engine_path, tmp_path):
+def test_a_refused_move_is_a_move_not_generated_and_the_divide_keeps_the_rest(refusing_engine):
     # a totals-only engine that answers `Illegal move: e1g1` to a castle it does not generate
-    import sys
-    toml = tmp_path / "refuses.toml"
-    toml.write_text(f'''name = "refuses castling"
-command = ["{sys.executable}", "{engine_path('refuses_castling')}"]
-position = "position fen {{fen}} moves {{moves}}"
-totals = "perft {{depth}}"
-sentinel = "echo done"
-illegal = "^Illegal move"
-''')
     fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
-    with make_oracle(f"file:{toml}") as engine, make_oracle("core") as core:
+    with make_oracle(refusing_engine) as engine, make_oracle("core") as core:
         rows, refused = engine.divide_refused(Request.of(fen), 2)
         assert refused == ["e1g1", "e1c1"] and len(rows) == 24 and rows["a1b1"] == 24
         report = find_mismatch(engine, core, Request.of(fen), 2)
