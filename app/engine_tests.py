@@ -5,32 +5,24 @@ line (positions done, findings, which engine call is running), and Stop kills th
 processes so the session ends at once. Nothing here blocks the GUI thread."""
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
 from perftscope.core.errors import EngineError
 
-from .jobs import JobController
+from .jobs import JobTab
 
 
-class EngineTestController(QObject):
+class EngineTestController(JobTab):
     """`selection` is the window's widgets.reference.EngineSelection: a session runs on what it
     holds when Start is pressed (core.engines.pair.EnginePair, the timeout included); `chess960()`
     says whether it plays Chess960 (the window's box, as the divide tab reads it from the board)."""
     openRequested = Signal(object, object)      # a finding, the EnginePair its session ran on
 
     def __init__(self, bridge, panel, selection, state, chess960=lambda: False, parent=None):
-        super().__init__(parent)
-        self.panel, self.selection, self.state = panel, selection, state
+        super().__init__(bridge, panel, state, parent)
+        self.selection = selection
         self.chess960 = chess960       # the window's Chess960 box, read when Start is pressed
-        self.jobs = JobController(bridge, state, self)
-        panel.watch(state)
-        panel.startRequested.connect(self.start)
-        panel.stopRequested.connect(self.stop)
         panel.openRequested.connect(lambda finding: self.openRequested.emit(finding, self.state.given))
-
-    @property
-    def running(self) -> bool:
-        return self.jobs.running
 
     def start(self, settings):
         """A session with the panel's `settings` (SuiteSettings or FuzzSettings) on the selection's engines."""
@@ -48,10 +40,6 @@ class EngineTestController(QObject):
         self.panel.clear()
         self.jobs.start(SessionJob(pair, settings), f"Starting {pair.engine.text}…", given=pair,
                         on_event=self.found, on_result=self._result)
-
-    def stop(self):
-        """End the session now: running engine calls are killed, nothing more is tested."""
-        self.jobs.stop()
 
     def found(self, finding):
         """A finding in the tab: one alike already shown (the same class, minimal position and

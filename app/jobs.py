@@ -116,3 +116,27 @@ class JobController(QObject):
         self.bridge.remove_hook(self._tick)
         if self.job is not None:
             self.job.stop()
+
+
+class JobTab(QObject):
+    """A tab's controller: its `panel` watches `state` (the tab's JobState), and the panel's Start
+    and Stop run the tab's own `start` and `stop` on its JobController."""
+
+    def __init__(self, bridge: Bridge, panel, state, parent=None):
+        super().__init__(parent)
+        self.panel, self.state = panel, state
+        self.jobs = JobController(bridge, state, self)
+        panel.watch(state)
+        panel.startRequested.connect(self.start)
+        panel.stopRequested.connect(self.stop)
+
+    @property
+    def running(self) -> bool:
+        return self.jobs.running
+
+    def start(self, *args):
+        raise NotImplementedError
+
+    def stop(self):
+        """End the job now: its running engine or workers are stopped, nothing more runs."""
+        self.jobs.stop()

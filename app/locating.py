@@ -6,28 +6,20 @@ by the panel. A suspect clicked puts a failing position that ran it on the board
 covered engine process at once. Nothing here blocks the GUI thread."""
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
 from perftscope.core.errors import PerftscopeError
 
-from .jobs import JobController
+from .jobs import JobTab
 
 
-class LocateController(QObject):
+class LocateController(JobTab):
     starting = Signal()                # a locate starts: the window shows the tab
 
     def __init__(self, bridge, panel, selection, main_model, state, parent=None):
-        super().__init__(parent)
-        self.panel, self.selection, self.main_model, self.state = panel, selection, main_model, state
-        self.jobs = JobController(bridge, state, self)
-        panel.watch(state)
-        panel.startRequested.connect(self.start)
-        panel.stopRequested.connect(self.stop)
+        super().__init__(bridge, panel, state, parent)
+        self.selection, self.main_model = selection, main_model
         panel.suspectChosen.connect(self.show_failing)
-
-    @property
-    def running(self) -> bool:
-        return self.jobs.running
 
     def start(self, options: dict, fen: str | None = None, moves=(), depth: int | None = None):
         """Locate with the panel's `options` on `fen` + `moves` (None: the board's position) at
@@ -57,9 +49,6 @@ class LocateController(QObject):
     def locate(self, fen: str, moves=(), depth: int = 1):
         """*Which line?*: locate on this position with the tab's options."""
         self.start(self.panel.options(), fen, moves, depth)
-
-    def stop(self):
-        self.jobs.stop()
 
     def _result(self, result) -> tuple[str, bool]:
         self.panel.show_result(result)

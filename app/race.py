@@ -7,29 +7,20 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
-from .jobs import JobController
+from .jobs import JobTab
 
 
-class RaceController(QObject):
+class RaceController(JobTab):
     finished = Signal(object)          # the core.race.runner.Race, every engine closed
 
     def __init__(self, bridge, panel, state, chess960=lambda: False, parent=None):
-        super().__init__(parent)
-        self.panel, self.state = panel, state
+        super().__init__(bridge, panel, state, parent)
         self.chess960 = chess960       # the window's Chess960 box: the positions are played as Chess960
-        self.jobs = JobController(bridge, state, self)
         self.jobs.finished.connect(self.finished)
         self._index: dict = {}         # (racer, position name) -> table row
-        panel.watch(state)
-        panel.startRequested.connect(self.start)
-        panel.stopRequested.connect(self.stop)
         panel.exportRequested.connect(self.export)
-
-    @property
-    def running(self) -> bool:
-        return self.jobs.running
 
     def start(self, settings):
         """A race with the panel's `settings` (core.race.jobs.RaceSettings); with the Chess960
@@ -57,10 +48,6 @@ class RaceController(QObject):
                              f"every count checked against the core")
         self.jobs.start(job, f"Starting {len(race.racers)} engines…", given=settings, on_event=self._event,
                         on_result=self._result, sample=self.panel.graphs.refresh)
-
-    def stop(self):
-        """End the race now: the running engine is killed, nothing else runs."""
-        self.jobs.stop()
 
     def export(self, kind: str, path: str):
         """The last race's table as Markdown or JSON at `path` (a message says where, or why not)."""

@@ -7,11 +7,11 @@ meanwhile. Nothing here blocks the GUI thread.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
 from perftscope.core.errors import PerftscopeError
 
-from .jobs import JobController
+from .jobs import JobTab
 
 
 def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
@@ -26,17 +26,15 @@ def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
 MIN_PROBES = 2000       # table probes one hit-rate sample needs: fewer read as noise (1 of 5 = 20 %)
 
 
-class RunController(QObject):
+class RunController(JobTab):
     """`panel` the run panel, `graphs` the live graphs, `context` the line above them,
     `model` the window's MainModel (its "run" JobState: the panel watches it)."""
     starting = Signal()                # a run was asked for: its panel is what to look at
     finished = Signal(object)          # core.counting.pool.Result
 
     def __init__(self, bridge, panel, graphs, context, model, parent=None):
-        super().__init__(parent)
-        self.panel, self.graphs, self.context, self.model = panel, graphs, context, model
-        self.state = model.jobs["run"]
-        self.jobs = JobController(bridge, self.state, self)
+        super().__init__(bridge, panel, model.jobs["run"], parent)
+        self.graphs, self.context, self.model = graphs, context, model
         self.jobs.finished.connect(self.finished)
         self.jobs.failed.connect(lambda message: model.say(message, error=True))
         self.about = ""
@@ -44,13 +42,6 @@ class RunController(QObject):
         self._last_probes = (0, 0)     # probes and hits at the previous hit-rate sample
         self._counting_from = None     # when the first node was counted (after the split and the table)
         self._stopping = False
-        panel.watch(self.state)
-        panel.startRequested.connect(self.start)
-        panel.stopRequested.connect(self.stop)
-
-    @property
-    def running(self) -> bool:
-        return self.jobs.running
 
     def start_at(self, depth: int):
         """A run at `depth` with the panel's other settings."""
