@@ -1,4 +1,5 @@
 """The distribution installs one importable name, `perftscope`, and works beside a package called `core`."""
+import shutil
 import site
 import subprocess
 import sys
@@ -8,6 +9,9 @@ from pathlib import Path
 import pytest
 
 import chess
+
+from perftscope.app.cli import main
+from perftscope.core.kernel_cache import CACHE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,6 +36,10 @@ def test_wheel_has_one_top_level_package(wheel):
     assert "perftscope/resources/perftsuite.epd" in names
 
 
+def cache_files(cache: Path) -> dict:
+    return {p: p.stat().st_mtime_ns for p in cache.rglob("*") if p.is_file()}
+
+
 def test_installed_beside_a_package_named_core(wheel, tmp_path):
     env_dir = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
@@ -50,7 +58,16 @@ def test_installed_beside_a_package_named_core(wheel, tmp_path):
                     str(wheel)], check=True, capture_output=True)
     assert (purelib / "perftscope" / "core" / "board" / "position.py").is_file()
 
-    env = {"PATH": str(env_dir / "bin"), "HOME": str(tmp_path), "PERFTSCOPE_CACHE": str(tmp_path / "cache")}
+    # The same sources installed elsewhere find the kernels this checkout compiled: the two commands
+    # run here first (compiled or loaded), then the installed copy is given a copy of this cache and
+    # must add nothing to it. (Compiling from an empty cache is core/kernels/test_compile_cache.py's
+    # and test_launch.py's subject.)
+    for argv in (["perft", "-d", "3", "--json"], ["divide", "-d", "1", "-m", "e2e4"]):
+        assert main(argv) == 0
+    cache = tmp_path / "cache"
+    shutil.copytree(CACHE_DIR, cache / CACHE_DIR.name)
+    before = cache_files(cache)
+    env = {"PATH": str(env_dir / "bin"), "HOME": str(tmp_path), "PERFTSCOPE_CACHE": str(cache)}
     proc = subprocess.run([str(env_dir / "bin" / "perftscope"), "perft", "-d", "3", "--json"], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -59,6 +76,7 @@ def test_installed_beside_a_package_named_core(wheel, tmp_path):
                           env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.rstrip().endswith("Nodes searched: 20")
+    assert cache_files(cache) == before                 # loaded every kernel, compiled none
     # and the other `core` is still the one a plain import finds
     proc = subprocess.run([str(python), "-c", "import core"], cwd=tmp_path, env=env, capture_output=True,
                           text=True)
