@@ -1,6 +1,7 @@
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,26 @@ ALONE = {"app/test_gui_race.py", "app/test_race_cli.py", "core/race/test_race.py
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "alone: run with the machine to itself (see tests/conftest.py)")
+    if (getattr(config.option, "numprocesses", None) or 0) > 1 and not hasattr(config, "workerinput"):
+        capture = config.pluginmanager.getplugin("capturemanager")
+        with capture.global_and_fixture_disabled():
+            _prepare_kernels()
+
+
+def _prepare_kernels():
+    """On an empty compile cache, `pytest -n N` compiles the kernels before its workers start,
+    as `perftscope gui` does (app.warmup: two helper processes, each group once). Left to the
+    workers, each compiled what its first tests called, and at first they call the same kernels:
+    two cores compiling one thing twice, minutes of CPU on a slow host."""
+    from perftscope.app import warmup     # without numba: whether the cache is warm is a file each
+    if warmup.cache_is_warm():
+        return
+    start = time.monotonic()
+    print(f"conftest: kernels missing from the compile cache: {warmup.MESSAGE}", file=sys.stderr, flush=True)
+    preparation = warmup.Preparation(on_error=lambda name, message: print(
+        f"conftest: preparing {name} failed here ({message}): its tests will say why", file=sys.stderr))
+    preparation.start().wait()
+    print(f"conftest: kernels ready in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
 
 
 def pytest_collection_modifyitems(config, items):
