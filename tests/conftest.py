@@ -13,12 +13,12 @@ os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects
 
 # Tests that must have the machine to themselves: `make test` runs every other test on all cores
 # first (pytest -n), then these alone (-m alone); plain `pytest` runs everything in one process.
-# Whole files here: races timing engines, a Dask cluster's worker processes, memory and thread
-# counts over a soak, cold compiles and starts. Single tests elsewhere carry @pytest.mark.alone
-# where they bound what a user waits for at a second or less (a stop, a close, the event loop).
-ALONE = {"app/test_gui_race.py", "app/test_race_cli.py", "core/race/test_race.py", "app/test_cluster_cli.py",
-         "core/counting/test_cluster.py", "app/test_soak.py", "app/test_launch.py",
-         "core/kernels/test_compile_cache.py"}
+# Whole files here: races timing engines, memory, thread counts and the event loop's latency
+# over a soak. Single tests elsewhere carry @pytest.mark.alone where they bound what a user waits
+# for (a stop, a close, the event loop, the end after Ctrl-C). What times nothing runs beside the
+# rest: cold compiles (at a lower priority) and the Dask cluster tests (a cluster in each xdist
+# worker that runs one of them: the fixture is per process).
+ALONE = {"app/test_gui_race.py", "app/test_race_cli.py", "core/race/test_race.py", "app/test_soak.py"}
 
 
 def pytest_configure(config):
@@ -91,8 +91,8 @@ timeout = 30
 
 @pytest.fixture(scope="session")
 def dask_client():
-    """One local Dask cluster of 2 nanny-managed worker processes for every cluster test
-    (starting one costs seconds); tests that kill a worker wait for its restart."""
+    """One local Dask cluster of 2 nanny-managed worker processes for every cluster test of this
+    process (starting one costs seconds); tests that kill a worker wait for its restart."""
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import chess
+import pytest
 
 from ..python_chess_reference import python_chess_perft
 
@@ -24,10 +25,17 @@ MOVES = ("import sys; from perftscope.core.board.position import Position\n"
          "    print(' '.join(sorted(pos.legal_moves())), sum(len(pos.push(m).legal_moves()) for m in pos.legal_moves()))")
 
 
+def behind_other_tests():
+    """In a child: a lower priority. These compiles run beside other tests (pytest -n) and take
+    what CPU those leave; the tests that time a user's wait run alone, later."""
+    os.nice(10)
+
+
 def moves(cache, **popen):
     """Every legal move and perft 2 of FENS, by the core, on `cache`: started, not waited for."""
     return subprocess.Popen([sys.executable, "-c", MOVES, *FENS], env=dict(os.environ, PERFTSCOPE_CACHE=str(cache)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=behind_other_tests, **popen)
 
 
 def answer(proc) -> list[str]:
@@ -84,6 +92,7 @@ def test_a_cache_that_cannot_be_written_is_said_once_and_the_kernels_compile_in_
     assert {p for p in PACKAGE.rglob("*.nb[ic]")} == before      # nothing written next to the sources
 
 
+@pytest.mark.alone           # a bound of 5 s on the wait after Ctrl-C
 def test_ctrl_c_during_the_first_compile_is_an_interrupt_not_a_crash(tmp_path):
     # the interrupt can land inside llvmlite's callbacks, which swallow it and leave numba to fail
     # with an error of its own: the user still sees one line and exit code 130, at once
