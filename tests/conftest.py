@@ -16,8 +16,8 @@ os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects
 # Whole files here: races timing engines, memory, thread counts and the event loop's latency
 # over a soak. Single tests elsewhere carry @pytest.mark.alone where they bound what a user waits
 # for (a stop, a close, the event loop, the end after Ctrl-C). What times nothing runs beside the
-# rest: cold compiles (at a lower priority) and the Dask cluster tests (a cluster in each xdist
-# worker that runs one of them: the fixture is per process).
+# rest: cold compiles (at a lower priority) and the Dask cluster tests (a cluster for each of
+# their modules in each xdist worker that runs one of its tests).
 ALONE = {"app/test_gui_race.py", "app/test_race_cli.py", "core/race/test_race.py", "app/test_soak.py"}
 
 
@@ -89,10 +89,12 @@ timeout = 30
 ''')
     return f"file:{toml}"
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_client():
-    """One local Dask cluster of 2 nanny-managed worker processes for every cluster test of this
-    process (starting one costs seconds); tests that kill a worker wait for its restart."""
+    """One local Dask cluster of 2 nanny-managed worker processes for a module's cluster tests
+    (starting one costs seconds); tests that kill a worker wait for its restart. Not one for the
+    session: an idle one costs about 15% of a core (its two workers 8%, the scheduler and client 6%),
+    and these tests run among the others (pytest -n), so it goes with its module."""
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
