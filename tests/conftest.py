@@ -45,11 +45,18 @@ def _prepare_kernels():
     print(f"conftest: kernels ready in {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
 
 
+# The longest tests, first: each compiles the kernels from an empty cache (a minute or more of
+# CPU at a lower priority) while the other workers take the short ones; begun last, one of them
+# would be the whole phase's tail.
+FIRST = ("app/test_launch.py", "core/kernels/test_compile_cache.py")
+
+
 def pytest_collection_modifyitems(config, items):
     here = Path(__file__).parent
     for item in items:
         if Path(item.fspath).relative_to(here).as_posix() in ALONE:
             item.add_marker(pytest.mark.alone)
+    items.sort(key=lambda item: Path(item.fspath).relative_to(here).as_posix() not in FIRST)
 
 
 @pytest.fixture(autouse=True)
