@@ -35,8 +35,9 @@ def _prepare_kernels():
     workers, each compiled what its first tests called, and at first they call the same kernels:
     two cores compiling one thing twice, minutes of CPU on a slow host."""
     from perftscope.app import warmup     # without numba: whether the cache is warm is a file each
-    if warmup.cache_is_warm():
-        return
+    from perftscope.core.kernel_cache import cannot_write
+    if warmup.cache_is_warm() or cannot_write() is not None:
+        return                            # (a cache nobody can write: each worker compiles in memory)
     start = time.monotonic()
     print(f"conftest: kernels missing from the compile cache: {warmup.MESSAGE}", file=sys.stderr, flush=True)
     preparation = warmup.Preparation(on_error=lambda name, message: print(
