@@ -10,7 +10,7 @@ from .cache import CACHE
 from .bits import at
 from .board import CASTLING, CR_RIGHTS, make
 from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
-from .two_ply import perft2, perft2_no_castling
+from .two_ply import perft2, perft2_no_castling, perft2_pawns_and_rooks
 
 MAX_PLY = 64
 
@@ -46,6 +46,8 @@ def _perft(T, s, depth, buf, ply):
     # depth >= 2 here; the leaf parents (depth 1) only count
     if depth == 2:
         if s[8] == 0:
+            if (s[1] | s[2]) == 0:
+                return perft2_pawns_and_rooks(T, s)
             return perft2_no_castling(T, s)
         if s[8] <= CR_RIGHTS:
             return perft2(T, s)

@@ -10,16 +10,20 @@ Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
 get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
 so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
 the rare moves (castling, promotions, en passant) share one more, behind a call
-(docs/BENCHMARKS.md). The whole is compiled twice, with castling and without
-(`perft2_no_castling`, for a node without rights: a sparse endgame then never pays
-for castling, as Gigantua's generator, specialised on the castling rights, does not)."""
+(docs/BENCHMARKS.md). The whole is compiled three times, for the board shapes of
+board.py: any position; without castling rights (`perft2_no_castling`: a sparse
+endgame then never pays for castling, as Gigantua's generator, specialised on the
+castling rights, does not); and with only kings, rooks and pawns as well
+(`perft2_pawns_and_rooks`: no knight or diagonal lookups either, the most common
+endgames and perft's position 3)."""
 import numpy as np
 from numba import njit, types
 
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
-from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PROMOTE, ZERO, make_leaf_parent
+from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, MAY_HAVE_MINORS, NO_CASTLING, ONE, PAWNS_AND_ROOKS, \
+    PROMOTE, ZERO, make_leaf_parent
 from .movegen import count_moves, ep_is_legal, king_destinations, legality_masks, pawn_targets
 from .tables import KNIGHT, PAWN_B, RANK_8
 
@@ -33,13 +37,13 @@ _FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _count(T, s, frm, delta, targets, what, castling):
+def _count(T, s, frm, delta, targets, what, shape):
     """Leaves below the children reached by moving `what` to each of `targets`, from
     frm, or for pawns (delta > 0) from each target minus delta."""
     total = np.uint64(0)
     while targets:
         to = tzcnt(targets)
-        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what, castling), castling)
+        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what, shape), shape)
         targets &= targets - ONE
     return total
 
@@ -52,13 +56,17 @@ def _count_rare(T, s, frm, delta, targets, what):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _perft2(T, s, castling):
-    """Leaf nodes two plies below s; `castling` a constant, False only for an s
-    without castling rights (then none of the castling code is compiled in)."""
+def _perft2(T, s, shape):
+    """Leaf nodes two plies below s; `shape` a constant (board.CASTLING, or what a kernel
+    built for less knows of s: none of the other code is then compiled in). A promotion
+    makes a child of another shape: promotions count through _count_rare, built for any."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    if not shape & MAY_HAVE_MINORS:
+        N = D = ZERO
+        s = (P, N, D, O, K, us, occ, ep, cr, key, stm)
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
-    king_to, castles = king_destinations(T, s, ksq, checkers, castling)
-    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), castling)
+    king_to, castles = king_destinations(T, s, ksq, checkers, shape)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), shape)
     if castles:
         total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
     if evasion == 0:
@@ -74,11 +82,11 @@ def _perft2(T, s, castling):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, np.int64(0), delta, t, what, castling)
+        total += _count(T, s, np.int64(0), delta, t, what, shape)
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), castling)
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), shape)
         b &= b - ONE
     b = D & us & ~pin_o
     while b:
@@ -87,7 +95,7 @@ def _perft2(T, s, castling):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), castling)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), shape)
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -96,7 +104,7 @@ def _perft2(T, s, castling):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), castling)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), shape)
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):
@@ -129,3 +137,12 @@ def perft2_no_castling(T, s):
     the castling tests of the king-ban map), which a sparse endgame otherwise pays
     at every node (docs/BENCHMARKS.md, issue 33)."""
     return _perft2(T, s, NO_CASTLING)
+
+
+@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
+def perft2_pawns_and_rooks(T, s):
+    """perft2 for an s without castling rights, knights, bishops or queens (s[8], s[1]
+    and s[2] all 0). Its children have none either but where a pawn promotes, and those
+    are counted by _count_rare, built for any position. Compiled without the knight and
+    diagonal-slider code, which took about a quarter of position 3's time (docs/BENCHMARKS.md)."""
+    return _perft2(T, s, PAWNS_AND_ROOKS)

@@ -9,11 +9,11 @@ import pytest
 
 from perftscope.core import kernels
 from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, NO_CASTLING,
-                                           PROMOTE, kind_on, make, make_leaf_parent, move_flag, move_from,
+                                           PAWNS_AND_ROOKS, PROMOTE, kind_on, make, make_leaf_parent, move_flag, move_from,
                                            move_promotion, move_to)
 from perftscope.core.kernels.movegen import count_moves
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
-from perftscope.core.kernels.two_ply import perft2, perft2_no_castling
+from perftscope.core.kernels.two_ply import perft2, perft2_no_castling, perft2_pawns_and_rooks
 from perftscope.core.board.position import Position
 
 from ..python_chess_reference import python_chess_perft
@@ -124,3 +124,58 @@ def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
                 assert make_leaf_parent(T, s, move_from(m), move_to(m), what, NO_CASTLING) == child, board.fen()
     # every kind of move was built: six piece kinds, double push, castling, en passant, four promotions
     assert kinds == set(range(PROMOTE + 4)), sorted(kinds)
+
+
+def pawn_and_rook_endings(seed, count):
+    """Random legal positions with kings, rooks and pawns only, pawns often one step from
+    promoting and kings often on a rook's or pawn's line, and the positions after each of
+    their double pushes (en passant, and its rank pin, with rooks on the board)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = chess.Board(None)
+        board.turn = rng.random() < 0.5
+        squares = rng.sample(range(64), 12)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq in squares[2:2 + rng.randrange(5)]:
+            board.set_piece_at(sq, chess.Piece(chess.ROOK, rng.random() < 0.5))
+        for sq in squares[6:6 + rng.randrange(7)]:
+            colour = rng.random() < 0.5
+            rank = chess.square_rank(sq)
+            if 0 < rank < 7:
+                board.set_piece_at(sq, chess.Piece(chess.PAWN, colour))
+        if not board.is_valid():
+            continue
+        boards.append(board)
+        for m in board.legal_moves:
+            if board.piece_type_at(m.from_square) == chess.PAWN and abs(m.to_square - m.from_square) == 16:
+                after = board.copy(stack=False)
+                after.push(m)
+                boards.append(after)
+    return boards
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_pawns_and_rooks_kernel_matches_python_chess(seed):
+    """perft2_pawns_and_rooks, which perft picks wherever no castling right, knight, bishop
+    or queen is left, is compiled without any of their code: its counts, and perft 3 through
+    it (where a promotion below makes a child it was not built for), against python-chess."""
+    T = kernels.table()
+    buf = new_move_stack()
+    seen = {"ep": 0, "promotion": 0, "check": 0, "pin": 0}
+    for board in pawn_and_rook_endings(seed, 150):
+        s = Position.from_fen(board.fen()).state()
+        assert s[1] == s[2] == s[8] == 0
+        assert int(perft2_pawns_and_rooks(T, s)) == python_chess_perft(board, 2), board.fen()
+        assert int(perft(T, s, 3, buf)) == python_chess_perft(board, 3), board.fen()
+        for m in board.legal_moves:
+            seen["ep"] += board.is_en_passant(m)
+            seen["promotion"] += m.promotion is not None
+        seen["check"] += board.is_check()
+        for m in board.legal_moves:           # pins: those of the children, counted by perft2
+            child = board.copy(stack=False)
+            child.push(m)
+            pieces = chess.SquareSet(child.occupied_co[child.turn] & ~child.kings)
+            seen["pin"] += any(child.is_pinned(child.turn, sq) for sq in pieces)
+    assert min(seen.values()) > 0, seen
