@@ -18,7 +18,8 @@ from numba import njit
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
-from .board import CASTLING, CR_RIGHTS, MAY_CASTLE, MAY_HAVE_MINORS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
+from .board import CASTLING, CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, MAY_CASTLE, MAY_HAVE_MINORS, ONE, ZERO, \
+    layout_file
 from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 

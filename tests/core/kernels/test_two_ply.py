@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from perftscope.core import kernels
-from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, NO_CASTLING,
-                                           PAWNS_AND_ROOKS, PROMOTE, kind_on, make, make_leaf_parent, move_flag, move_from,
-                                           move_promotion, move_to)
+from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
+                                           FLAG_PROMOTION, NO_CASTLING, PROMOTE, kind_on, make, make_leaf_parent,
+                                           move_flag, move_from, move_promotion, move_to)
 from perftscope.core.kernels.movegen import count_moves
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
 from perftscope.core.kernels.two_ply import perft2, perft2_no_castling, perft2_pawns_and_rooks
