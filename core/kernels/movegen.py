@@ -31,6 +31,9 @@ _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
 # squares the castling king crosses or lands on, which must not be attacked
 _K_CROSS = np.uint64(0x60)   # f1 g1
 _Q_CROSS = np.uint64(0x0C)   # c1 d1
+# the opponent's paths, on the top rank
+_THEIR_K_EMPTY = _K_EMPTY << np.uint64(56)
+_THEIR_Q_EMPTY = _Q_EMPTY << np.uint64(56)
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -220,6 +223,19 @@ def king_destinations(T, s, ksq, checkers, shape):
         if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_CROSS):
             castles |= 2
     return safe, castles
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def children_cannot_castle(s):
+    """True when no position one move after s (standard rights) can castle: the opponent
+    has no right whose path is free of their own pieces. One move of ours never empties a
+    square of theirs (a capture puts our piece there), so such a path stays shut. True of
+    every depth-2 node of the start position's perft 6, whose opponent has not had the three
+    moves that clear a path."""
+    them = s[6] ^ s[5]
+    cr = s[8]
+    return (((cr & np.uint64(4)) == 0 or (them & _THEIR_K_EMPTY) != 0)
+            and ((cr & np.uint64(8)) == 0 or (them & _THEIR_Q_EMPTY) != 0))
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)

@@ -9,8 +9,8 @@ from numba import njit, types
 from .cache import CACHE
 from .bits import at
 from .board import CASTLING, CR_RIGHTS, make
-from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
-from .two_ply import perft2, perft2_no_castling, perft2_pawns_and_rooks
+from .movegen import MAX_MOVES, children_cannot_castle, count_moves, generate_moves, legal_moves
+from .two_ply import perft2, perft2_no_castling, perft2_pawns_and_rooks, perft2_they_cannot_castle
 
 MAX_PLY = 64
 
@@ -50,6 +50,8 @@ def _perft(T, s, depth, buf, ply):
                 return perft2_pawns_and_rooks(T, s)
             return perft2_no_castling(T, s)
         if s[8] <= CR_RIGHTS:
+            if children_cannot_castle(s):
+                return perft2_they_cannot_castle(T, s)
             return perft2(T, s)
         return _perft2_listed(T, s, buf, ply)
     base = ply * MAX_MOVES

@@ -5,8 +5,8 @@ import numpy as np
 from numba import njit, types
 
 from .cache import CACHE
-from .board import CASTLING, NO_CASTLING, PAWNS_AND_ROOKS, make
-from .movegen import count_moves, generate_moves, king_destinations, legality_masks
+from .board import CASTLING, CR_RIGHTS, NO_CASTLING, PAWNS_AND_ROOKS, make
+from .movegen import children_cannot_castle, count_moves, generate_moves, king_destinations, legality_masks
 from .perft import MAX_MOVES, MOVES, STATE, TABLE
 from .tables import RANK_7
 
@@ -47,6 +47,8 @@ def staged_walk(T, s, depth, buf, ply, stage):
             # as perft, but where none of our pawns can promote: every child is made here
             if (s[1] | s[2]) == 0 and (s[0] & s[5] & RANK_7) == 0:
                 return _leaf_parents(T, s, buf, base, end, stage, PAWNS_AND_ROOKS)
+            return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
+        if s[8] <= CR_RIGHTS and children_cannot_castle(s):
             return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
         return _leaf_parents(T, s, buf, base, end, stage, CASTLING)
     for i in range(base, end):

@@ -10,12 +10,13 @@ Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
 get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
 so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
 the rare moves (castling, promotions, en passant) share one more, behind a call
-(docs/BENCHMARKS.md). The whole is compiled three times, for the board shapes of
-board.py: any position; without castling rights (`perft2_no_castling`: a sparse
-endgame then never pays for castling, as Gigantua's generator, specialised on the
-castling rights, does not); and with only kings, rooks and pawns as well
-(`perft2_pawns_and_rooks`: no knight or diagonal lookups either, the most common
-endgames and perft's position 3)."""
+(docs/BENCHMARKS.md). The whole is compiled four times, for the board shapes of
+board.py: any position; one whose children cannot castle (`perft2_they_cannot_castle`:
+the opponent's pieces still between king and rook, as in every opening); without castling
+rights (`perft2_no_castling`: a sparse endgame then never pays for castling, as
+Gigantua's generator, specialised on the castling rights, does not); and with only
+kings, rooks and pawns as well (`perft2_pawns_and_rooks`: no knight or diagonal lookups
+either, the most common endgames and perft's position 3)."""
 import numpy as np
 from numba import njit, types
 
@@ -56,17 +57,19 @@ def _count_rare(T, s, frm, delta, targets, what):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _perft2(T, s, shape):
+def _perft2(T, s, shape, children):
     """Leaf nodes two plies below s; `shape` a constant (board.CASTLING, or what a kernel
-    built for less knows of s: none of the other code is then compiled in). A promotion
-    makes a child of another shape: promotions count through _count_rare, built for any."""
+    built for less knows of s: none of the other code is then compiled in) and `children`
+    the same for the children it counts (narrower where none of them can castle). A
+    promotion makes a child of another shape: promotions count through _count_rare,
+    built for any, as are castling and en passant."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     if not shape & MAY_HAVE_MINORS:
         N = D = ZERO
         s = (P, N, D, O, K, us, occ, ep, cr, key, stm)
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     king_to, castles = king_destinations(T, s, ksq, checkers, shape)
-    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), shape)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children)
     if castles:
         total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
     if evasion == 0:
@@ -82,11 +85,11 @@ def _perft2(T, s, shape):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, np.int64(0), delta, t, what, shape)
+        total += _count(T, s, np.int64(0), delta, t, what, children)
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), shape)
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), children)
         b &= b - ONE
     b = D & us & ~pin_o
     while b:
@@ -95,7 +98,7 @@ def _perft2(T, s, shape):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), shape)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children)
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -104,7 +107,7 @@ def _perft2(T, s, shape):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), shape)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children)
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):
@@ -127,7 +130,17 @@ def perft2(T, s):
     """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
     takes core.kernels.perft's move-list path, since make_leaf_parent knows standard
     castling alone."""
-    return _perft2(T, s, CASTLING)
+    return _perft2(T, s, CASTLING, CASTLING)
+
+
+@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
+def perft2_they_cannot_castle(T, s):
+    """perft2 for an s with standard rights whose children cannot castle
+    (movegen.children_cannot_castle): s's own castlings as in perft2, its children counted
+    without castling code, as perft2_no_castling counts them. Below the start position the
+    opponent's pieces stay between king and rook for the first plies: nearly every depth-2
+    node of its perft 6 is one of these (docs/BENCHMARKS.md, issue 33)."""
+    return _perft2(T, s, CASTLING, NO_CASTLING)
 
 
 @njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
@@ -136,7 +149,7 @@ def perft2_no_castling(T, s):
     has any: compiled without the castling code (the rights' update at each child,
     the castling tests of the king-ban map), which a sparse endgame otherwise pays
     at every node (docs/BENCHMARKS.md, issue 33)."""
-    return _perft2(T, s, NO_CASTLING)
+    return _perft2(T, s, NO_CASTLING, NO_CASTLING)
 
 
 @njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
@@ -145,4 +158,4 @@ def perft2_pawns_and_rooks(T, s):
     and s[2] all 0). Its children have none either but where a pawn promotes, and those
     are counted by _count_rare, built for any position. Compiled without the knight and
     diagonal-slider code, which took about a quarter of position 3's time (docs/BENCHMARKS.md)."""
-    return _perft2(T, s, PAWNS_AND_ROOKS)
+    return _perft2(T, s, PAWNS_AND_ROOKS, PAWNS_AND_ROOKS)

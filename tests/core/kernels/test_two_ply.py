@@ -11,9 +11,10 @@ from perftscope.core import kernels
 from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
                                            FLAG_PROMOTION, NO_CASTLING, PROMOTE, kind_on, make, make_leaf_parent,
                                            move_flag, move_from, move_promotion, move_to)
-from perftscope.core.kernels.movegen import count_moves
+from perftscope.core.kernels.movegen import children_cannot_castle, count_moves
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
-from perftscope.core.kernels.two_ply import perft2, perft2_no_castling, perft2_pawns_and_rooks
+from perftscope.core.kernels.two_ply import (perft2, perft2_no_castling, perft2_pawns_and_rooks,
+                                             perft2_they_cannot_castle)
 from perftscope.core.board.position import Position
 
 from ..python_chess_reference import python_chess_perft
@@ -66,7 +67,7 @@ def what_moves(state, m):
 @pytest.mark.parametrize("seed", range(4))
 def test_perft2_matches_python_chess_and_the_move_list_path(seed):
     T = kernels.table()
-    seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0, "no rights": 0}
+    seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0, "no rights": 0, "children cannot castle": 0}
     for board in boards_with_en_passant(seed, 60):
         s = Position.from_fen(board.fen()).state()
         expected = python_chess_perft(board, 2)
@@ -76,6 +77,10 @@ def test_perft2_matches_python_chess_and_the_move_list_path(seed):
             # the kernel compiled without castling, which perft picks for these
             assert int(perft2_no_castling(T, s)) == expected, board.fen()
             seen["no rights"] += 1
+        elif children_cannot_castle(s):
+            # the kernel whose children are counted without castling code
+            assert int(perft2_they_cannot_castle(T, s)) == expected, board.fen()
+            seen["children cannot castle"] += 1
         # perft2's own rare paths are for the node's moves: count that they came up
         for m in board.legal_moves:
             seen["ep"] += board.is_en_passant(m)
@@ -179,3 +184,24 @@ def test_the_pawns_and_rooks_kernel_matches_python_chess(seed):
             pieces = chess.SquareSet(child.occupied_co[child.turn] & ~child.kings)
             seen["pin"] += any(child.is_pinned(child.turn, sq) for sq in pieces)
     assert min(seen.values()) > 0, seen
+
+
+def test_children_cannot_castle_is_never_said_of_a_position_with_a_child_that_castles():
+    """The test that picks perft2_they_cannot_castle, against python-chess: over random
+    boards with rights, it must be false wherever some child has a legal castling, and
+    true of a good share of the rest (the openings' shut paths)."""
+    said = castling_children = 0
+    for board in random_boards(33, 300, plies=16, starts=STARTS, pawn_bias=0.2):
+        if not board.castling_rights:
+            continue
+        s = Position.from_fen(board.fen()).state()
+        children_castle = False
+        for m in board.legal_moves:
+            board.push(m)
+            children_castle |= any(board.is_castling(reply) for reply in board.legal_moves)
+            board.pop()
+        castling_children += children_castle
+        if children_cannot_castle(s):
+            said += 1
+            assert not children_castle, board.fen()
+    assert said > 50 and castling_children > 50, (said, castling_children)
