@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from perftscope.core import kernels
+from perftscope.core.kernels import tables
 from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
                                            FLAG_PROMOTION, NO_CASTLING, PROMOTE, kind_on, make, make_leaf_parent,
                                            move_flag, move_from, move_promotion, move_to)
@@ -205,3 +206,20 @@ def test_children_cannot_castle_is_never_said_of_a_position_with_a_child_that_ca
             said += 1
             assert not children_castle, board.fen()
     assert said > 50 and castling_children > 50, (said, castling_children)
+
+
+def test_perft_calls_the_bound_kernels_and_a_table_bind_never_saw_still_counts():
+    """_perft calls perft 2 through the addresses two_ply.bind wrote into the process's table
+    (which stays read-only for every kernel); a table without them counts through the move
+    list instead of jumping to address 0."""
+    T = kernels.table()
+    slots = slice(tables.PERFT2_KERNELS, tables.PERFT2_KERNELS + 4)
+    assert not T.flags.writeable and T[slots].all()
+    unbound = T.copy()
+    unbound[slots] = 0
+    unbound.setflags(write=False)
+    buf = new_move_stack()
+    for fen, nodes in (("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 197281),
+                       ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 43238)):
+        s = Position.from_fen(fen).state()
+        assert int(perft(T, s, 4, buf)) == int(perft(unbound, s, 4, buf)) == nodes
