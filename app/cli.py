@@ -60,7 +60,7 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as e:
+    except Exception:
         # Ctrl-C during a first compile: numba turns the interrupt into an error of its own
         if _Interrupts.seen:
             _Interrupts.say()

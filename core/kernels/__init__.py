@@ -36,6 +36,10 @@ def table():
                 os.replace(tmp, path)
             except OSError:
                 pass  # a read-only home still works, just builds each time
-        T.setflags(write=False)
-        _T = T
+        # handed out read-only (the kernels' signatures say so), as a view: its owner stays
+        # writeable, for two_ply.bind to write the kernel addresses without changing T's type
+        # under a thread that is calling a kernel with it
+        view = T.view()
+        view.setflags(write=False)
+        _T = view
     return _T

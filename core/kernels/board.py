@@ -251,10 +251,16 @@ def make(T, s, m):
             new_ep, swap_rights(cr), key, stm ^ ONE)
 
 
-# make_leaf_parent's, count_moves' and king_destinations' `castling` argument as the kernels pass
-# it: numpy booleans, typed `bool` rather than as literals, so that numba compiles each of those
-# functions once for both values, and LLVM folds the constant where it inlines them
-CASTLING, NO_CASTLING = np.bool_(True), np.bool_(False)
+# What a counting kernel is built for: make_leaf_parent's, count_moves' and king_destinations'
+# `shape` argument. Bit MAY_CASTLE: castling rights may exist; bit MAY_HAVE_MINORS: knights,
+# bishops or queens may. Passed as int64 values rather than literals, so that numba compiles each
+# of those functions once for every shape, and LLVM folds the constant where it inlines them: a
+# kernel built for less has none of the other code (Gigantua specialises its generator the same
+# way, at compile time).
+MAY_CASTLE, MAY_HAVE_MINORS = 1, 2
+CASTLING = np.int64(MAY_CASTLE | MAY_HAVE_MINORS)     # any standard position
+NO_CASTLING = np.int64(MAY_HAVE_MINORS)                # no castling rights
+PAWNS_AND_ROOKS = np.int64(0)       # no castling rights and no knight, bishop or queen either
 
 # What moves, for make_leaf_parent: the piece kinds 0-5 as above, then the moves that do more
 DOUBLE_PUSH, CASTLE, EN_PASSANT = 6, 7, 8
@@ -262,13 +268,13 @@ PROMOTE = 9                          # + 0 knight .. 3 queen
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def make_leaf_parent(T, s, frm, to, what, castling):
+def make_leaf_parent(T, s, frm, to, what, shape):
     """The position after frm -> to, for a child that will only be counted: the mover's
     kind (`what`) comes from the generator instead of the board, a capture clears the
     square from every kind without asking which, and the key is left at 0, since the
     leaf parents below are never looked up in a table. Standard chess only (the
-    Chess960 castling goes through `make`). `castling` is CASTLING, or NO_CASTLING in a
-    kernel built for positions without rights: s has none and the child has none."""
+    Chess960 castling goes through `make`). `shape` as above: without MAY_CASTLE s has no
+    rights and the child has none."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)
@@ -311,7 +317,7 @@ def make_leaf_parent(T, s, frm, to, what, castling):
         N, D, O = promoted(N, D, O, tb, what - PROMOTE)
     us ^= move
     occ = (occ ^ fb) | tb
-    if castling:
+    if shape & MAY_CASTLE:
         cr = swap_rights(cr & T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to])
     else:
         cr = ZERO

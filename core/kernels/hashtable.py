@@ -18,7 +18,7 @@ from numba import njit
 
 from .cache import CACHE
 from ..limits import TABLE_DEPTH_BITS as DEPTH_BITS, TABLE_ENTRY_BYTES as ENTRY_BYTES, \
-    TABLE_MIN_EXP as MIN_EXP
+    TABLE_MIN_EXP as MIN_EXP  # noqa: F401  (the pool and the cluster read the smallest table here)
 
 DEPTH_MASK = np.uint64((1 << DEPTH_BITS) - 1)
 MAX_COUNT = np.uint64((1 << (64 - DEPTH_BITS)) - 1)   # larger counts are not stored

@@ -18,7 +18,8 @@ from numba import njit
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
-from .board import CASTLING, CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, ONE, ZERO, layout_file
+from .board import CASTLING, CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, MAY_CASTLE, MAY_HAVE_MINORS, ONE, ZERO, \
+    layout_file
 from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
@@ -30,6 +31,9 @@ _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
 # squares the castling king crosses or lands on, which must not be attacked
 _K_CROSS = np.uint64(0x60)   # f1 g1
 _Q_CROSS = np.uint64(0x0C)   # c1 d1
+# the opponent's paths, on the top rank
+_THEIR_K_EMPTY = _K_EMPTY << np.uint64(56)
+_THEIR_Q_EMPTY = _Q_EMPTY << np.uint64(56)
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -180,19 +184,19 @@ def castles_960(T, s, ksq):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def king_destinations(T, s, ksq, checkers, castling):
+def king_destinations(T, s, ksq, checkers, shape):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
     every square the opponent attacks with our king lifted off the board, so that the
     king cannot step back along a checking ray. Built only when the king has a square
-    to go to or may castle; the same map answers the castling squares. `castling`:
-    board.CASTLING, or NO_CASTLING where s has no rights (no castling code is then
+    to go to or may castle; the same map answers the castling squares. `shape`:
+    board.CASTLING, or a kernel's narrower one (without MAY_CASTLE no castling code is
     left once LLVM has inlined this with the constant)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
     candidates = T[KING + ksq] & ~us
     # castling needs the map only when a path is clear (in standard chess the king
     # is on e1 whenever rights remain)
-    may_castle = castling and checkers == 0 and cr & np.uint64(3) and (
+    may_castle = (shape & MAY_CASTLE) != 0 and checkers == 0 and cr & np.uint64(3) and (
         cr > CR_RIGHTS or (cr & ONE and not occ & _K_EMPTY) or (cr & np.uint64(2) and not occ & _Q_EMPTY))
     if not (candidates or may_castle):
         return ZERO, 0
@@ -219,6 +223,19 @@ def king_destinations(T, s, ksq, checkers, castling):
         if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_CROSS):
             castles |= 2
     return safe, castles
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def children_cannot_castle(s):
+    """True when no position one move after s (standard rights) can castle: the opponent
+    has no right whose path is free of their own pieces. One move of ours never empties a
+    square of theirs (a capture puts our piece there), so such a path stays shut. True of
+    every depth-2 node of the start position's perft 6, whose opponent has not had the three
+    moves that clear a path."""
+    them = s[6] ^ s[5]
+    cr = s[8]
+    return (((cr & np.uint64(4)) == 0 or (them & _THEIR_K_EMPTY) != 0)
+            and ((cr & np.uint64(8)) == 0 or (them & _THEIR_Q_EMPTY) != 0))
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -258,12 +275,17 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def count_moves(T, s, castling):
+def count_moves(T, s, shape):
     """Number of legal moves, by popcount of target sets (the leaf parent's work).
-    `castling`: board.CASTLING, or NO_CASTLING where s has no rights (see king_destinations)."""
+    `shape`: board.CASTLING, or what a kernel built for less knows of s (board.NO_CASTLING,
+    board.PAWNS_AND_ROOKS)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    if not shape & MAY_HAVE_MINORS:
+        # known empty: every knight and diagonal lookup below folds away
+        N = D = ZERO
+        s = (P, N, D, O, K, us, occ, ep, cr, key, stm)
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
-    king_to, castles = king_destinations(T, s, ksq, checkers, castling)
+    king_to, castles = king_destinations(T, s, ksq, checkers, shape)
     n = popcnt(king_to) + np.uint64(castles & 1) + np.uint64(castles >> 1)
     if evasion == 0:
         return n                                   # double check: king moves only

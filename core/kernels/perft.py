@@ -2,15 +2,21 @@
 
 Every jitted function is compiled to machine code of its own with all it calls linked
 in: a thin jitted wrapper around `_perft` would compile the whole generator once more,
-so `perft`, which only picks the kernel for the depth, is plain Python."""
+so `perft`, which only picks the kernel for the depth, is plain Python, and perft 2's
+kernels are called through their addresses (two_ply.bind, by_address)."""
 import numpy as np
 from numba import njit, types
 
 from .cache import CACHE
 from .bits import at
 from .board import CASTLING, CR_RIGHTS, make
-from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
-from .two_ply import perft2, perft2_no_castling
+from .movegen import MAX_MOVES, children_cannot_castle, count_moves, generate_moves, legal_moves
+from . import table
+from . import by_address
+from .tables import PERFT2_KERNELS
+from .two_ply import KERNEL_ANY, KERNEL_NO_CASTLING, KERNEL_PAWNS_AND_ROOKS, KERNEL_THEY_CANNOT_CASTLE, bind
+
+bind(table())       # before anything here can run: _perft calls perft 2 through the table
 
 MAX_PLY = 64
 
@@ -45,11 +51,16 @@ def _perft2_listed(T, s, buf, ply):
 def _perft(T, s, depth, buf, ply):
     # depth >= 2 here; the leaf parents (depth 1) only count
     if depth == 2:
+        if s[8] > CR_RIGHTS:
+            return _perft2_listed(T, s, buf, ply)
         if s[8] == 0:
-            return perft2_no_castling(T, s)
-        if s[8] <= CR_RIGHTS:
-            return perft2(T, s)
-        return _perft2_listed(T, s, buf, ply)
+            kernel = KERNEL_PAWNS_AND_ROOKS if (s[1] | s[2]) == 0 else KERNEL_NO_CASTLING
+        else:
+            kernel = KERNEL_THEY_CANNOT_CASTLE if children_cannot_castle(s) else KERNEL_ANY
+        address = at(T, PERFT2_KERNELS + kernel)
+        if address == 0:
+            return _perft2_listed(T, s, buf, ply)    # a table two_ply.bind never saw: slower, not a crash
+        return by_address.call(address, T, s)
     base = ply * MAX_MOVES
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)

@@ -5,18 +5,19 @@ import numpy as np
 from numba import njit, types
 
 from .cache import CACHE
-from .board import CASTLING, NO_CASTLING, make
-from .movegen import count_moves, generate_moves, king_destinations, legality_masks
+from .board import CASTLING, CR_RIGHTS, NO_CASTLING, PAWNS_AND_ROOKS, make
+from .movegen import children_cannot_castle, count_moves, generate_moves, king_destinations, legality_masks
 from .perft import MAX_MOVES, MOVES, STATE, TABLE
+from .tables import RANK_7
 
 # what a leaf parent does in each stage
 STAGE_NOTHING, STAGE_MASKS, STAGE_KING, STAGE_FULL = 0, 1, 2, 3
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _leaf_parents(T, s, buf, base, end, stage, castling):
-    """The depth-2 node's children, each stopped after `stage`; `castling` a constant, False
-    where s has no castling rights, as perft picks two_ply.perft2_no_castling there."""
+def _leaf_parents(T, s, buf, base, end, stage, shape):
+    """The depth-2 node's children, each stopped after `stage`; `shape` the constant perft
+    picks its depth-2 kernel by (board.py), the same here."""
     total = np.uint64(0)
     for i in range(base, end):
         c = make(T, s, buf[i])
@@ -27,10 +28,10 @@ def _leaf_parents(T, s, buf, base, end, stage, castling):
             total += (masks[1] ^ masks[3] ^ masks[4]) & np.uint64(1)
         elif stage == STAGE_KING:
             masks = legality_masks(T, c)
-            king_to, castles = king_destinations(T, c, masks[0], masks[1], castling)
+            king_to, castles = king_destinations(T, c, masks[0], masks[1], shape)
             total += (king_to ^ masks[3] ^ masks[4]) & np.uint64(1)
         else:
-            total += count_moves(T, c, castling)
+            total += count_moves(T, c, shape)
     return total
 
 
@@ -43,6 +44,11 @@ def staged_walk(T, s, depth, buf, ply, stage):
     total = np.uint64(0)
     if depth == 2:
         if s[8] == 0:
+            # as perft, but where none of our pawns can promote: every child is made here
+            if (s[1] | s[2]) == 0 and (s[0] & s[5] & RANK_7) == 0:
+                return _leaf_parents(T, s, buf, base, end, stage, PAWNS_AND_ROOKS)
+            return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
+        if s[8] <= CR_RIGHTS and children_cannot_castle(s):
             return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
         return _leaf_parents(T, s, buf, base, end, stage, CASTLING)
     for i in range(base, end):

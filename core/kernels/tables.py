@@ -54,7 +54,10 @@ FILE_ATT = RANK_ATT + 64 * 64     # [sq*64 + pext(occ, FILE_MASK[sq])] attacks a
 SLIDERS = FILE_ATT + 64 * 64      # attack blocks for all squares, rooks then bishops
 ROOK_ENTRIES = 102400
 BISHOP_ENTRIES = 5248
-SIZE = SLIDERS + ROOK_ENTRIES + BISHOP_ENTRIES
+# the addresses of perft 2's compiled kernels in this process (core.kernels.two_ply.bind):
+# _perft calls them through these, so that no kernel above links their code in again
+PERFT2_KERNELS = SLIDERS + ROOK_ENTRIES + BISHOP_ENTRIES
+SIZE = PERFT2_KERNELS + 4
 
 # piece kinds, Polyglot order
 PAWN, KNIGHT_KIND, BISHOP, ROOK, QUEEN, KING_KIND = 0, 1, 2, 3, 4, 5
@@ -62,6 +65,7 @@ PAWN, KNIGHT_KIND, BISHOP, ROOK, QUEEN, KING_KIND = 0, 1, 2, 3, 4, 5
 FILE_A = np.uint64(0x0101010101010101)
 FILE_H = np.uint64(0x8080808080808080)
 RANK_3 = np.uint64(0xFF0000)
+RANK_7 = np.uint64(0xFF000000000000)
 RANK_8 = np.uint64(0xFF00000000000000)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -253,5 +257,5 @@ def build(mode):
         zone = int(T[KING + sq]) | (_bb((2, 6)) if sq == 4 else 0)
         for table, at in ((ROOK_ZONE, ROOK_RAYS), (BISHOP_ZONE, BISHOP_RAYS), (KNIGHT_ZONE, KNIGHT)):
             T[table + sq] = np.uint64(_union(T, at, zone))
-    assert base == SIZE
+    assert base == PERFT2_KERNELS
     return T

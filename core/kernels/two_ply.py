@@ -10,18 +10,25 @@ Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
 get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
 so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
 the rare moves (castling, promotions, en passant) share one more, behind a call
-(docs/BENCHMARKS.md). The whole is compiled twice, with castling and without
-(`perft2_no_castling`, for a node without rights: a sparse endgame then never pays
-for castling, as Gigantua's generator, specialised on the castling rights, does not)."""
+(docs/BENCHMARKS.md). The whole is compiled four times, as C kernels that _perft calls
+through their addresses (by_address: linked into no other kernel), for the board shapes of
+board.py: any position; one whose children cannot castle (`perft2_they_cannot_castle`:
+the opponent's pieces still between king and rook, as in every opening); without castling
+rights (`perft2_no_castling`: a sparse endgame then never pays for castling, as
+Gigantua's generator, specialised on the castling rights, does not); and with only
+kings, rooks and pawns as well (`perft2_pawns_and_rooks`: no knight or diagonal lookups
+either, the most common endgames and perft's position 3)."""
 import numpy as np
-from numba import njit, types
+from numba import cfunc, njit, types
 
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
-from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PROMOTE, ZERO, make_leaf_parent
+from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, MAY_HAVE_MINORS, NO_CASTLING, ONE, PAWNS_AND_ROOKS, \
+    PROMOTE, ZERO, make_leaf_parent
 from .movegen import count_moves, ep_is_legal, king_destinations, legality_masks, pawn_targets
-from .tables import KNIGHT, PAWN_B, RANK_8
+from .by_address import C_SIGNATURE, from_python, table_view
+from .tables import KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8
 
 STATE = types.UniTuple(types.uint64, 11)
 TABLE = types.Array(types.uint64, 1, "C", readonly=True)
@@ -33,13 +40,13 @@ _FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _count(T, s, frm, delta, targets, what, castling):
+def _count(T, s, frm, delta, targets, what, shape):
     """Leaves below the children reached by moving `what` to each of `targets`, from
     frm, or for pawns (delta > 0) from each target minus delta."""
     total = np.uint64(0)
     while targets:
         to = tzcnt(targets)
-        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what, castling), castling)
+        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what, shape), shape)
         targets &= targets - ONE
     return total
 
@@ -52,13 +59,19 @@ def _count_rare(T, s, frm, delta, targets, what):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _perft2(T, s, castling):
-    """Leaf nodes two plies below s; `castling` a constant, False only for an s
-    without castling rights (then none of the castling code is compiled in)."""
+def _perft2(T, s, shape, children):
+    """Leaf nodes two plies below s; `shape` a constant (board.CASTLING, or what a kernel
+    built for less knows of s: none of the other code is then compiled in) and `children`
+    the same for the children it counts (narrower where none of them can castle). A
+    promotion makes a child of another shape: promotions count through _count_rare,
+    built for any, as are castling and en passant."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    if not shape & MAY_HAVE_MINORS:
+        N = D = ZERO
+        s = (P, N, D, O, K, us, occ, ep, cr, key, stm)
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
-    king_to, castles = king_destinations(T, s, ksq, checkers, castling)
-    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), castling)
+    king_to, castles = king_destinations(T, s, ksq, checkers, shape)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children)
     if castles:
         total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
     if evasion == 0:
@@ -74,11 +87,11 @@ def _perft2(T, s, castling):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, np.int64(0), delta, t, what, castling)
+        total += _count(T, s, np.int64(0), delta, t, what, children)
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), castling)
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), children)
         b &= b - ONE
     b = D & us & ~pin_o
     while b:
@@ -87,7 +100,7 @@ def _perft2(T, s, castling):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), castling)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children)
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -96,7 +109,7 @@ def _perft2(T, s, castling):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), castling)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children)
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):
@@ -114,18 +127,60 @@ def _perft2(T, s, castling):
     return total
 
 
-@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
-def perft2(T, s):
+# Each variant is a C kernel (by_address): compiled once here, called through its address by
+# _perft, so no kernel above links it in again. Slots in tables.PERFT2_KERNELS, in this order:
+# (int64 values, not literal ints: one compile of perft2_by_kernel for all four)
+KERNEL_ANY, KERNEL_THEY_CANNOT_CASTLE, KERNEL_NO_CASTLING, KERNEL_PAWNS_AND_ROOKS = (np.int64(k) for k in range(4))
+
+
+@cfunc(C_SIGNATURE, cache=CACHE, _nrt=False)
+def _any(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
     """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
     takes core.kernels.perft's move-list path, since make_leaf_parent knows standard
     castling alone."""
-    return _perft2(T, s, CASTLING)
+    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), CASTLING, CASTLING)
 
 
-@njit(types.uint64(TABLE, STATE), cache=CACHE, _nrt=False)
-def perft2_no_castling(T, s):
+@cfunc(C_SIGNATURE, cache=CACHE, _nrt=False)
+def _they_cannot_castle(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
+    """perft2 for an s with standard rights whose children cannot castle
+    (movegen.children_cannot_castle): s's own castlings as in perft2, its children counted
+    without castling code, as perft2_no_castling counts them. Below the start position the
+    opponent's pieces stay between king and rook for the first plies: every depth-2 node of
+    its perft 6 is one of these (docs/BENCHMARKS.md, issue 33)."""
+    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), CASTLING, NO_CASTLING)
+
+
+@cfunc(C_SIGNATURE, cache=CACHE, _nrt=False)
+def _no_castling(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
     """perft2 for an s without castling rights (s[8] == 0), so that nothing below it
     has any: compiled without the castling code (the rights' update at each child,
     the castling tests of the king-ban map), which a sparse endgame otherwise pays
     at every node (docs/BENCHMARKS.md, issue 33)."""
-    return _perft2(T, s, NO_CASTLING)
+    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), NO_CASTLING, NO_CASTLING)
+
+
+@cfunc(C_SIGNATURE, cache=CACHE, _nrt=False)
+def _pawns_and_rooks(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
+    """perft2 for an s without castling rights, knights, bishops or queens (s[8], s[1]
+    and s[2] all 0). Its children have none either but where a pawn promotes, and those
+    are counted by _count_rare, built for any position. Compiled without the knight and
+    diagonal-slider code, which took about a quarter of position 3's time (docs/BENCHMARKS.md)."""
+    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), PAWNS_AND_ROOKS,
+                   PAWNS_AND_ROOKS)
+
+
+_KERNELS = (_any, _they_cannot_castle, _no_castling, _pawns_and_rooks)
+# the same, from Python (tests)
+perft2, perft2_they_cannot_castle, perft2_no_castling, perft2_pawns_and_rooks = map(from_python, _KERNELS)
+
+
+def bind(T):
+    """Write this process's kernel addresses into its table T (kernels.table()), which
+    every caller of _perft passes: core.kernels.perft does it when it is imported."""
+    addresses = np.array([k.address for k in _KERNELS], np.uint64)
+    slots = slice(PERFT2_KERNELS, PERFT2_KERNELS + len(_KERNELS))
+    if not np.array_equal(T[slots], addresses):
+        owner = T.view()
+        owner.setflags(write=True)     # T itself stays read-only (kernels.table())
+        owner[slots] = addresses

@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 from perftscope.core import kernels
-from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, NO_CASTLING,
-                                           PROMOTE, kind_on, make, make_leaf_parent, move_flag, move_from,
-                                           move_promotion, move_to)
-from perftscope.core.kernels.movegen import count_moves
+from perftscope.core.kernels import tables
+from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
+                                           FLAG_PROMOTION, NO_CASTLING, PROMOTE, kind_on, make, make_leaf_parent,
+                                           move_flag, move_from, move_promotion, move_to)
+from perftscope.core.kernels.movegen import children_cannot_castle, count_moves
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
-from perftscope.core.kernels.two_ply import perft2, perft2_no_castling
+from perftscope.core.kernels.two_ply import (perft2, perft2_no_castling, perft2_pawns_and_rooks,
+                                             perft2_they_cannot_castle)
 from perftscope.core.board.position import Position
 
 from ..python_chess_reference import python_chess_perft
@@ -66,7 +68,7 @@ def what_moves(state, m):
 @pytest.mark.parametrize("seed", range(4))
 def test_perft2_matches_python_chess_and_the_move_list_path(seed):
     T = kernels.table()
-    seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0, "no rights": 0}
+    seen = {"ep": 0, "castling": 0, "promotion": 0, "check": 0, "no rights": 0, "children cannot castle": 0}
     for board in boards_with_en_passant(seed, 60):
         s = Position.from_fen(board.fen()).state()
         expected = python_chess_perft(board, 2)
@@ -76,6 +78,10 @@ def test_perft2_matches_python_chess_and_the_move_list_path(seed):
             # the kernel compiled without castling, which perft picks for these
             assert int(perft2_no_castling(T, s)) == expected, board.fen()
             seen["no rights"] += 1
+        elif children_cannot_castle(s):
+            # the kernel whose children are counted without castling code
+            assert int(perft2_they_cannot_castle(T, s)) == expected, board.fen()
+            seen["children cannot castle"] += 1
         # perft2's own rare paths are for the node's moves: count that they came up
         for m in board.legal_moves:
             seen["ep"] += board.is_en_passant(m)
@@ -124,3 +130,96 @@ def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
                 assert make_leaf_parent(T, s, move_from(m), move_to(m), what, NO_CASTLING) == child, board.fen()
     # every kind of move was built: six piece kinds, double push, castling, en passant, four promotions
     assert kinds == set(range(PROMOTE + 4)), sorted(kinds)
+
+
+def pawn_and_rook_endings(seed, count):
+    """Random legal positions with kings, rooks and pawns only, pawns often one step from
+    promoting and kings often on a rook's or pawn's line, and the positions after each of
+    their double pushes (en passant, and its rank pin, with rooks on the board)."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = chess.Board(None)
+        board.turn = rng.random() < 0.5
+        squares = rng.sample(range(64), 12)
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq in squares[2:2 + rng.randrange(5)]:
+            board.set_piece_at(sq, chess.Piece(chess.ROOK, rng.random() < 0.5))
+        for sq in squares[6:6 + rng.randrange(7)]:
+            colour = rng.random() < 0.5
+            rank = chess.square_rank(sq)
+            if 0 < rank < 7:
+                board.set_piece_at(sq, chess.Piece(chess.PAWN, colour))
+        if not board.is_valid():
+            continue
+        boards.append(board)
+        for m in board.legal_moves:
+            if board.piece_type_at(m.from_square) == chess.PAWN and abs(m.to_square - m.from_square) == 16:
+                after = board.copy(stack=False)
+                after.push(m)
+                boards.append(after)
+    return boards
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_pawns_and_rooks_kernel_matches_python_chess(seed):
+    """perft2_pawns_and_rooks, which perft picks wherever no castling right, knight, bishop
+    or queen is left, is compiled without any of their code: its counts, and perft 3 through
+    it (where a promotion below makes a child it was not built for), against python-chess."""
+    T = kernels.table()
+    buf = new_move_stack()
+    seen = {"ep": 0, "promotion": 0, "check": 0, "pin": 0}
+    for board in pawn_and_rook_endings(seed, 150):
+        s = Position.from_fen(board.fen()).state()
+        assert s[1] == s[2] == s[8] == 0
+        assert int(perft2_pawns_and_rooks(T, s)) == python_chess_perft(board, 2), board.fen()
+        assert int(perft(T, s, 3, buf)) == python_chess_perft(board, 3), board.fen()
+        for m in board.legal_moves:
+            seen["ep"] += board.is_en_passant(m)
+            seen["promotion"] += m.promotion is not None
+        seen["check"] += board.is_check()
+        for m in board.legal_moves:           # pins: those of the children, counted by perft2
+            child = board.copy(stack=False)
+            child.push(m)
+            pieces = chess.SquareSet(child.occupied_co[child.turn] & ~child.kings)
+            seen["pin"] += any(child.is_pinned(child.turn, sq) for sq in pieces)
+    assert min(seen.values()) > 0, seen
+
+
+def test_children_cannot_castle_is_never_said_of_a_position_with_a_child_that_castles():
+    """The test that picks perft2_they_cannot_castle, against python-chess: over random
+    boards with rights, it must be false wherever some child has a legal castling, and
+    true of a good share of the rest (the openings' shut paths)."""
+    said = castling_children = 0
+    for board in random_boards(33, 300, plies=16, starts=STARTS, pawn_bias=0.2):
+        if not board.castling_rights:
+            continue
+        s = Position.from_fen(board.fen()).state()
+        children_castle = False
+        for m in board.legal_moves:
+            board.push(m)
+            children_castle |= any(board.is_castling(reply) for reply in board.legal_moves)
+            board.pop()
+        castling_children += children_castle
+        if children_cannot_castle(s):
+            said += 1
+            assert not children_castle, board.fen()
+    assert said > 50 and castling_children > 50, (said, castling_children)
+
+
+def test_perft_calls_the_bound_kernels_and_a_table_bind_never_saw_still_counts():
+    """_perft calls perft 2 through the addresses two_ply.bind wrote into the process's table
+    (which stays read-only for every kernel); a table without them counts through the move
+    list instead of jumping to address 0."""
+    T = kernels.table()
+    slots = slice(tables.PERFT2_KERNELS, tables.PERFT2_KERNELS + 4)
+    assert not T.flags.writeable and T[slots].all()
+    unbound = T.copy()
+    unbound[slots] = 0
+    unbound.setflags(write=False)
+    buf = new_move_stack()
+    for fen, nodes in (("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 197281),
+                       ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 43238)):
+        s = Position.from_fen(fen).state()
+        assert int(perft(T, s, 4, buf)) == int(perft(unbound, s, 4, buf)) == nodes
