@@ -33,13 +33,18 @@ def boards_with_en_passant(seed, count):
     """Random boards, and the positions after each of their double pushes (where en
     passant may answer, which random play alone rarely leaves on the board)."""
     boards = random_boards(seed, count, plies=60, starts=STARTS, pawn_bias=0.5)
-    for board in list(boards):
-        for m in board.legal_moves:
-            if board.piece_type_at(m.from_square) == chess.PAWN and abs(m.to_square - m.from_square) == 16:
-                after = board.copy(stack=False)
-                after.push(m)
-                boards.append(after)
-    return boards
+    return boards + [after for board in boards for after in after_double_pushes(board)]
+
+
+def after_double_pushes(board):
+    """The positions after each double push of board."""
+    out = []
+    for m in board.legal_moves:
+        if board.piece_type_at(m.from_square) == chess.PAWN and abs(m.to_square - m.from_square) == 16:
+            after = board.copy(stack=False)
+            after.push(m)
+            out.append(after)
+    return out
 
 
 def move_list_perft2(T, s):
@@ -154,11 +159,7 @@ def pawn_and_rook_endings(seed, count):
         if not board.is_valid():
             continue
         boards.append(board)
-        for m in board.legal_moves:
-            if board.piece_type_at(m.from_square) == chess.PAWN and abs(m.to_square - m.from_square) == 16:
-                after = board.copy(stack=False)
-                after.push(m)
-                boards.append(after)
+        boards += after_double_pushes(board)
     return boards
 
 
