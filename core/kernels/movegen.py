@@ -226,6 +226,17 @@ def king_destinations(T, s, ksq, checkers, shape):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
+def narrowed(s, shape):
+    """s as a kernel built for `shape` sees it: without MAY_HAVE_MINORS its knights and
+    diagonal sliders are a known 0, so that every lookup for them folds away where this is
+    inlined with the constant."""
+    if shape & MAY_HAVE_MINORS:
+        return s
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    return (P, ZERO, ZERO, O, K, us, occ, ep, cr, key, stm)
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def children_cannot_castle(s):
     """True when no position one move after s (standard rights) can castle: the opponent
     has no right whose path is free of their own pieces. One move of ours never empties a
@@ -279,11 +290,8 @@ def count_moves(T, s, shape):
     """Number of legal moves, by popcount of target sets (the leaf parent's work).
     `shape`: board.CASTLING, or what a kernel built for less knows of s (board.NO_CASTLING,
     board.PAWNS_AND_ROOKS)."""
+    s = narrowed(s, shape)
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
-    if not shape & MAY_HAVE_MINORS:
-        # known empty: every knight and diagonal lookup below folds away
-        N = D = ZERO
-        s = (P, N, D, O, K, us, occ, ep, cr, key, stm)
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     king_to, castles = king_destinations(T, s, ksq, checkers, shape)
     n = popcnt(king_to) + np.uint64(castles & 1) + np.uint64(castles >> 1)

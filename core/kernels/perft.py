@@ -10,18 +10,15 @@ from numba import njit, types
 from .cache import CACHE
 from .bits import at
 from .board import CASTLING, CR_RIGHTS, make
-from .movegen import MAX_MOVES, children_cannot_castle, count_moves, generate_moves, legal_moves
-from . import table
-from . import by_address
+from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
+from . import by_address, table
 from .tables import PERFT2_KERNELS
-from .two_ply import KERNEL_ANY, KERNEL_NO_CASTLING, KERNEL_PAWNS_AND_ROOKS, KERNEL_THEY_CANNOT_CASTLE, bind
+from .two_ply import STATE, TABLE, bind, kernel_for
 
 bind(table())       # before anything here can run: _perft calls perft 2 through the table
 
 MAX_PLY = 64
 
-STATE = types.UniTuple(types.uint64, 11)
-TABLE = types.Array(types.uint64, 1, "C", readonly=True)
 MOVES = types.Array(types.uint16, 1, "C")
 STATS = types.Array(types.int64, 1, "C")
 
@@ -53,11 +50,7 @@ def _perft(T, s, depth, buf, ply):
     if depth == 2:
         if s[8] > CR_RIGHTS:
             return _perft2_listed(T, s, buf, ply)
-        if s[8] == 0:
-            kernel = KERNEL_PAWNS_AND_ROOKS if (s[1] | s[2]) == 0 else KERNEL_NO_CASTLING
-        else:
-            kernel = KERNEL_THEY_CANNOT_CASTLE if children_cannot_castle(s) else KERNEL_ANY
-        address = at(T, PERFT2_KERNELS + kernel)
+        address = at(T, PERFT2_KERNELS + kernel_for(s))
         if address == 0:
             return _perft2_listed(T, s, buf, ply)    # a table two_ply.bind never saw: slower, not a crash
         return by_address.call(address, T, s)

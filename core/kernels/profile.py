@@ -6,9 +6,10 @@ from numba import njit, types
 
 from .cache import CACHE
 from .board import CASTLING, CR_RIGHTS, NO_CASTLING, PAWNS_AND_ROOKS, make
-from .movegen import children_cannot_castle, count_moves, generate_moves, king_destinations, legality_masks
+from .movegen import count_moves, generate_moves, king_destinations, legality_masks
 from .perft import MAX_MOVES, MOVES, STATE, TABLE
 from .tables import RANK_7
+from .two_ply import children_shape, kernel_for
 
 # what a leaf parent does in each stage
 STAGE_NOTHING, STAGE_MASKS, STAGE_KING, STAGE_FULL = 0, 1, 2, 3
@@ -43,12 +44,12 @@ def staged_walk(T, s, depth, buf, ply, stage):
     end = generate_moves(T, s, buf, base)
     total = np.uint64(0)
     if depth == 2:
-        if s[8] == 0:
-            # as perft, but where none of our pawns can promote: every child is made here
-            if (s[1] | s[2]) == 0 and (s[0] & s[5] & RANK_7) == 0:
-                return _leaf_parents(T, s, buf, base, end, stage, PAWNS_AND_ROOKS)
-            return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
-        if s[8] <= CR_RIGHTS and children_cannot_castle(s):
+        # the children's shape of the kernel perft picks, each passed as a constant; but every
+        # child is made here, a promoted piece too, so pawns and rooks only where none can promote
+        shape = children_shape(kernel_for(s)) if s[8] <= CR_RIGHTS else CASTLING
+        if shape == PAWNS_AND_ROOKS and (s[0] & s[5] & RANK_7) == 0:
+            return _leaf_parents(T, s, buf, base, end, stage, PAWNS_AND_ROOKS)
+        if shape != CASTLING:
             return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
         return _leaf_parents(T, s, buf, base, end, stage, CASTLING)
     for i in range(base, end):

@@ -24,14 +24,14 @@ from numba import cfunc, njit, types
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
-from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, MAY_HAVE_MINORS, NO_CASTLING, ONE, PAWNS_AND_ROOKS, \
-    PROMOTE, ZERO, make_leaf_parent
-from .movegen import count_moves, ep_is_legal, king_destinations, legality_masks, pawn_targets
-from .by_address import C_SIGNATURE, from_python, table_view
+from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, \
+    make_leaf_parent
+from .movegen import children_cannot_castle, count_moves, ep_is_legal, king_destinations, legality_masks, narrowed, \
+    pawn_targets
+from .by_address import C_SIGNATURE, TABLE, from_python, table_view
 from .tables import KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8
 
 STATE = types.UniTuple(types.uint64, 11)
-TABLE = types.Array(types.uint64, 1, "C", readonly=True)
 
 _NOT_8 = ~RANK_8
 # _count's arguments are int64, never literal ints: numba compiles a function once for each
@@ -65,10 +65,8 @@ def _perft2(T, s, shape, children):
     the same for the children it counts (narrower where none of them can castle). A
     promotion makes a child of another shape: promotions count through _count_rare,
     built for any, as are castling and en passant."""
+    s = narrowed(s, shape)
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
-    if not shape & MAY_HAVE_MINORS:
-        N = D = ZERO
-        s = (P, N, D, O, K, us, occ, ep, cr, key, stm)
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     king_to, castles = king_destinations(T, s, ksq, checkers, shape)
     total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children)
@@ -129,8 +127,28 @@ def _perft2(T, s, shape, children):
 
 # Each variant is a C kernel (by_address): compiled once here, called through its address by
 # _perft, so no kernel above links it in again. Slots in tables.PERFT2_KERNELS, in this order:
-# (int64 values, not literal ints: one compile of perft2_by_kernel for all four)
-KERNEL_ANY, KERNEL_THEY_CANNOT_CASTLE, KERNEL_NO_CASTLING, KERNEL_PAWNS_AND_ROOKS = (np.int64(k) for k in range(4))
+KERNEL_ANY, KERNEL_THEY_CANNOT_CASTLE, KERNEL_NO_CASTLING, KERNEL_PAWNS_AND_ROOKS = range(4)
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def kernel_for(s):
+    """The slot of the perft 2 kernel for an s with standard rights (or none): without
+    rights, whether knights, bishops or queens are left; with them, whether a child can
+    castle. (Chess960 rights take the move list: make_leaf_parent knows standard castling
+    alone.)"""
+    if s[8] == 0:
+        return KERNEL_PAWNS_AND_ROOKS if (s[1] | s[2]) == 0 else KERNEL_NO_CASTLING
+    return KERNEL_THEY_CANNOT_CASTLE if children_cannot_castle(s) else KERNEL_ANY
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def children_shape(kernel):
+    """The board shape (board.py) the kernel in slot `kernel` counts its children with."""
+    if kernel == KERNEL_ANY:
+        return CASTLING
+    if kernel == KERNEL_PAWNS_AND_ROOKS:
+        return PAWNS_AND_ROOKS
+    return NO_CASTLING
 
 
 @cfunc(C_SIGNATURE, cache=CACHE, _nrt=False)
