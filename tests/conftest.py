@@ -81,7 +81,6 @@ def engine_path(monkeypatch):
     return lambda name: str(Path(__file__).parent / "engines" / f"{name}.py")
 
 
-
 @pytest.fixture
 def refusing_engine(tmp_path, engine_path):
     """The spec of an engine file around refuses_castling.py: totals only, `Illegal move: e1g1`
@@ -96,6 +95,7 @@ illegal = "^Illegal move"
 timeout = 30
 ''')
     return f"file:{toml}"
+
 
 @pytest.fixture(scope="module")
 def dask_client():
