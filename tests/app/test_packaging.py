@@ -18,9 +18,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # built from a copy: setuptools writes build/ and the egg-info into the tree it builds, and
+    # under pytest -n this module's two tests can build at once in two workers
+    source = tmp_path_factory.mktemp("source") / "perftscope"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "build", "*.egg-info", "__pycache__", ".pytest_cache"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "-w", str(out), str(ROOT)], check=True, capture_output=True)
+                    "-w", str(out), str(source)], check=True, capture_output=True)
     (path,) = out.glob("perftscope-*.whl")
     return path
 
