@@ -1,7 +1,9 @@
 """`perftscope perft/divide --split K`: JSON fields, divide's format, clear errors,
 and a client killed mid-run that resumes from its journal without recomputing the
 tasks it had finished."""
+import contextlib
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -12,7 +14,9 @@ import pytest
 
 import perftscope.core.counting.perft as single
 from perftscope.app.cli import main
-from perftscope.core.board.position import Position
+from perftscope.core.board.position import START_FEN, Position
+from perftscope.core.counting.cluster import count_task, make_tasks
+from perftscope.core.counting.split import split_positions
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -67,13 +71,58 @@ def _journal_rows(path, writer_gone=False):
                 db.execute("SELECT id, session, counts FROM tasks")}
 
 
+def _rows_so_far(journal):
+    try:
+        return len(_journal_rows(journal))
+    except sqlite3.OperationalError:         # not created yet
+        return 0
+
+
+def _warm_workers(client, workers: int) -> list[int]:
+    """Waits for `workers` workers, has each load the counting kernels (a task of depth 1) so
+    that no paced slice is spent loading them, and returns their process ids."""
+    client.wait_for_workers(workers, timeout=60)
+    rows = make_tasks(split_positions(Position.from_fen(START_FEN), 1, False), 2, 1)[0].rows
+    client.run(count_task, rows, 1)
+    return list(client.run(os.getpid).values())
+
+
+@contextlib.contextmanager
+def _paced(pids, journal, client_running, rows=3):
+    """Holds the processes that compute the tasks (SIGSTOP), letting them run in slices of a few
+    milliseconds until the journal has `rows` rows, and yields with them still held: whatever is
+    done to the client then happens mid-run however fast the core is and however starved of CPU
+    the client is (with free-running workers a run of 128 tasks can end in about a second, before
+    a polling test sees its third row). The processes run again on leaving, whatever happened."""
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 120
+        while _rows_so_far(journal) < rows:
+            assert client_running(), "the client ended before its journal had three rows"
+            assert time.monotonic() < deadline, f"the journal has {_rows_so_far(journal)} rows after 120 s"
+            for pid in pids:
+                os.kill(pid, signal.SIGCONT)
+            time.sleep(0.005)
+            for pid in pids:
+                os.kill(pid, signal.SIGSTOP)
+            # while they are held the client writes what it has received: the rows seen after a
+            # slice are all the slices have done, so holding them stops the run below 128 tasks
+            before, waited = _rows_so_far(journal), time.monotonic()
+            while _rows_so_far(journal) == before and time.monotonic() - waited < 0.05:
+                time.sleep(0.005)
+        yield
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):     # killed in the meantime
+                os.kill(pid, signal.SIGCONT)
+
+
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(how, dask_client, tmp_path,
                                                                              capsys):
-    dask_client.wait_for_workers(2, timeout=60)
-    # depth 7: the workers count for seconds after the third row, so the client is stopped
-    # mid-run whatever the load (at depth 6 they can be done while a client starved of CPU beside
-    # other tests has written three rows, and it writes the rest and ends before the signal)
+    workers = _warm_workers(dask_client, 2)
+    # depth 7: about 17 ms of counting a task, longer than a paced slice
     journal = tmp_path / "d7.sqlite"
     argv = ["perft", "-d", "7", "--split", "3", "--cluster", _address(dask_client), "--tasks", "128",
             "--journal", str(journal)]
@@ -81,18 +130,11 @@ def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(ho
     proc = subprocess.Popen([sys.executable, "-m", "perftscope", *argv], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.monotonic() + 120
     try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                if len(_journal_rows(journal)) >= 3:
-                    break
-            except sqlite3.OperationalError:     # not created yet
-                pass
-            time.sleep(0.02)
-        assert proc.poll() is None, proc.communicate()
-        proc.send_signal(how)
-        out, err = proc.communicate(timeout=30)
+        with _paced(workers, journal, lambda: proc.poll() is None):
+            assert proc.poll() is None, proc.communicate()
+            proc.send_signal(how)
+            out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -188,45 +230,48 @@ def test_workers_dying_at_start_up_are_reported_not_waited_on(empty_scheduler, t
 SCHEDULER_PROCESS = """
 import sys, time
 from distributed import LocalCluster
-cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, scheduler_port=int(sys.argv[1]),
-                       dashboard_address=None)
+cluster = LocalCluster(n_workers=0, processes=False, scheduler_port=int(sys.argv[1]), dashboard_address=None)
 print(cluster.scheduler_address, flush=True)
 time.sleep(600)
 """
 
 
 def test_a_killed_scheduler_ends_the_run_with_exit_2_and_the_same_command_resumes(tmp_path, capsys):
-    # > 5 s: the scheduler to kill (and its worker) is a process of its own, and starting one
-    # here takes 3 to 8 s; the one that takes its place runs in this process, on the same port
+    # > 5 s: the scheduler to kill is a process of its own, and starting one here takes 3 to 8 s;
+    # its worker is another, held between slices of work so that the kill comes mid-run; the
+    # scheduler that takes its place runs in this process, on the same port
     import socket
     import threading
-    from distributed import LocalCluster
+    from distributed import Client, LocalCluster
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     scheduler = subprocess.Popen([sys.executable, "-c", SCHEDULER_PROCESS, str(port)], stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL, text=True)
-    address = scheduler.stdout.readline().strip()
-    assert address == f"tcp://127.0.0.1:{port}"
-    journal = tmp_path / "d6.sqlite"
-    argv = ["perft", "-d", "6", "--split", "3", "--cluster", address, "--tasks", "128", "--journal", str(journal)]
-
-    def kill_after_three_tasks():
-        while True:
-            try:
-                if len(_journal_rows(journal)) >= 3:
-                    break
-            except sqlite3.OperationalError:         # not created yet
-                pass
-            time.sleep(0.01)
-        scheduler.send_signal(signal.SIGKILL)
-
+    worker = None
     try:
+        address = scheduler.stdout.readline().strip()
+        assert address == f"tcp://127.0.0.1:{port}"
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-nanny", "--no-dashboard"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with Client(address, timeout=30) as warming:
+            paced = _warm_workers(warming, 1)
+        journal = tmp_path / "d6.sqlite"
+        argv = ["perft", "-d", "6", "--split", "3", "--cluster", address, "--tasks", "128", "--journal",
+                str(journal)]
+
+        def kill_after_three_tasks():
+            with _paced(paced, journal, lambda: True):
+                scheduler.send_signal(signal.SIGKILL)
+
         threading.Thread(target=kill_after_three_tasks, daemon=True).start()
         assert main(argv) == 2
     finally:
-        scheduler.kill()
-        scheduler.wait()
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()
     cap = capsys.readouterr()
     last = cap.err.strip().splitlines()[-1]
     assert cap.out == "" and f"lost the Dask scheduler at {address}" in last
