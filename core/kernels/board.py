@@ -253,12 +253,13 @@ def make(T, s, m):
 
 # What a counting kernel is built for: make_leaf_parent's, count_moves' and king_destinations'
 # `shape` argument. Bit MAY_CASTLE: castling rights may exist; bit MAY_HAVE_MINORS: knights,
-# bishops or queens may. Passed as int64 values rather than literals, so that numba compiles each
-# of those functions once for every shape, and LLVM folds the constant where it inlines them: a
-# kernel built for less has none of the other code (Gigantua specialises its generator the same
-# way, at compile time).
-MAY_CASTLE, MAY_HAVE_MINORS = 1, 2
-CASTLING = np.int64(MAY_CASTLE | MAY_HAVE_MINORS)     # any standard position
+# bishops or queens may; bit MAY_BE_960: the rights may be Chess960 ones (CR > CR_RIGHTS). Passed
+# as int64 values rather than literals, so that numba compiles each of those functions once for
+# every shape, and LLVM folds the constant where it inlines them: a kernel built for less has none
+# of the other code (Gigantua specialises its generator the same way, at compile time).
+MAY_CASTLE, MAY_HAVE_MINORS, MAY_BE_960 = 1, 2, 4
+CASTLING = np.int64(MAY_CASTLE | MAY_HAVE_MINORS | MAY_BE_960)     # any position
+STANDARD_CASTLING = np.int64(MAY_CASTLE | MAY_HAVE_MINORS)   # standard rights, as below perft 2's kernels
 NO_CASTLING = np.int64(MAY_HAVE_MINORS)                # no castling rights
 PAWNS_AND_ROOKS = np.int64(0)       # no castling rights and no knight, bishop or queen either
 
@@ -274,7 +275,9 @@ def make_leaf_parent(T, s, frm, to, what, shape):
     square from every kind without asking which, and the key is left at 0, since the
     leaf parents below are never looked up in a table. Standard chess only (the
     Chess960 castling goes through `make`). `shape` as above: without MAY_CASTLE s has no
-    rights and the child has none."""
+    rights and the child has none; with it the child keeps its own rights only (the side to
+    move's: CR's 1 and 2, never the opponent's 4 and 8), all that count_moves reads of a
+    standard position."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     fb = ONE << np.uint64(frm)
     tb = ONE << np.uint64(to)
@@ -318,7 +321,9 @@ def make_leaf_parent(T, s, frm, to, what, shape):
     us ^= move
     occ = (occ ^ fb) | tb
     if shape & MAY_CASTLE:
-        cr = swap_rights(cr & T[CASTLE_KEEP + frm] & T[CASTLE_KEEP + to])
+        # the child's own rights alone (theirs, which only our capture of a rook can take):
+        # it is only counted, and counting reads no other
+        cr = (cr & T[CASTLE_KEEP + to]) >> np.uint64(2)
     else:
         cr = ZERO
     return (bswap(P), bswap(N), bswap(D), bswap(O), bswap(K), bswap(occ ^ us), bswap(occ),

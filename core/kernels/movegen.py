@@ -18,8 +18,8 @@ from numba import njit
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import popcnt, put, tzcnt
-from .board import CASTLING, CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, MAY_CASTLE, MAY_HAVE_MINORS, ONE, ZERO, \
-    layout_file
+from .board import CASTLING, CR_RIGHTS, FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, MAY_BE_960, MAY_CASTLE, MAY_HAVE_MINORS, \
+    ONE, ZERO, layout_file
 from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING, KNIGHT, KNIGHT_ZONE, PAWN_B, \
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
@@ -192,15 +192,33 @@ def king_destinations(T, s, ksq, checkers, shape):
     board.CASTLING, or a kernel's narrower one (without MAY_CASTLE no castling code is
     left once LLVM has inlined this with the constant)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    if (shape & MAY_BE_960) != 0 and cr > CR_RIGHTS:
+        return _king_destinations_960(T, s, ksq, checkers)
     them = occ ^ us
     candidates = T[KING + ksq] & ~us
-    # castling needs the map only when a path is clear (in standard chess the king
-    # is on e1 whenever rights remain)
-    may_castle = (shape & MAY_CASTLE) != 0 and checkers == 0 and cr & np.uint64(3) and (
-        cr > CR_RIGHTS or (cr & ONE and not occ & _K_EMPTY) or (cr & np.uint64(2) and not occ & _Q_EMPTY))
-    if not (candidates or may_castle):
+    # standard chess: the king is on e1 whenever rights remain, so the map is needed for
+    # castling only when a right is left
+    if not (candidates or ((shape & MAY_CASTLE) != 0 and (cr & np.uint64(3)) != 0)):
         return ZERO, 0
-    # only the enemy pieces that could reach the king's neighbourhood are looked up
+    banned = _king_ban(T, s, ksq)
+    safe = candidates & ~banned
+    if not shape & MAY_CASTLE:
+        return safe, 0
+    # each castling needs its right, its path empty and the squares the king crosses and lands
+    # on safe (e1 too: no check); computed without branches, which the children's varied
+    # rights and paths would mispredict
+    k_side = (cr & ONE) & np.uint64(((occ & _K_EMPTY) | (banned & _K_CROSS)) == 0)
+    q_side = (cr >> ONE) & ONE & np.uint64(((occ & _Q_EMPTY) | (banned & _Q_CROSS)) == 0)
+    return safe, np.int64((k_side | (q_side << ONE)) & (np.uint64(checkers == 0) * np.uint64(3)))
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def _king_ban(T, s, ksq):
+    """The king-ban map: every square the opponent attacks with our king lifted off the board,
+    looking up only the enemy pieces that could reach the king's neighbourhood (and c1, g1
+    for a king on e1)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    them = occ ^ us
     knights = N & them
     if knights:
         knights &= T[KNIGHT_ZONE + ksq]
@@ -210,19 +228,21 @@ def king_destinations(T, s, ksq, checkers, shape):
     orth = O & them
     if orth:
         orth &= T[ROOK_ZONE + ksq]
-    banned = attacks_of(T, P, knights, diag, orth, K, them, occ ^ (ONE << np.uint64(ksq)), False)
-    safe = candidates & ~banned
-    castles = 0
+    return attacks_of(T, P, knights, diag, orth, K, them, occ ^ (ONE << np.uint64(ksq)), False)
+
+
+@njit(cache=CACHE, _nrt=False)
+def _king_destinations_960(T, s, ksq, checkers):
+    """king_destinations for Chess960 rights (cr > CR_RIGHTS), out of the standard path."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    candidates = T[KING + ksq] & ~us
+    may_castle = checkers == 0 and (cr & np.uint64(3)) != 0
+    if not (candidates or may_castle):
+        return ZERO, 0
+    safe = candidates & ~_king_ban(T, s, ksq)
     if may_castle:
-        if cr > CR_RIGHTS:
-            return safe, castles_960(T, s, ksq)
-        # standard chess: the king is on e1 whenever rights remain, and e1 is not
-        # attacked (no checkers); the squares it crosses and lands on must not be
-        if cr & ONE and not (occ & _K_EMPTY) and not (banned & _K_CROSS):
-            castles |= 1
-        if cr & np.uint64(2) and not (occ & _Q_EMPTY) and not (banned & _Q_CROSS):
-            castles |= 2
-    return safe, castles
+        return safe, castles_960(T, s, ksq)
+    return safe, 0
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)

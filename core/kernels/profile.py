@@ -5,7 +5,7 @@ import numpy as np
 from numba import njit, types
 
 from .cache import CACHE
-from .board import CASTLING, CR_RIGHTS, NO_CASTLING, PAWNS_AND_ROOKS, make
+from .board import CASTLING, CR_RIGHTS, NO_CASTLING, PAWNS_AND_ROOKS, STANDARD_CASTLING, make
 from .movegen import count_moves, generate_moves, king_destinations, legality_masks
 from .perft import MAX_MOVES, MOVES, STATE, TABLE
 from .tables import RANK_7
@@ -49,6 +49,8 @@ def staged_walk(T, s, depth, buf, ply, stage):
         shape = children_shape(kernel_for(s)) if s[8] <= CR_RIGHTS else CASTLING
         if shape == PAWNS_AND_ROOKS and (s[0] & s[5] & RANK_7) == 0:
             return _leaf_parents(T, s, buf, base, end, stage, PAWNS_AND_ROOKS)
+        if shape == STANDARD_CASTLING:
+            return _leaf_parents(T, s, buf, base, end, stage, STANDARD_CASTLING)
         if shape != CASTLING:
             return _leaf_parents(T, s, buf, base, end, stage, NO_CASTLING)
         return _leaf_parents(T, s, buf, base, end, stage, CASTLING)

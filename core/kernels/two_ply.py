@@ -24,7 +24,7 @@ from numba import cfunc, njit, types
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
-from .board import CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, \
+from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, \
     make_leaf_parent
 from .movegen import children_cannot_castle, count_moves, ep_is_legal, king_destinations, legality_masks, narrowed, \
     pawn_targets
@@ -55,7 +55,7 @@ def _count(T, s, frm, delta, targets, what, shape):
 def _count_rare(T, s, frm, delta, targets, what):
     """_count for the rare moves (castling, promotions, en passant), left a call so
     that the counting code is not compiled in once more for each."""
-    return _count(T, s, frm, delta, targets, what, CASTLING)
+    return _count(T, s, frm, delta, targets, what, STANDARD_CASTLING)
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -145,7 +145,7 @@ def kernel_for(s):
 def children_shape(kernel):
     """The board shape (board.py) the kernel in slot `kernel` counts its children with."""
     if kernel == KERNEL_ANY:
-        return CASTLING
+        return STANDARD_CASTLING
     if kernel == KERNEL_PAWNS_AND_ROOKS:
         return PAWNS_AND_ROOKS
     return NO_CASTLING
@@ -156,7 +156,8 @@ def _any(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
     """Leaf nodes two plies below s. Standard castling rights only: a Chess960 position
     takes core.kernels.perft's move-list path, since make_leaf_parent knows standard
     castling alone."""
-    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), CASTLING, CASTLING)
+    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), STANDARD_CASTLING,
+                   STANDARD_CASTLING)
 
 
 @cfunc(C_SIGNATURE, cache=CACHE, _nrt=False)
@@ -166,7 +167,8 @@ def _they_cannot_castle(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
     without castling code, as perft2_no_castling counts them. Below the start position the
     opponent's pieces stay between king and rook for the first plies: every depth-2 node of
     its perft 6 is one of these (docs/BENCHMARKS.md, issue 33)."""
-    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), CASTLING, NO_CASTLING)
+    return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), STANDARD_CASTLING,
+                   NO_CASTLING)
 
 
 @cfunc(C_SIGNATURE, cache=CACHE, _nrt=False)

@@ -10,8 +10,8 @@ import pytest
 from perftscope.core import kernels
 from perftscope.core.kernels import tables
 from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
-                                           FLAG_PROMOTION, NO_CASTLING, PROMOTE, kind_on, make, make_leaf_parent,
-                                           move_flag, move_from, move_promotion, move_to)
+                                           FLAG_PROMOTION, NO_CASTLING, PROMOTE, STANDARD_CASTLING, kind_on, make,
+                                           make_leaf_parent, move_flag, move_from, move_promotion, move_to)
 from perftscope.core.kernels.movegen import children_cannot_castle, count_moves
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
 from perftscope.core.kernels.two_ply import (perft2, perft2_no_castling, perft2_pawns_and_rooks,
@@ -127,9 +127,11 @@ def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
             what = what_moves(s, m)
             kinds.add(int(what))
             expected = make(T, s, m)
-            child = make_leaf_parent(T, s, move_from(m), move_to(m), what, CASTLING)
+            child = make_leaf_parent(T, s, move_from(m), move_to(m), what, STANDARD_CASTLING)
             assert child[9] == 0                  # no key: the leaf parents are never hashed
-            assert child[:9] + child[10:] == expected[:9] + expected[10:], (board.fen(), move.uci())
+            # the rights: the child's own only (the side to move's), all that counting reads
+            assert child[8] == expected[8] & 3, (board.fen(), move.uci())
+            assert child[:8] + child[10:] == expected[:8] + expected[10:], (board.fen(), move.uci())
             if s[8] == 0:
                 # as compiled into perft2_no_castling
                 assert make_leaf_parent(T, s, move_from(m), move_to(m), what, NO_CASTLING) == child, board.fen()
