@@ -321,8 +321,11 @@ def count_moves(T, s, shape):
     pinned = pin_o | pin_d
 
     push1, push2, left, right = pawn_targets(P, us, occ, evasion, pin_o, pin_d)
-    n += popcnt(push1) + popcnt(push2) + popcnt(left) + popcnt(right)
-    n += np.uint64(3) * (popcnt(push1 & RANK_8) + popcnt(left & RANK_8) + popcnt(right & RANK_8))
+    # pushes and captures land on different squares (single and double pushes too), so they
+    # count as one set; captures to the left and to the right may share a square
+    quiet_or_left = push1 | push2 | left
+    n += popcnt(quiet_or_left) + popcnt(right)
+    n += np.uint64(3) * (popcnt(quiet_or_left & RANK_8) + popcnt(right & RANK_8))
 
     b = N & us & ~pinned                            # a pinned knight never moves
     while b:
