@@ -276,6 +276,13 @@ def pawn_targets(P, us, occ, evasion, pin_o, pin_d):
     pawns = P & us
     empty = ~occ
     them = occ ^ us
+    if (pawns & (pin_o | pin_d)) == 0:
+        # no pawn pinned (nearly always): the plain target sets
+        push1 = (pawns << np.uint64(8)) & empty
+        push2 = ((push1 & RANK_3) << np.uint64(8)) & empty
+        left = ((pawns & ~FILE_A) << np.uint64(7)) & them
+        right = ((pawns & ~FILE_H) << np.uint64(9)) & them
+        return push1 & evasion, push2 & evasion, left & evasion, right & evasion
     free = pawns & ~(pin_o | pin_d)
     on_file = pawns & pin_o          # may push along its pin, never capture
     on_diag = pawns & pin_d          # may capture along its pin, never push
