@@ -35,9 +35,12 @@ run: system-deps $(STAMP)
 
 # Every test but those marked `alone` on all cores (an idle core takes tests queued for the other:
 # a few take seconds among many that take milliseconds), then those by themselves (tests/conftest.py).
+# One worker more than cores: with one per core a third of the cores' time was idle (tests waiting
+# on an engine's timeout, a Dask start-up, a window's event loop), measured on 2 cores.
+WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 test: system-deps $(STAMP)
 	@status=0; \
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto --dist worksteal -m "not alone" || status=1; \
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n $(WORKERS) --dist worksteal -m "not alone" || status=1; \
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m alone || status=1; \
 	exit $$status
 
