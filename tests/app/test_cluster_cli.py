@@ -1,9 +1,7 @@
 """`perftscope perft/divide --split K`: JSON fields, divide's format, clear errors,
 and a client killed mid-run that resumes from its journal without recomputing the
 tasks it had finished."""
-import contextlib
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -14,9 +12,9 @@ import pytest
 
 import perftscope.core.counting.perft as single
 from perftscope.app.cli import main
-from perftscope.core.board.position import START_FEN, Position
-from perftscope.core.counting.cluster import count_task, make_tasks
-from perftscope.core.counting.split import split_positions
+from perftscope.core.board.position import Position
+
+from ..cluster_workers import paced, warmed
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -78,50 +76,10 @@ def _rows_so_far(journal):
         return 0
 
 
-def _warm_workers(client, workers: int) -> list[int]:
-    """Waits for `workers` workers, has each load the counting kernels (a task of depth 1) so
-    that no paced slice is spent loading them, and returns their process ids."""
-    client.wait_for_workers(workers, timeout=60)
-    rows = make_tasks(split_positions(Position.from_fen(START_FEN), 1, False), 2, 1)[0].rows
-    client.run(count_task, rows, 1)
-    return list(client.run(os.getpid).values())
-
-
-@contextlib.contextmanager
-def _paced(pids, journal, client_running, rows=3):
-    """Holds the processes that compute the tasks (SIGSTOP), letting them run in slices of a few
-    milliseconds until the journal has `rows` rows, and yields with them still held: whatever is
-    done to the client then happens mid-run however fast the core is and however starved of CPU
-    the client is (with free-running workers a run of 128 tasks can end in about a second, before
-    a polling test sees its third row). The processes run again on leaving, whatever happened."""
-    for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
-    try:
-        deadline = time.monotonic() + 120
-        while _rows_so_far(journal) < rows:
-            assert client_running(), "the client ended before its journal had three rows"
-            assert time.monotonic() < deadline, f"the journal has {_rows_so_far(journal)} rows after 120 s"
-            for pid in pids:
-                os.kill(pid, signal.SIGCONT)
-            time.sleep(0.005)
-            for pid in pids:
-                os.kill(pid, signal.SIGSTOP)
-            # while they are held the client writes what it has received: the rows seen after a
-            # slice are all the slices have done, so holding them stops the run below 128 tasks
-            before, waited = _rows_so_far(journal), time.monotonic()
-            while _rows_so_far(journal) == before and time.monotonic() - waited < 0.05:
-                time.sleep(0.005)
-        yield
-    finally:
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):     # killed in the meantime
-                os.kill(pid, signal.SIGCONT)
-
-
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(how, dask_client, tmp_path,
                                                                              capsys):
-    workers = _warm_workers(dask_client, 2)
+    workers = warmed(dask_client, 2)
     # depth 7: about 17 ms of counting a task, longer than a paced slice
     journal = tmp_path / "d7.sqlite"
     argv = ["perft", "-d", "7", "--split", "3", "--cluster", _address(dask_client), "--tasks", "128",
@@ -131,7 +89,7 @@ def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(ho
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        with _paced(workers, journal, lambda: proc.poll() is None):
+        with paced(workers, lambda: _rows_so_far(journal), 3, running=lambda: proc.poll() is None):
             assert proc.poll() is None, proc.communicate()
             proc.send_signal(how)
             out, err = proc.communicate(timeout=30)
@@ -256,13 +214,13 @@ def test_a_killed_scheduler_ends_the_run_with_exit_2_and_the_same_command_resume
                                    "--no-nanny", "--no-dashboard"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with Client(address, timeout=30) as warming:
-            paced = _warm_workers(warming, 1)
+            held = warmed(warming, 1)
         journal = tmp_path / "d6.sqlite"
         argv = ["perft", "-d", "6", "--split", "3", "--cluster", address, "--tasks", "128", "--journal",
                 str(journal)]
 
         def kill_after_three_tasks():
-            with _paced(paced, journal, lambda: True):
+            with paced(held, lambda: _rows_so_far(journal), 3):
                 scheduler.send_signal(signal.SIGKILL)
 
         threading.Thread(target=kill_after_three_tasks, daemon=True).start()

@@ -178,9 +178,10 @@ def test_no_display_explains_how_to_run_it(monkeypatch, capsys):
 
 
 def start_long_run(qtbot, w, workers=2):
-    # perft 7 of the start position: billions of nodes, far longer than any test waits
+    # perft 8 of the start position: 85 G nodes, tens of seconds on two workers, far longer than
+    # any test waits (perft 7 now ends in about a second: the 50 ms event-loop test watches 2 s)
     w.board_commands.set_fen(START_FEN)
-    w.run_panel.set_settings(depth=7, workers=workers, hash_exp=-1)
+    w.run_panel.set_settings(depth=8, workers=workers, hash_exp=-1)
     w.run_panel.request_start()
     qtbot.waitUntil(lambda: w.graphs.t.size >= 3 and w.graphs.nps.values().max() > 0, timeout=30000)
 

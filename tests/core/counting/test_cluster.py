@@ -4,6 +4,7 @@ journal refuses another run's file."""
 import os
 import signal
 import sqlite3
+import threading
 
 import numpy as np
 import pytest
@@ -14,6 +15,8 @@ from perftscope.core import kernels
 from perftscope.core.counting.cluster import ClusterError, count_task, make_tasks, run_perft, split_positions
 from perftscope.core.kernels import expand as _x
 from perftscope.core.board.position import START_FEN, Position
+
+from ...cluster_workers import paced, warmed
 
 # chessprogramming.org "Perft Results"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -133,23 +136,30 @@ def test_an_unreachable_scheduler_is_a_clear_error():
 
 
 def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client, tmp_path):
-    dask_client.wait_for_workers(2, timeout=60)
     pids = dask_client.run(os.getpid)                  # {worker address: pid}
+    held_workers = warmed(dask_client, 2)
     lost = []                                          # (pid, tasks it held when killed)
+    journal = tmp_path / "d7.sqlite"
 
-    def kill_once(p):
-        if lost:
-            return
-        held = {w: keys for w, keys in dask_client.processing().items() if keys}
-        if held and p.tasks_done < p.tasks_total - 2:
+    def rows():
+        try:
+            with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+                return db.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+        except sqlite3.OperationalError:               # not created yet
+            return 0
+
+    def kill_one_holding_work():
+        # the workers held after the first finished task: both still hold work, whatever the load
+        with paced(held_workers, rows, 1):
+            held = {w: keys for w, keys in dask_client.processing().items() if keys}
             victim = sorted(held)[0]
             os.kill(pids[victim], signal.SIGKILL)
             lost.append((pids[victim], held[victim]))
 
-    # depth 7: the workers count for seconds, so a worker still holds tasks when the client hears
-    # of the first one finished, whatever the load (at depth 6 they can all be done by then)
-    journal = tmp_path / "d7.sqlite"
-    r = run_perft(START_FEN, "", 7, 3, client=dask_client, tasks=48, progress=kill_once, journal=journal)
+    killer = threading.Thread(target=kill_one_holding_work, daemon=True)
+    killer.start()
+    r = run_perft(START_FEN, "", 7, 3, client=dask_client, tasks=48, journal=journal)
+    killer.join(timeout=60)
     assert lost and lost[0][1]                         # killed holding work
     assert r.nodes == 3_195_901_860
     assert r.tasks_run == 48
