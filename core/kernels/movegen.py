@@ -105,9 +105,14 @@ def checkers_to(T, P, N, D, O, sq, occ):
 @njit(cache=CACHE, _nrt=False, forceinline=True)
 def legality_masks(T, s):
     """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
+    return legality_masks_at(T, s, tzcnt(s[4] & s[5]))
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def legality_masks_at(T, s, ksq):
+    """legality_masks for the side to move's king, known to stand on ksq."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
-    ksq = tzcnt(K & us)
     checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)) & them
     # slider lookups only for the kinds the opponent still has (most endgames lack one).
     # Pins: sliders that would hit the king if our own pieces were not there.
@@ -314,12 +319,19 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
 def count_moves(T, s, shape):
-    """Number of legal moves, by popcount of target sets (the leaf parent's work).
+    """Number of legal moves of s (count_moves_at, the king's square found from s)."""
+    return count_moves_at(T, s, shape, tzcnt(s[4] & s[5]))
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def count_moves_at(T, s, shape, ksq):
+    """Number of legal moves, by popcount of target sets (the leaf parent's work), the side to
+    move's king on ksq (perft 2 knows it once for all its children: two_ply._count_at).
     `shape`: board.CASTLING, or what a kernel built for less knows of s (board.NO_CASTLING,
     board.PAWNS_AND_ROOKS)."""
     s = narrowed(s, shape)
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
-    ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
+    ksq, checkers, evasion, pin_o, pin_d = legality_masks_at(T, s, ksq)
     king_to, castles = king_destinations(T, s, ksq, checkers, shape)
     n = popcnt(king_to) + np.uint64(castles & 1) + np.uint64(castles >> 1)
     if evasion == 0:
