@@ -331,11 +331,16 @@ class Race:
         """One call, stopped at the budget's end (None then) or by stop() (OracleCancelled)."""
         try:
             with self._cuttable(racer, budget_end):
-                return racer.call(request, depth)
+                timing = racer.call(request, depth)
         except OracleCancelled:
             if self.stopped.is_set() or budget_end is None:
                 raise
             return None
+        # a call can end in the moment between the budget's end and the cut reaching it: it did
+        # not finish within the budget either (it would be counted a millisecond or two over)
+        if budget_end is not None and time.monotonic() > budget_end:
+            return None
+        return timing
 
     def _check(self, heat: Heat, racer, depth: int, timing: Timing) -> bool:
         """Record the lap; True when its count is wrong (the heat is then out, with the verdict)."""
