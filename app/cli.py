@@ -93,8 +93,16 @@ class _Interrupts:
 
     @classmethod
     def _quiet_when_interrupted(cls, unraisable) -> None:
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-            cls._unraisable(unraisable)
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            return
+        tb = unraisable.exc_traceback
+        while cls.seen and tb is not None:
+            # a compiler object the interrupt left half-built fails in its destructor (llvmlite's
+            # ObjectRef.__del__ without `_as_parameter_`): the interrupt's echo, not a new fault
+            if cls._in_compiler(tb.tb_frame.f_code.co_filename):
+                return
+            tb = tb.tb_next
+        cls._unraisable(unraisable)
 
     @classmethod
     def _handle(cls, signum, frame):
@@ -106,10 +114,13 @@ class _Interrupts:
         raise KeyboardInterrupt
 
     @staticmethod
-    def _compiling(frame) -> bool:
+    def _in_compiler(filename: str) -> bool:
+        return f"{os.sep}numba{os.sep}" in filename or f"{os.sep}llvmlite{os.sep}" in filename
+
+    @classmethod
+    def _compiling(cls, frame) -> bool:
         while frame is not None:
-            name = frame.f_code.co_filename
-            if f"{os.sep}numba{os.sep}" in name or f"{os.sep}llvmlite{os.sep}" in name:
+            if cls._in_compiler(frame.f_code.co_filename):
                 return True
             frame = frame.f_back
         return False

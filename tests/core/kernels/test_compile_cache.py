@@ -111,3 +111,27 @@ def test_ctrl_c_during_the_first_compile_is_an_interrupt_not_a_crash(tmp_path):
         out, err = proc.communicate(timeout=60)
         assert (proc.returncode, err, out) == (130, "perftscope: interrupted\n", "")
         assert time.monotonic() - sent < 5
+
+
+# llvmlite's ObjectRef built without its __init__ (as an interrupt inside it leaves one) fails in
+# its destructor: after a Ctrl-C the CLI keeps that echo off the terminal, never before one
+HALF_BUILT = """
+import sys
+from llvmlite.binding.ffi import ObjectRef
+from perftscope.app.cli import _Interrupts
+_Interrupts.install()
+_Interrupts.seen = sys.argv[1] == "after"
+ref = ObjectRef.__new__(ObjectRef)
+del ref
+print("went on")
+"""
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_compiler_object_the_interrupt_left_half_built_is_not_a_traceback(when):
+    out = subprocess.run([sys.executable, "-c", HALF_BUILT, when], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout == "went on\n"
+    if when == "after":
+        assert out.stderr == ""
+    else:
+        assert "Exception ignored in" in out.stderr and "ObjectRef.__del__" in out.stderr
