@@ -326,7 +326,7 @@ def count_moves(T, s, shape):
 @njit(cache=CACHE, _nrt=False, forceinline=True)
 def count_moves_at(T, s, shape, ksq):
     """Number of legal moves, by popcount of target sets (the leaf parent's work), the side to
-    move's king on ksq (perft 2 knows it once for all its children: two_ply._count_at).
+    move's king on ksq (perft 2 knows it once for all its children: two_ply._count).
     `shape`: board.CASTLING, or what a kernel built for less knows of s (board.NO_CASTLING,
     board.PAWNS_AND_ROOKS)."""
     s = narrowed(s, shape)

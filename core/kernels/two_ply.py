@@ -26,7 +26,7 @@ from .attacks import bishop_attacks, rook_attacks
 from .bits import tzcnt
 from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, \
     make_leaf_parent
-from .movegen import children_cannot_castle, count_moves, count_moves_at, ep_is_legal, king_destinations, \
+from .movegen import children_cannot_castle, count_moves_at, ep_is_legal, king_destinations, \
     legality_masks, narrowed, pawn_targets
 from .by_address import C_SIGNATURE, TABLE, from_python, table_view
 from .tables import KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8
@@ -40,23 +40,12 @@ _FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _count(T, s, frm, delta, targets, what, shape):
-    """Leaves below the children reached by moving `what` to each of `targets`, from
-    frm, or for pawns (delta > 0) from each target minus delta."""
-    total = np.uint64(0)
-    while targets:
-        to = tzcnt(targets)
-        total += count_moves(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what, shape), shape)
-        targets &= targets - ONE
-    return total
-
-
-@njit(cache=CACHE, _nrt=False, forceinline=True)
-def _count_at(T, s, frm, delta, targets, what, shape, their_king):
-    """_count for moves that leave their king where it is: on their_king, as the children see
-    it, found once per node. Each child's square of its king, and every table entry read at
-    it (the knight and pawn checks, the king's rays and zones), is then the same for all of
-    them, loop-invariant for LLVM, instead of found again from the child's king bitboard."""
+def _count(T, s, frm, delta, targets, what, shape, their_king):
+    """Leaves below the children reached by moving `what` to each of `targets`, from frm, or
+    for pawns (delta > 0) from each target minus delta. No move of ours moves their king: it
+    stands on their_king in every child, as the children see it, found once per node: that
+    square and every table entry read at it (the knight and pawn checks, the king's rays and
+    zones) are loop-invariant for LLVM, not found again from each child's king bitboard."""
     total = np.uint64(0)
     while targets:
         to = tzcnt(targets)
@@ -66,11 +55,12 @@ def _count_at(T, s, frm, delta, targets, what, shape, their_king):
     return total
 
 
-@njit(types.uint64(TABLE, STATE, types.int64, types.int64, types.uint64, types.int64), cache=CACHE, _nrt=False)
-def _count_rare(T, s, frm, delta, targets, what):
+@njit(types.uint64(TABLE, STATE, types.int64, types.int64, types.uint64, types.int64, types.int64), cache=CACHE,
+      _nrt=False)
+def _count_rare(T, s, frm, delta, targets, what, their_king):
     """_count for the rare moves (castling, promotions, en passant), left a call so
     that the counting code is not compiled in once more for each."""
-    return _count(T, s, frm, delta, targets, what, STANDARD_CASTLING)
+    return _count(T, s, frm, delta, targets, what, STANDARD_CASTLING, their_king)
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -85,9 +75,10 @@ def _perft2(T, s, shape, children):
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     their_king = tzcnt(K & (occ ^ us)) ^ 56        # mirrored, as the children see it
     king_to, castles = king_destinations(T, s, ksq, checkers, shape)
-    total = _count_at(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children, their_king)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children, their_king)
     if castles:
-        total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE)
+        total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE,
+                             their_king)
     if evasion == 0:
         return total
     target = ~us & evasion
@@ -101,11 +92,11 @@ def _perft2(T, s, shape, children):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count_at(T, s, np.int64(0), delta, t, what, children, their_king)
+        total += _count(T, s, np.int64(0), delta, t, what, children, their_king)
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count_at(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), children, their_king)
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), children, their_king)
         b &= b - ONE
     b = D & us & ~pin_o
     while b:
@@ -114,7 +105,7 @@ def _perft2(T, s, shape, children):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count_at(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children, their_king)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children, their_king)
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -123,20 +114,20 @@ def _perft2(T, s, shape, children):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count_at(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children, their_king)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children, their_king)
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):
             way = k % 3
             total += _count_rare(T, s, 0, 8 if way == 0 else (7 if way == 1 else 9),
                                  (push1 if way == 0 else (left if way == 1 else right)) & RANK_8,
-                                 PROMOTE + 3 - k // 3)
+                                 PROMOTE + 3 - k // 3, their_king)
     if ep:
         b = T[PAWN_B + np.int64(ep)] & P & us
         while b:
             sq = tzcnt(b)
             if ep_is_legal(T, s, sq, ksq, checkers, evasion):
-                total += _count_rare(T, s, sq, 0, ONE << ep, EN_PASSANT)
+                total += _count_rare(T, s, sq, 0, ONE << ep, EN_PASSANT, their_king)
             b &= b - ONE
     return total
 
