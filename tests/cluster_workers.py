@@ -5,6 +5,7 @@ second, before a test polling for its first results has seen them."""
 import contextlib
 import os
 import signal
+import sqlite3
 import time
 
 from perftscope.core.board.position import START_FEN, Position
@@ -19,6 +20,16 @@ def warmed(client, workers: int) -> list[int]:
     rows = make_tasks(split_positions(Position.from_fen(START_FEN), 1, False), 2, 1)[0].rows
     client.run(count_task, rows, 1)
     return list(client.run(os.getpid).values())
+
+
+def tasks_in_journal(journal) -> int:
+    """The tasks a running client has written to its journal so far (0 before it exists), read
+    without ever creating the file."""
+    try:
+        with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+            return db.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
+    except sqlite3.OperationalError:         # not created yet
+        return 0
 
 
 @contextlib.contextmanager

@@ -14,7 +14,7 @@ import perftscope.core.counting.perft as single
 from perftscope.app.cli import main
 from perftscope.core.board.position import Position
 
-from ..cluster_workers import paced, warmed
+from ..cluster_workers import paced, tasks_in_journal, warmed
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -69,13 +69,6 @@ def _journal_rows(path, writer_gone=False):
                 db.execute("SELECT id, session, counts FROM tasks")}
 
 
-def _rows_so_far(journal):
-    try:
-        return len(_journal_rows(journal))
-    except sqlite3.OperationalError:         # not created yet
-        return 0
-
-
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(how, dask_client, tmp_path,
                                                                              capsys):
@@ -89,7 +82,7 @@ def test_an_interrupted_client_resumes_from_its_journal_without_redoing_tasks(ho
                             stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        with paced(workers, lambda: _rows_so_far(journal), 3, running=lambda: proc.poll() is None):
+        with paced(workers, lambda: tasks_in_journal(journal), 3, running=lambda: proc.poll() is None):
             assert proc.poll() is None, proc.communicate()
             proc.send_signal(how)
             out, err = proc.communicate(timeout=30)
@@ -220,7 +213,7 @@ def test_a_killed_scheduler_ends_the_run_with_exit_2_and_the_same_command_resume
                 str(journal)]
 
         def kill_after_three_tasks():
-            with paced(held, lambda: _rows_so_far(journal), 3):
+            with paced(held, lambda: tasks_in_journal(journal), 3):
                 scheduler.send_signal(signal.SIGKILL)
 
         threading.Thread(target=kill_after_three_tasks, daemon=True).start()

@@ -16,7 +16,7 @@ from perftscope.core.counting.cluster import ClusterError, count_task, make_task
 from perftscope.core.kernels import expand as _x
 from perftscope.core.board.position import START_FEN, Position
 
-from ...cluster_workers import paced, warmed
+from ...cluster_workers import paced, tasks_in_journal, warmed
 
 # chessprogramming.org "Perft Results"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -141,16 +141,9 @@ def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client, tmp_
     lost = []                                          # (pid, tasks it held when killed)
     journal = tmp_path / "d7.sqlite"
 
-    def rows():
-        try:
-            with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
-                return db.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
-        except sqlite3.OperationalError:               # not created yet
-            return 0
-
     def kill_one_holding_work():
         # the workers held after the first finished task: both still hold work, whatever the load
-        with paced(held_workers, rows, 1):
+        with paced(held_workers, lambda: tasks_in_journal(journal), 1):
             held = {w: keys for w, keys in dask_client.processing().items() if keys}
             victim = sorted(held)[0]
             os.kill(pids[victim], signal.SIGKILL)
