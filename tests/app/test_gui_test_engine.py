@@ -140,15 +140,13 @@ def test_a_hanging_engine_in_a_fuzz_session_is_a_timeout_finding_and_the_session
     qtbot.waitUntil(lambda: bool(panel.findings) and job.done > 15, timeout=120000)
     panel.request_stop()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)
-    kinds = [f.kind for f in panel.findings]
-    assert kinds and set(kinds) == {"timeout"}    # each position where it hangs, nothing else
-    assert panel.table.item(0, 0).text() == "timeout" and "no answer within 1 s" in panel.table.item(0, 1).text()
-    assert panel.findings[0].name.startswith("#13 ")
-    # it went on after each hang: every hang but the last is followed by positions answered (the
-    # session may be stopped just after the last one)
-    hangs = [int(f.name.split()[0][1:]) for f in panel.findings]
-    assert job.done > hangs[0] and job.done >= hangs[-1]
-    assert hangs == sorted(set(hangs))
+    # every hang is one timeout finding, counted (timeouts are not shrunk, so all are alike): one
+    # on a quiet machine, more where a loaded one went past the next hang before the stop
+    assert [f.kind for f in panel.findings] == ["timeout"]
+    hung = panel.findings[0]
+    assert panel.table.item(0, 0).text() == "timeout" + (f" ×{hung.count}" if hung.count > 1 else "")
+    assert "no answer within 1 s" in panel.table.item(0, 1).text()
+    assert hung.name.startswith("#13 ")          # and the wait above saw it go on past #13
 
 
 def test_the_chess960_box_makes_a_fuzz_session_chess960(qtbot, window, engine_path):
