@@ -35,6 +35,17 @@ CALIBRATION_QUIET = 1.5
 QUIET_AFTER = {"moves": 0.3, "total": 0.1}
 # an xboard engine refusing a move (`Illegal move: e2e4`, `Illegal move (in check): e1f1`, `Invalid move: e2e5`)
 XBOARD_ILLEGAL = r"^(Illegal|Invalid) move\b"
+# a line by which a program says it does not know a command: xboard engines take it for a move
+# (`Illegal move: uci`) or say `Error (unknown command): uci`, UCI engines `Unknown command: xboard`
+# or Stockfish's `Unknown command: 'xboard'. Type help for more information.`
+_UNKNOWN = re.compile(r"^(?:(?:illegal|invalid) move(?: \([^)]*\))?|error(?: \([^)]*\))?|unknown command|"
+                      r"unrecognized command|unknown)\s*:?\s*['\"`]?(?P<word>[a-z][\w-]*)", re.I)
+
+
+def refuses_command(line: str, word: str) -> bool:
+    """Whether `line` says the program does not know the command `word`."""
+    match = _UNKNOWN.match(line.strip())
+    return match is not None and match.group("word").lower() == word
 
 
 @dataclass(frozen=True)
@@ -273,7 +284,7 @@ class ConsoleProtocol:
             self.restarts += 1
             self.engine.kill()
         self.engine = EngineProcess(self.name, list(d.command), cwd=d.cwd, env=dict(d.env), log=self.log)
-        greeting = run(self.engine, Until(d.start, d.start_until))
+        greeting = run(self.engine, self.handshake())
         if d.start_until:
             self.greeting = greeting
         setoptions, took = uci_setoptions(self.greeting, self.mode)
@@ -281,6 +292,10 @@ class ConsoleProtocol:
             self.engine.send(line, repr(line))
         self.taken.update(took)
         self.sync()
+
+    def handshake(self) -> Command:
+        """The start lines, and the engine's reply up to the line that ends it."""
+        return Until(self.dialogue.start, self.dialogue.start_until)
 
     def sync(self):
         """The resync round trip (`isready` until `readyok`), where the dialogue has one: lines

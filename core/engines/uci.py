@@ -17,7 +17,8 @@ import re
 from dataclasses import replace
 
 from ..errors import CalibrationError
-from .dialogue import UCI, ConsoleProtocol, Dialogue, InteractiveOracle, Perft
+from ..errors import EngineTimeout
+from .dialogue import UCI, ConsoleProtocol, Dialogue, InteractiveOracle, Perft, Until, refuses_command
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
 from .process import executable
@@ -83,6 +84,29 @@ class UciPerft(Perft):
         self.heard = bool(line.strip()) and not line.startswith("info string")
 
 
+class UciHandshake(Until):
+    """`uci` until `uciok`, for a program that may not speak UCI: one that says it does not know
+    `uci` (an xboard engine takes it for a move: `Illegal move: uci`) is told so at once, and one
+    that stays silent is asked, in the timeout's message, whether it speaks UCI."""
+
+    def __init__(self, protocol: ConsoleProtocol):
+        d = protocol.dialogue
+        super().__init__(d.start, d.start_until)
+        self.name, self.path = protocol.name, d.command[0]
+
+    def line(self, engine, line):
+        refused = [w for w in self.lines if refuses_command(line, w)]
+        if refused:
+            engine.kill()
+            raise CalibrationError(f"{self.name} does not speak UCI (it answered {line.strip()!r} to "
+                                   f"`{refused[0]}`): for an xboard engine use xboard:{self.path}")
+        super().line(engine, line)
+
+    def timed_out(self, engine, error):
+        return EngineTimeout(f"{error}; does it speak UCI? (for an xboard engine use xboard:{self.path})",
+                             error.seconds)
+
+
 class UciProtocol(ConsoleProtocol):
     """UCI: the dialogue's lines, `UCI_Chess960` switched when a position needs it (every UCI
     engine starts with it false; castling is then written king takes rook), `go perft`."""
@@ -91,6 +115,9 @@ class UciProtocol(ConsoleProtocol):
     def start(self):
         self.chess960 = False
         super().start()
+
+    def handshake(self):
+        return UciHandshake(self)
 
     def request_lines(self, fen, moves, depth, position):
         lines = super().request_lines(fen, moves, depth, position)

@@ -1,6 +1,10 @@
 """xboard (CECP) engines: `xboard:PATH`, or an engine file with `protocol = "xboard"`.
 
-    xboard / protover 2          the features it announces are read (until done=1, or 2 s of silence)
+    xboard / protover 2          the features it announces are read (until done=1, or 2 s of silence);
+                                 one that says it does not know `xboard` or `protover` does not
+                                 speak xboard, and one that announces none is asked `uci` once: a
+                                 `uciok` says it is a UCI engine (both told at once, not after the
+                                 calibration)
     new / force / setboard FEN   for each request (`variant fischerandom` first for Chess960)
     e2e4                         each move on a line of its own (`usermove e2e4` with usermove=1,
                                  SAN with san=1, O-O for a Chess960 castling)
@@ -20,7 +24,7 @@ import chess
 
 from ..errors import CalibrationError, EngineRefused
 from .dialogue import (HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Command, ConsoleProtocol, Dialogue, InteractiveOracle,
-                       Perft, _refused, run)
+                       Perft, _refused, refuses_command, run)
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
 from .process import executable
@@ -28,6 +32,7 @@ from .process import executable
 XBOARD = Dialogue(command=(), start=("xboard", "protover 2"), position=("new", "force", "setboard {fen}"),
                   divide="perft {depth}", moves_each="{move}", illegal=XBOARD_ILLEGAL, quit="quit")
 FEATURES_QUIET = 2.0            # an engine that announces no features (protocol 1) is not waited on longer
+UCI_PROBE_QUIET = 1.0           # ... and then answers `uci` within this silence, or not at all
 _FEATURE = re.compile(r'(\w+)=(?:"([^"]*)"|(\S+))')
 _ERROR = re.compile(r"^Error \((?P<kind>[^)]*)\):\s*(?P<what>.*)")
 
@@ -36,18 +41,44 @@ class Features(Command):
     """The features an engine announces after `protover 2`, until `done=1` or a silence of
     FEATURES_QUIET (protocol 1 announces none)."""
 
-    def __init__(self, what: str):
+    def __init__(self, what: str, name: str, path: str):
         super().__init__(what, HANDSHAKE_TIMEOUT)
+        self.name, self.path = name, path
         self.result: dict[str, str] = {}
 
     def quiet(self):
         return FEATURES_QUIET
 
     def line(self, engine, line):
+        refused = [w for w in ("xboard", "protover") if refuses_command(line, w)]
+        if refused:           # a UCI engine: `Unknown command: xboard`
+            engine.kill()
+            raise CalibrationError(f"{self.name} does not speak xboard (it answered {line.strip()!r} to "
+                                   f"`{refused[0]}`): for a UCI engine use uci:{self.path}")
         if line.startswith("feature "):
             for key, quoted, bare in _FEATURE.findall(line):
                 self.result[key] = quoted if bare == "" else bare
             self.done = self.result.get("done") == "1"
+
+
+class UciProbe(Command):
+    """`uci`, sent to a program that announced no xboard features: True when it answers `uciok`
+    (a UCI engine that ignores unknown commands silently, as UCI tells it to), False when it says
+    it does not know `uci` (an xboard engine of protocol 1) or stays silent."""
+
+    def __init__(self):
+        super().__init__("'uci'", HANDSHAKE_TIMEOUT)
+        self.result = False
+
+    def start(self, engine):
+        engine.send("uci", self.what)
+
+    def quiet(self):
+        return UCI_PROBE_QUIET
+
+    def line(self, engine, line):
+        self.result = line.strip() == "uciok"
+        self.done = self.result or refuses_command(line, "uci")
 
 
 class XboardPerft(Perft):
@@ -83,11 +114,19 @@ class XboardProtocol(ConsoleProtocol):
         super().__init__(*args)
         self.features: dict[str, str] = {}
         self._pings = 0
+        self._probed = False
 
     def start(self):
         super().start()
         self.features = {}
-        self.features = run(self.engine, Features(repr(" / ".join(self.dialogue.start))))
+        path = self.dialogue.command[0]
+        self.features = run(self.engine, Features(repr(" / ".join(self.dialogue.start)), self.name, path))
+        if not self.features and not self._probed:      # protocol 1, or not xboard at all
+            self._probed = True
+            if run(self.engine, UciProbe()):
+                self.engine.kill()
+                raise CalibrationError(f"{self.name} is a UCI engine (it announced no xboard features and "
+                                       f"answered `uciok` to `uci`): use uci:{path}")
 
     def refuses_chess960(self) -> str:
         variants = self.features.get("variants")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A UCI program without `go perft`, like many real engines: `uci_no_perft.py [ENGINE] [--silent |
---ignores]` (ENGINE: correct.py by default).
+--ignores] [--complains]` (ENGINE: correct.py by default).
 `go ...` starts a 'search' (`info depth 1 ...` then `bestmove`; with --silent nothing until
 `stop`; with --ignores, `go perft` is a command it does not know and ignores, as UCI says to, and
 `stop` then has nothing to stop), while its console command `perft N` prints the total of its engine (a perftree-protocol
@@ -16,6 +16,7 @@ words = [a for a in sys.argv[1:] if not a.startswith("--")]
 engine = words[0] if words else os.path.join(os.path.dirname(os.path.abspath(__file__)), "correct.py")
 silent = "--silent" in sys.argv[1:]
 ignores = "--ignores" in sys.argv[1:]
+complains = "--complains" in sys.argv[1:]
 fen, moves = chess.STARTING_FEN, []
 for line in sys.stdin:
     words = line.split()
@@ -41,3 +42,5 @@ for line in sys.stdin:
         print(out.strip().splitlines()[-1], flush=True)
     elif word == "quit":
         break
+    elif complains:
+        print(f"Unknown command: '{line.strip()}'. Type help for more information.", flush=True)

@@ -173,6 +173,35 @@ def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_pat
     assert str(err.value).endswith("): describe its perft command in an engine file (see README)")
 
 
+@pytest.mark.parametrize("how", ["", " --complains"])
+def test_a_uci_engine_named_as_xboard_is_told_at_once(how, engine_path, tmp_path):
+    # Ethereal and Toga II ignore `xboard` without a word (and Ethereal's console `perft 2` then
+    # counts its own position); Stockfish and Glaurung say `Unknown command: xboard`
+    script = tmp_path / "a-uci-engine"
+    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}{how}\n')
+    script.chmod(0o755)
+    start = time.monotonic()
+    with pytest.raises(CalibrationError) as err:
+        make_oracle(f"xboard:{script}", timeout=600)
+    assert time.monotonic() - start < 8            # not a calibration of 15 s, nor the 600-second timeout
+    said = ("does not speak xboard (it answered \"Unknown command: 'xboard'. Type help for more information.\" "
+            "to `xboard`)" if how else "is a UCI engine (it announced no xboard features and answered `uciok` to `uci`)")
+    assert str(err.value) == f"a-uci-engine {said}: " + ("for a UCI engine use" if how else "use") + f" uci:{script}"
+
+
+def test_an_xboard_engine_named_as_uci_is_told_at_once(engine_path, tmp_path):
+    # Phalanx and HoiChess take `uci` for a move (`Illegal move: uci`); HoiChess then exits
+    script = tmp_path / "an-xboard-engine"
+    script.write_text(f'#!/bin/sh\nexec {ENGINES / "xboard_engine.py"} {engine_path("correct")}\n')
+    script.chmod(0o755)
+    start = time.monotonic()
+    with pytest.raises(CalibrationError) as err:
+        make_oracle(f"uci:{script}", timeout=600)
+    assert time.monotonic() - start < 5            # not the handshake's 10-second timeout
+    assert str(err.value) == ("an-xboard-engine does not speak UCI (it answered 'Illegal move: uci' to `uci`): "
+                              f"for an xboard engine use xboard:{script}")
+
+
 def test_a_uci_engine_without_go_perft_through_its_perft_command(tmp_path, engine_path, core, expected):
     for planted in ("ep_rank_pin",):
         toml = tmp_path / f"{planted}.toml"
