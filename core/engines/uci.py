@@ -16,8 +16,7 @@ import os
 import re
 from dataclasses import replace
 
-from ..errors import CalibrationError
-from ..errors import EngineTimeout
+from ..errors import CalibrationError, EngineTimeout
 from .dialogue import UCI, ConsoleProtocol, Dialogue, InteractiveOracle, Perft, Until, refuses_command
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
@@ -29,6 +28,9 @@ NO_PERFT_WAIT = 1.0            # seconds a UCI engine may stay silent after `go 
 # seconds of silence after `stop` before it is asked `isready`: a `readyok` before any answer says
 # that it ignored `go perft`, as UCI tells engines to do with a command they do not know
 NO_PERFT_READY = 0.5
+# the advice to an engine without the protocol's perft: many have none at all (Glaurung, Toga II,
+# GNU Chess, Phalanx, HoiChess), so a perft command is not presumed
+OWN_PERFT = "if it counts perft with a command of its own, describe that in an engine file (see README)"
 
 
 class UciPerft(Perft):
@@ -74,13 +76,11 @@ class UciPerft(Perft):
         if self.go and _NO_GO_PERFT.match(line.strip()):
             engine.send("stop", self.what)
             engine.kill()
-            raise CalibrationError(f"{name} has no `go perft` (it answered {line.strip()!r}): describe "
-                                   f"its perft command in an engine file (see README)")
+            raise CalibrationError(f"{name} has no `go perft` (it answered {line.strip()!r}): {OWN_PERFT}")
         if self.go and self.ready_sent and line.strip() == "readyok":
             engine.kill()
             raise CalibrationError(f"{name} has no `go perft` (it said nothing to {self.what} nor to `stop`, "
-                                   f"and answered `isready` at once): describe its perft command in an "
-                                   f"engine file (see README)")
+                                   f"and answered `isready` at once): {OWN_PERFT}")
         self.heard = bool(line.strip()) and not line.startswith("info string")
 
 

@@ -28,6 +28,7 @@ from .dialogue import (HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Command, ConsoleProtoc
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
 from .process import executable
+from .uci import OWN_PERFT
 
 XBOARD = Dialogue(command=(), start=("xboard", "protover 2"), position=("new", "force", "setboard {fen}"),
                   divide="perft {depth}", moves_each="{move}", illegal=XBOARD_ILLEGAL, quit="quit")
@@ -96,9 +97,9 @@ class XboardPerft(Perft):
                 text.split(":", 1)[-1].split()[:1] == [perft]:
             unknown = [perft]
         if unknown:
-            what_for = "describe its perft command" if unknown[0] == perft else "describe how to talk to it"
+            advice = OWN_PERFT if unknown[0] == perft else "describe how to talk to it in an engine file (see README)"
             raise CalibrationError(f"{self.protocol.name} has no `{unknown[0]}` command (it answered {text!r}): "
-                                   f"{what_for} in an engine file (see README)")
+                                   f"{advice}")
         if error:
             raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in {self.what}: {text!r}")
         super().check(engine, line)

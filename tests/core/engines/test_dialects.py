@@ -170,7 +170,8 @@ def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_pat
     said = "it said nothing to 'position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 / go " \
            "perft 2' nor to `stop`, and answered `isready` at once" if how == " --ignores" else "it answered "
     assert str(err.value).startswith(f"no-perft has no `go perft` ({said}")
-    assert str(err.value).endswith("): describe its perft command in an engine file (see README)")
+    assert str(err.value).endswith("): if it counts perft with a command of its own, describe that in an engine "
+                                   "file (see README)")
 
 
 @pytest.mark.parametrize("how", ["", " --complains"])
