@@ -4,6 +4,8 @@
     'my-perft.sh'
     >>> parse_spec("cmd:./engine divide {depth} {fen} {moves}").short_name
     'engine'
+    >>> parse_spec("cmd:node --stack-size=9000 perft.mjs {depth} {fen}").short_name
+    'perft.mjs'
 
 KINDS is every kind of engine perftscope can talk to, each with how a spec writes it, what the
 window's selector calls it, what follows its colon, and one phrase saying what it is. The parser,
@@ -62,6 +64,10 @@ BUILTIN = tuple(k.name for k in KINDS if k.builtin)
 WITH_TARGET = tuple(k.name for k in KINDS if not k.builtin)
 _ALIASES = {alias: k.name for k in KINDS for alias in (k.name, *k.aliases) if k.builtin}
 OPTIONS = {"chess960": ("false",)}          # option: the values it may take
+# a template starting with one of these runs the script it names: the script is the engine's name
+# (`cmd:node perft.mjs ...` is perft.mjs in every report, not "node", and two scripts raced apart)
+RUNNERS = {"node", "nodejs", "deno", "bun", "npx", "tsx", "ts-node", "run", "python", "python3", "pypy",
+           "pypy3", "uv", "ruby", "perl", "php", "lua", "sh", "bash", "dash", "zsh", "julia", "Rscript"}
 
 
 @dataclass(frozen=True)
@@ -85,13 +91,29 @@ class Spec:
                 words = shlex.split(self.target)
             except ValueError:
                 words = self.target.split()
-            return os.path.basename(words[0]) if words else "cmd"
+            return _program_name(words)
         if self.kind == "file":
             return os.path.splitext(os.path.basename(self.target))[0] or self.target
         return os.path.basename(self.target.rstrip("/")) or self.target
 
     def __str__(self):
         return self.text
+
+
+def _program_name(words: list[str]) -> str:
+    """A command line's program: the script an interpreter runs (past its options), else the
+    first word."""
+    if not words:
+        return "cmd"
+    script = words[0]
+    for word in words:
+        if "{" in word:
+            break
+        if os.path.basename(word) in RUNNERS or word.startswith("-"):
+            continue
+        script = word
+        break
+    return os.path.basename(script)
 
 
 def parse_spec(text) -> Spec:

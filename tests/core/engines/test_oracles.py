@@ -301,6 +301,11 @@ def test_close_does_not_wait_for_a_running_request():
     ("uci:/x/eng", "uci", "eng"),
     ("cmd:./engine divide {depth} {fen} {moves}", "cmd", "engine"),
     ("cmd:'/opt/my engine/perft' {depth} {fen}", "cmd", "perft"),
+    # an interpreter's script names the engine, past the interpreter's options
+    ("cmd:node js/chessops-cmd.mjs {depth} {fen} {moves}", "cmd", "chessops-cmd.mjs"),
+    ("cmd:/usr/bin/python3 -u tools/perft.py {depth} {fen}", "cmd", "perft.py"),
+    ("cmd:deno run --allow-read perft.ts {depth} {fen}", "cmd", "perft.ts"),
+    ("cmd:python3 {depth} {fen}", "cmd", "python3"),
     ("file:/nowhere/my-engine.toml", "file", "my-engine"),
     ("core", "core", "core"), ("stockfish", "stockfish", "stockfish"),
     ("python-chess", "python-chess", "python-chess"), ("chess", "python-chess", "python-chess"),
