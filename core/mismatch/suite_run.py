@@ -108,12 +108,18 @@ class SuiteRun(EngineSession):
             with ThreadPoolExecutor(self.jobs, thread_name_prefix="suite-job") as pool:
                 # the entries may be a stream (core.counting.suites.read): a bounded number in flight
                 waiting: collections.deque = collections.deque()
-                for index, entry in enumerate(self.entries):
-                    waiting.append(pool.submit(self._run_case, index, entry))
-                    while len(waiting) > IN_FLIGHT * self.jobs:
-                        waiting.popleft().result()          # a failing reference raises here
-                for future in waiting:
-                    future.result()
+                try:
+                    for index, entry in enumerate(self.entries):
+                        waiting.append(pool.submit(self._run_case, index, entry))
+                        while len(waiting) > IN_FLIGHT * self.jobs:
+                            waiting.popleft().result()          # a failing reference raises here
+                    for future in waiting:
+                        future.result()
+                except BaseException:
+                    # Ctrl-C (or a failing reference): the running engine calls are killed now,
+                    # before leaving the pool waits for its jobs (it waited for a deep perft to end)
+                    self.stop()
+                    raise
         finally:
             self.close()
             self.seconds = time.perf_counter() - start
