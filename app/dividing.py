@@ -195,7 +195,8 @@ class DivideController(QObject):
         index = self.tree_model.find(where)
         if index is None:
             return
-        self.tree_model.insert_rows(self.tree_model.node(index), level.rows)
+        totals = (level.engine_total, level.total) if level.total is not None and not level.rows else None
+        self.tree_model.insert_rows(self.tree_model.node(index), level.rows, totals)
         if level.chosen:
             self.tree_model.expect(list(where) + [level.chosen])        # the finder's next level
             self.tree.reveal(list(where) + [level.chosen])
@@ -222,7 +223,12 @@ class DivideController(QObject):
             return
         if report.agree or not (report.missing or report.extra):
             self.tree_model.stop_loading("no mismatch below")
-            if report.note:
+            last = report.levels[-1] if report.levels else None
+            inconsistent = last is not None and last.engine_total is not None and last.engine_total == last.total
+            if report.note and report.totals_only and not inconsistent:
+                self.model.say(f"{report.engine} and {report.reference} differ at {report.fen} (it prints only "
+                               f"totals, so not move by move): see the Finder report", error=True)
+            elif report.note:
                 self.model.say(f"{report.engine} is inconsistent: see the Finder report", error=True)
             else:
                 self.model.say(f"✔ no mismatch: {report.engine} agrees with {report.reference} "

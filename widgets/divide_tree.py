@@ -40,7 +40,7 @@ _ENABLED_SELECTABLE, _NO_FLAGS = Qt.ItemIsEnabled | Qt.ItemIsSelectable, Qt.NoIt
 
 class Node:
     """A position in the tree: the moves from the root, the row that reached it, its rows once loaded."""
-    __slots__ = ("parent", "row", "moves", "depth", "compared", "children", "state", "error")
+    __slots__ = ("parent", "row", "moves", "depth", "compared", "children", "state", "error", "totals")
 
     def __init__(self, parent, row: Row | None, moves, depth, compared: bool):
         self.parent, self.row, self.moves, self.depth = parent, row, moves, depth
@@ -48,6 +48,9 @@ class Node:
         self.children: list[Node] = []
         self.state = "idle"                       # idle, loading, loaded, failed
         self.error = ""
+        # (engine, reference) counts of a position whose rows are not known: an engine printing
+        # only totals, compared by its total alone (the finder's level without rows)
+        self.totals: tuple[int | None, int] | None = None
 
     @property
     def move(self) -> str | None:
@@ -267,10 +270,12 @@ class DivideModel(QAbstractItemModel):
             return
         self.insert_rows(node, rows)
 
-    def insert_rows(self, node: Node, rows: list[Row]):
-        """Show a position's rows below `node` (from a fetch, a finder level or a session)."""
+    def insert_rows(self, node: Node, rows: list[Row], totals: tuple[int | None, int] | None = None):
+        """Show a position's rows below `node` (from a fetch, a finder level or a session);
+        `totals`: (engine, reference) counts where there are no rows (only totals compared)."""
         if node.state == "loaded":
             return
+        node.totals = totals if not rows else None
         rows = sorted(rows, key=lambda r: r.move)
         children = [Node(node, r, node.moves + (r.move,), node.depth - 1, self.compared) for r in rows]
         parent = self.index_of(node)
@@ -326,6 +331,9 @@ class DivideModel(QAbstractItemModel):
         """(engine, reference) node counts of the root once loaded; the engine's is None without one."""
         if self.root.state != "loaded":
             return None, None
+        if self.root.totals is not None:
+            engine, reference = self.root.totals
+            return (engine if self.compared else None), reference
         rows = [c.row for c in self.root.children]
         engine = sum(r.engine or 0 for r in rows) if self.compared else None
         return engine, sum(r.reference or 0 for r in rows)
@@ -479,6 +487,16 @@ class DivideTreePanel(QWidget):
         if not self.model.compared:
             self.summary.setText(f"{self.model.reference}: {ref:,} nodes, {len(nodes)} moves "
                                  f"(no engine chosen: the reference's divide alone)")
+            return
+        if root.totals is not None:        # an engine printing only totals, compared by them alone
+            if engine == ref:
+                verdict = (f"<span style='color:{palette.GOOD}'>✔ {self.model.engine} agrees</span>: "
+                           f"{engine:,} nodes (it prints only totals: compared by its total)")
+            else:
+                verdict = (f"<span style='color:{palette.BAD}'><b>✗ its move list differs</b></span> "
+                           f"(it prints only totals: see the Finder report) · {self.model.engine} {engine:,} · "
+                           f"{self.model.reference} {ref:,} · {engine - ref:+,}")
+            self.summary.setText(verdict)
             return
         bad = [n for n in nodes if n.verdict is not AGREES]
         if not bad:

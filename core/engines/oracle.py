@@ -175,6 +175,13 @@ class Oracle:
                 rows[m] = self.answer(request.then(m), depth - 1, as_written).total
             except EngineRefused:
                 refused.append(m)
+        if sum(rows.values()) != answer.total:
+            # its own total counts other moves than the legal ones it was asked about one by one:
+            # these rows alone would agree with the reference where the engine does not
+            raise EngineError(f"{self.name} counts {answer.total} here at depth {depth}, but its counts below "
+                              f"each legal move add up to {sum(rows.values())} "
+                              f"({answer.total - sum(rows.values()):+}): its move list here is not the legal "
+                              f"one; it prints only totals, so which moves cannot be told")
         return rows, refused
 
     def perft(self, request: Request, depth: int = 1, as_written: bool = False) -> int:

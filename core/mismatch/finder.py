@@ -67,12 +67,14 @@ class Row:
 @dataclass
 class Level:
     """Both divides of one position on the way down; `chosen` is the move followed from here;
-    `total` the reference's count where there are no rows (an engine printing only totals)."""
+    `total` the reference's count where there are no rows (an engine printing only totals), and
+    `engine_total` the engine's there."""
     fen: str
     depth: int
     rows: list[Row]
     chosen: str | None = None
     total: int | None = None
+    engine_total: int | None = None
 
     @property
     def nodes(self) -> int | None:
@@ -85,12 +87,12 @@ class Level:
 
     def to_json(self) -> dict:
         return {"fen": self.fen, "depth": self.depth, "rows": [r.to_json() for r in self.rows],
-                "chosen": self.chosen, "total": self.total}
+                "chosen": self.chosen, "total": self.total, "engine_total": self.engine_total}
 
     @classmethod
     def from_json(cls, data: dict) -> Level:
         return cls(data["fen"], data["depth"], [Row.from_json(r) for r in data["rows"]], data.get("chosen"),
-                   data.get("total"))
+                   data.get("total"), data.get("engine_total"))
 
 
 @dataclass(frozen=True)
@@ -420,7 +422,7 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
     """A totals-only engine whose total here matches the reference's, or any total at depth 1:
     the level has no rows (nothing is known move by move), the note says what the totals say."""
     reference_total = sum(theirs.values())
-    level = Level(pos.fen(), depth, [], total=reference_total)
+    level = Level(pos.fen(), depth, [], total=reference_total, engine_total=total)
     report.levels.append(level)
     report.fen, report.reached = level.fen, pos
     if progress is not None:

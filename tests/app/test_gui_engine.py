@@ -387,3 +387,32 @@ def test_the_first_divide_with_a_new_program_says_it_is_learning_its_dialect(qtb
     assert "learning how new-perft.sh prints its divide" in w.tree.summary.text()
     qtbot.waitUntil(lambda: not w.busy(), timeout=60000)
     assert "new-perft.sh and core agree (20 nodes)" in w.message.text()
+
+
+def _totals_only(engine_path, planted):
+    """A planted engine printing only `Nodes searched: N`, as Sjeng and Ethereal print only totals."""
+    return f"cmd:{engine_path('formats')} totals {engine_path(planted)} {{depth}} {{fen}} {{moves}}"
+
+
+def test_an_engine_printing_only_totals_is_shown_by_its_totals(qtbot, window, engine_path):
+    # its total agrees at the root: the finder asks nothing move by move, and the tree said
+    # "agrees: 0 nodes, 0 moves" (Sjeng and Ethereal on Kiwipete)
+    kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    w = window(kiwipete, _totals_only(engine_path, "correct"), "core")
+    report = find(qtbot, w, 2)
+    assert report.agree and report.totals_only
+    assert w.model.totals() == (2039, 2039)
+    assert "agrees</span>: 2,039 nodes (it prints only totals" in w.tree.summary.text()
+    # its total differs at depth 1 (en passant through a rank pin): not "agrees", not "inconsistent"
+    ep = "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1"
+    w = window(ep, _totals_only(engine_path, "ep_rank_pin"), "core")
+    report = find(qtbot, w, 1)
+    assert not report.agree and report.note
+    assert w.model.totals() == (7, 6)
+    assert "its move list differs" in w.tree.summary.text() and "agrees" not in w.tree.summary.text()
+    assert f"differ at {ep} (it prints only totals" in w.message.text() and "inconsistent" not in w.message.text()
+    # Divide at depth 2 asks the legal moves one by one: their counts agree, its own total does not
+    w.divider.divide(2)
+    qtbot.waitUntil(lambda: w.model.root.state == "failed", timeout=30000)
+    assert "counts 160 here at depth 2, but its counts below each legal move add up to 136 (+24)" in \
+        w.tree.summary.text()
