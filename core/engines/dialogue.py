@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass, replace
 
-from ..errors import CalibrationError, EngineError, EngineRefused, EngineTimeout, OracleCancelled
+from ..errors import CalibrationError, EngineCrashed, EngineError, EngineRefused, EngineTimeout, OracleCancelled
 from . import dialect_store
 from .dialect import Dialect, normalize
 from .mode import Mode, fill_mode, uci_setoptions
@@ -132,8 +132,14 @@ class Command:
 def run(engine: EngineProcess, command: Command):
     """Send `command`'s lines and hand it the engine's lines until it is done; its result. An
     engine that dies meanwhile is EngineCrashed; a timeout, flood or cancel stops it
-    (core.engines.process)."""
-    command.start(engine)
+    (core.engines.process). One that died while the lines were sent is read first: what it
+    printed before it exited may say why (`Error (unknown command): perft`, `Illegal move: uci`),
+    and that is the error rather than its exit."""
+    try:
+        command.start(engine)
+    except EngineCrashed:
+        _read_last_words(engine, command)
+        raise
     deadline = time.monotonic() + command.seconds
     while not command.done:
         try:
@@ -151,6 +157,20 @@ def run(engine: EngineProcess, command: Command):
         else:
             command.line(engine, line)
     return command.result
+
+
+def _read_last_words(engine: EngineProcess, command: Command, seconds: float = 1.0):
+    """Hand `command` what a dead engine printed before its output ended (its line() may raise
+    the error those lines say); nothing more when they say nothing to it."""
+    deadline = time.monotonic() + seconds
+    while not command.done:
+        try:
+            line = engine.read_line(deadline, seconds, command.what, quiet=seconds, stream=command.stream)
+        except EngineError:
+            return
+        if line is None or line is QUIET:
+            return
+        command.line(engine, line)
 
 
 class Until(Command):

@@ -257,3 +257,25 @@ def test_an_interactive_engine_answering_on_stderr_is_read(tmp_path, engine_path
         report = find_mismatch(engine, core, Request.of(fen, moves), depth)
     want = expected["ep_rank_pin"]
     assert (report.path, report.fen, report.extra) == (want.path, want.fen, want.extra)
+
+
+def test_an_engine_that_died_before_its_command_was_sent_is_read_first():
+    # HoiChess answers a command it does not know (`perft`, `uci`) and exits at once: when it was
+    # gone before perftscope wrote the next line, the error was its exit ("exited with code 1
+    # ... (nothing on stderr)"), not the line it printed
+    from dataclasses import replace
+    from perftscope.core.engines.dialogue import UCI, run
+    from perftscope.core.engines.pipes import EngineLog
+    from perftscope.core.engines.process import EngineProcess
+    from perftscope.core.engines.uci import UciProtocol
+    engine = EngineProcess("hoi", ["sh", "-c", "echo 'Illegal move: uci'; echo 'Error (unknown command): uci'; exit 1"])
+    deadline = time.monotonic() + 10
+    while engine.alive and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not engine.alive
+    protocol = UciProtocol("hoi", replace(UCI, command=("hoichess",)), EngineLog(), None, {})
+    with pytest.raises(CalibrationError) as err:
+        run(engine, protocol.handshake())
+    assert str(err.value) == ("hoi does not speak UCI (it answered 'Illegal move: uci' to `uci`): "
+                              "for an xboard engine use xboard:hoichess")
+    assert not engine.alive
