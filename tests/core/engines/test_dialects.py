@@ -156,11 +156,17 @@ def test_no_finding_on_a_correct_xboard_engine_in_a_fuzz_session(xboard_file, co
 
 # --- a UCI engine without go perft -----------------------------------------------------------
 
+def _named(tmp_path, name, program, *args) -> Path:
+    """A program of this folder run with `args` under another name (as the user's engine)."""
+    script = tmp_path / name
+    script.write_text(f"#!/bin/sh\nexec {ENGINES / program} {' '.join(str(a) for a in args)}\n")
+    script.chmod(0o755)
+    return script
+
+
 @pytest.mark.parametrize("how", ["", " --silent", " --ignores"])
 def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_path):
-    script = tmp_path / "no-perft"
-    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}{how}\n')
-    script.chmod(0o755)
+    script = _named(tmp_path, "no-perft", "uci_no_perft.py", engine_path("correct"), how)
     with make_oracle(f"uci:{script}", timeout=600) as engine:
         start = time.monotonic()
         with pytest.raises(CalibrationError) as err:
@@ -178,9 +184,7 @@ def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_pat
 def test_a_uci_engine_named_as_xboard_is_told_at_once(how, engine_path, tmp_path):
     # Ethereal and Toga II ignore `xboard` without a word (and Ethereal's console `perft 2` then
     # counts its own position); Stockfish and Glaurung say `Unknown command: xboard`
-    script = tmp_path / "a-uci-engine"
-    script.write_text(f'#!/bin/sh\nexec {ENGINES / "uci_no_perft.py"} {engine_path("correct")}{how}\n')
-    script.chmod(0o755)
+    script = _named(tmp_path, "a-uci-engine", "uci_no_perft.py", engine_path("correct"), how)
     start = time.monotonic()
     with pytest.raises(CalibrationError) as err:
         make_oracle(f"xboard:{script}", timeout=600)
@@ -192,9 +196,7 @@ def test_a_uci_engine_named_as_xboard_is_told_at_once(how, engine_path, tmp_path
 
 def test_an_xboard_engine_named_as_uci_is_told_at_once(engine_path, tmp_path):
     # Phalanx and HoiChess take `uci` for a move (`Illegal move: uci`); HoiChess then exits
-    script = tmp_path / "an-xboard-engine"
-    script.write_text(f'#!/bin/sh\nexec {ENGINES / "xboard_engine.py"} {engine_path("correct")}\n')
-    script.chmod(0o755)
+    script = _named(tmp_path, "an-xboard-engine", "xboard_engine.py", engine_path("correct"))
     start = time.monotonic()
     with pytest.raises(CalibrationError) as err:
         make_oracle(f"uci:{script}", timeout=600)
