@@ -37,6 +37,10 @@ DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing posi
 IN_FLIGHT = 4                   # positions queued per job ahead of the one running
 
 
+# how the summary says a count (the Test tab shows it): no key of counts() in words of code
+_SAID = {"may_differ": "differ where engines may differ"}
+
+
 @dataclass
 class Case:
     """One suite position's outcome. `checked` holds (depth, expected, engine's count)."""
@@ -243,7 +247,8 @@ class SuiteRun(EngineSession):
             return dict(self._counts)
 
     def summary(self) -> str:
-        return ", ".join(f"{n} {k}" for k, n in self.counts().items()) + (" (stopped)" if self.stopped.is_set() else "")
+        return (", ".join(f"{n} {_SAID.get(k, k)}" for k, n in self.counts().items())
+                + (" (stopped)" if self.stopped.is_set() else ""))
 
     def by_class(self) -> dict[str, tuple[int, Finding]]:
         """kind -> (how many, the shortest example)."""
