@@ -56,6 +56,8 @@ def speed_cell(heat: Heat) -> str:
     if heat.out:
         return short_verdict(heat)
     best = heat.best
+    if best is None and heat.laps:        # every depth it reached was within the start-up's noise
+        return f"too short to time (depth {heat.laps[-1].depth})"
     return f"{format_rate(best.nps)} (depth {best.depth})" if best else (heat.status or "not run")
 
 

@@ -2,8 +2,8 @@
 speed, and no table shows a negative time."""
 import re
 
-from perftscope.core.race.report import net_cell, to_markdown
-from perftscope.core.race.runner import NOISE_SHARE, Lap, Race, standard_positions
+from perftscope.core.race.report import net_cell, speed_cell, to_markdown
+from perftscope.core.race.runner import DONE, NOISE_SHARE, Heat, Lap, Race, standard_positions
 
 
 def test_a_net_time_within_the_start_ups_noise_has_no_speed():
@@ -15,6 +15,10 @@ def test_a_net_time_within_the_start_ups_noise_has_no_speed():
     timed = Lap(6, 119060324, 2.21, 2.2, None, None, None, noise=0.0005)
     assert early.nps is None and jitter.nps is None and timed.nps == 119060324 / 2.2
     assert net_cell(early) == net_cell(jitter) == "≤ 0.0005" and net_cell(timed) == "2.2000"
+    # a heat with no timed depth (a script whose process start-up varies more than its depth 2
+    # takes: chessops through Node.js on position 5 under load) said only "done"
+    heat = Heat(0, "chessops-perft.mjs", standard_positions()[4], [early, jitter], status=DONE)
+    assert speed_cell(heat) == "too short to time (depth 3)"
 
 
 def test_the_markdown_has_no_negative_time_and_a_speed_only_above_the_noise():
