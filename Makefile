@@ -14,9 +14,15 @@ DEB_PACKAGES := stockfish nodejs gcc clang llvm xvfb xauth libegl1 libgl1 libxkb
 
 .PHONY: run test system-deps bench clean
 
+# The suite starts hundreds of Python processes (engines, the CLI, workers) and the window starts
+# helpers: with byte-code caching off (some shells and CI images set this), each compiled
+# perftscope's sources and rewrote the tests' asserts again, 2.6 s of CPU per pytest process.
+unexport PYTHONDONTWRITEBYTECODE
+
+# The venv's own pip (23 or later reads pyproject.toml and installs editable): upgrading it first
+# cost 5 s of every fresh setup.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
 	rm -f $(VENV)/.installed-*
 	touch $@

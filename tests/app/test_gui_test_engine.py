@@ -130,25 +130,24 @@ def test_a_session_waits_for_an_engine_call_no_longer_than_the_chosen_timeout(qt
 def test_a_hanging_engine_in_a_fuzz_session_is_a_timeout_finding_and_the_session_goes_on(qtbot, window, engine_path):
     # hang_on_ep.py never answers where en passant is legal (position 13 of seed 1); the timeout
     # chosen beside the Engine selector reaches the session, which goes on past the hang: stopped
-    # once it has, whatever the machine's load (the first hang takes a second on a quiet machine)
+    # once it has, whatever the machine's load. 3 s, not 1: at a load of 6 on 2 cores a call that
+    # answers in 0.1 s on a quiet machine once took over a second, a timeout of its own at #6
     panel = window.test_engine
     window.tabs.setCurrentWidget(panel)
-    window.engines.set(engine=f"perftree:{engine_path('hang_on_ep')}", reference="core", timeout=1)
+    window.engines.set(engine=f"perftree:{engine_path('hang_on_ep')}", reference="core", timeout=3)
     panel.choose(mode="fuzz", seconds=600, seed=1)
     panel.request_start()
     job = window.main_model.jobs["test"]
     qtbot.waitUntil(lambda: bool(panel.findings) and job.done > 15, timeout=120000)
     panel.request_stop()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=10000)
-    kinds = [f.kind for f in panel.findings]
-    assert kinds and set(kinds) == {"timeout"}    # each position where it hangs, nothing else
-    assert panel.table.item(0, 0).text() == "timeout" and "no answer within 1 s" in panel.table.item(0, 1).text()
-    assert panel.findings[0].name.startswith("#13 ")
-    # it went on after each hang: every hang but the last is followed by positions answered (the
-    # session may be stopped just after the last one)
-    hangs = [int(f.name.split()[0][1:]) for f in panel.findings]
-    assert job.done > hangs[0] and job.done >= hangs[-1]
-    assert hangs == sorted(set(hangs))
+    # every hang is one timeout finding, counted (timeouts are not shrunk, so all are alike): one
+    # on a quiet machine, more where a loaded one went past the next hang before the stop
+    assert [f.kind for f in panel.findings] == ["timeout"]
+    hung = panel.findings[0]
+    assert panel.table.item(0, 0).text() == "timeout" + (f" ×{hung.count}" if hung.count > 1 else "")
+    assert "no answer within 3 s" in panel.table.item(0, 1).text()
+    assert hung.name.startswith("#13 ")          # and the wait above saw it go on past #13
 
 
 def test_the_chess960_box_makes_a_fuzz_session_chess960(qtbot, window, engine_path):
