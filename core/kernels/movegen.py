@@ -25,6 +25,17 @@ from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING
 
 MAX_MOVES = 256            # more than the 218 legal moves any position has
 
+# What a caller may know of the opponent's leapers before a position is made (`fixed`, the last
+# argument of legality_masks_at, king_destinations and count_moves_at): perft 2 counts 20-50
+# children of one node, and every child's opponent is the node's side to move, whose pieces one
+# move changes only where they move. So for the children of one kind of move, the other kinds'
+# attacks are the same in every child, found once per node (two_ply.fixed_leapers), and they give
+# no check there: they gave none in the node, where that side was to move (a legal position).
+# `fixed` is (kinds, attacks): the FIXED_ bits of the opponent's kinds that stand as in the node,
+# and every square those pieces attack; where the bits are a constant the code that looks for
+# those kinds' checks and attacks is folded away. nothing_fixed(): the position alone.
+FIXED_PAWNS, FIXED_KNIGHTS, FIXED_KING = 1, 2, 4
+
 # castling paths, from the side to move (always at the bottom): squares that must be empty
 _K_EMPTY = np.uint64(0x60)   # f1 g1
 _Q_EMPTY = np.uint64(0x0E)   # b1 c1 d1
@@ -103,17 +114,29 @@ def checkers_to(T, P, N, D, O, sq, occ):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def legality_masks(T, s):
-    """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
-    return legality_masks_at(T, s, tzcnt(s[4] & s[5]))
+def nothing_fixed():
+    """`fixed` for a caller that knows nothing beyond the position."""
+    return np.int64(0), ZERO
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def legality_masks_at(T, s, ksq):
-    """legality_masks for the side to move's king, known to stand on ksq."""
+def legality_masks(T, s):
+    """(king square, checkers, evasion mask, orthogonal pin rays, diagonal pin rays)."""
+    return legality_masks_at(T, s, tzcnt(s[4] & s[5]), nothing_fixed())
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def legality_masks_at(T, s, ksq, fixed):
+    """legality_masks for the side to move's king, known to stand on ksq; the kinds `fixed`
+    names give no check (FIXED_PAWNS)."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
-    checkers = ((T[KNIGHT + ksq] & N) | (T[PAWN_W + ksq] & P)) & them
+    kinds = fixed[0]
+    checkers = ZERO
+    if not kinds & FIXED_KNIGHTS:
+        checkers |= T[KNIGHT + ksq] & N & them
+    if not kinds & FIXED_PAWNS:
+        checkers |= T[PAWN_W + ksq] & P & them
     # slider lookups only for the kinds the opponent still has (most endgames lack one).
     # Pins: sliders that would hit the king if our own pieces were not there.
     # One x-ray lookup per kind finds both: a sniper with nothing between it and the king
@@ -189,13 +212,13 @@ def castles_960(T, s, ksq):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def king_destinations(T, s, ksq, checkers, shape):
+def king_destinations(T, s, ksq, checkers, shape, fixed):
     """(safe king destinations, castlings: 1 K-side, 2 Q-side), from the king-ban map:
     every square the opponent attacks with our king lifted off the board, so that the
     king cannot step back along a checking ray. Built only when the king has a square
     to go to or may castle; the same map answers the castling squares. `shape`:
     board.CASTLING, or a kernel's narrower one (without MAY_CASTLE no castling code is
-    left once LLVM has inlined this with the constant)."""
+    left once LLVM has inlined this with the constant); `fixed` as for legality_masks_at."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     if (shape & MAY_BE_960) != 0 and cr > CR_RIGHTS:
         return _king_destinations_960(T, s, ksq, checkers)
@@ -205,7 +228,7 @@ def king_destinations(T, s, ksq, checkers, shape):
     # castling only when a right is left
     if not (candidates or ((shape & MAY_CASTLE) != 0 and (cr & np.uint64(3)) != 0)):
         return ZERO, 0
-    banned = _king_ban(T, s, ksq)
+    banned = _king_ban(T, s, ksq, fixed)
     safe = candidates & ~banned
     if not shape & MAY_CASTLE:
         return safe, 0
@@ -218,22 +241,29 @@ def king_destinations(T, s, ksq, checkers, shape):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _king_ban(T, s, ksq):
+def _king_ban(T, s, ksq, fixed):
     """The king-ban map: every square the opponent attacks with our king lifted off the board,
     looking up only the enemy pieces that could reach the king's neighbourhood (and c1, g1
-    for a king on e1)."""
+    for a king on e1); the attacks of the kinds `fixed` names taken from it."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     them = occ ^ us
-    knights = N & them
-    if knights:
-        knights &= T[KNIGHT_ZONE + ksq]
+    kinds, known = fixed
+    if kinds & FIXED_PAWNS:
+        P = ZERO
+    if kinds & FIXED_KING:
+        K = ZERO
+    knights = ZERO
+    if not kinds & FIXED_KNIGHTS:
+        knights = N & them
+        if knights:
+            knights &= T[KNIGHT_ZONE + ksq]
     diag = D & them
     if diag:
         diag &= T[BISHOP_ZONE + ksq]
     orth = O & them
     if orth:
         orth &= T[ROOK_ZONE + ksq]
-    return attacks_of(T, P, knights, diag, orth, K, them, occ ^ (ONE << np.uint64(ksq)), False)
+    return known | attacks_of(T, P, knights, diag, orth, K, them, occ ^ (ONE << np.uint64(ksq)), False)
 
 
 @njit(cache=CACHE, _nrt=False)
@@ -244,7 +274,7 @@ def _king_destinations_960(T, s, ksq, checkers):
     may_castle = checkers == 0 and (cr & np.uint64(3)) != 0
     if not (candidates or may_castle):
         return ZERO, 0
-    safe = candidates & ~_king_ban(T, s, ksq)
+    safe = candidates & ~_king_ban(T, s, ksq, nothing_fixed())
     if may_castle:
         return safe, castles_960(T, s, ksq)
     return safe, 0
@@ -320,19 +350,20 @@ def ep_is_legal(T, s, frm, ksq, checkers, evasion):
 @njit(cache=CACHE, _nrt=False, forceinline=True)
 def count_moves(T, s, shape):
     """Number of legal moves of s (count_moves_at, the king's square found from s)."""
-    return count_moves_at(T, s, shape, tzcnt(s[4] & s[5]))
+    return count_moves_at(T, s, shape, tzcnt(s[4] & s[5]), nothing_fixed())
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def count_moves_at(T, s, shape, ksq):
+def count_moves_at(T, s, shape, ksq, fixed):
     """Number of legal moves, by popcount of target sets (the leaf parent's work), the side to
-    move's king on ksq (perft 2 knows it once for all its children: two_ply._count).
+    move's king on ksq (perft 2 knows it once for all its children: two_ply._count), and what
+    `fixed` says of the opponent's leapers (FIXED_PAWNS).
     `shape`: board.CASTLING, or what a kernel built for less knows of s (board.NO_CASTLING,
     board.PAWNS_AND_ROOKS)."""
     s = narrowed(s, shape)
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
-    ksq, checkers, evasion, pin_o, pin_d = legality_masks_at(T, s, ksq)
-    king_to, castles = king_destinations(T, s, ksq, checkers, shape)
+    ksq, checkers, evasion, pin_o, pin_d = legality_masks_at(T, s, ksq, fixed)
+    king_to, castles = king_destinations(T, s, ksq, checkers, shape, fixed)
     n = popcnt(king_to) + np.uint64(castles & 1) + np.uint64(castles >> 1)
     if evasion == 0:
         return n                                   # double check: king moves only
@@ -410,7 +441,7 @@ def generate_moves(T, s, buf, n):
     """Write the legal moves into buf from index n on; return the new end index."""
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
-    king_to, castles = king_destinations(T, s, ksq, checkers, CASTLING)
+    king_to, castles = king_destinations(T, s, ksq, checkers, CASTLING, nothing_fixed())
     n = _emit(buf, n, ksq, king_to)
     if castles & 1:
         put(buf, n, np.uint16(ksq | (6 << 6) | (FLAG_CASTLE << 12)))

@@ -6,7 +6,7 @@ from numba import njit, types
 
 from .cache import CACHE
 from .board import CASTLING, CR_RIGHTS, NO_CASTLING, PAWNS_AND_ROOKS, STANDARD_CASTLING, make
-from .movegen import count_moves, generate_moves, king_destinations, legality_masks
+from .movegen import count_moves, generate_moves, king_destinations, legality_masks, nothing_fixed
 from .perft import MAX_MOVES, MOVES, STATE, TABLE
 from .tables import RANK_7
 from .two_ply import children_shape, kernel_for
@@ -29,7 +29,7 @@ def _leaf_parents(T, s, buf, base, end, stage, shape):
             total += (masks[1] ^ masks[3] ^ masks[4]) & np.uint64(1)
         elif stage == STAGE_KING:
             masks = legality_masks(T, c)
-            king_to, castles = king_destinations(T, c, masks[0], masks[1], shape)
+            king_to, castles = king_destinations(T, c, masks[0], masks[1], shape, nothing_fixed())
             total += (king_to ^ masks[3] ^ masks[4]) & np.uint64(1)
         else:
             total += count_moves(T, c, shape)

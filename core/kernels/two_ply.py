@@ -23,13 +23,13 @@ from numba import cfunc, njit, types
 
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
-from .bits import tzcnt
-from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, \
+from .bits import bswap, tzcnt
+from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, ZERO, \
     make_leaf_parent
-from .movegen import children_cannot_castle, count_moves_at, ep_is_legal, king_destinations, \
-    legality_masks, narrowed, pawn_targets
+from .movegen import FIXED_KING, FIXED_KNIGHTS, FIXED_PAWNS, children_cannot_castle, count_moves_at, ep_is_legal, \
+    king_destinations, legality_masks, narrowed, nothing_fixed, pawn_targets
 from .by_address import C_SIGNATURE, TABLE, from_python, table_view
-from .tables import KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8
+from .tables import FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8
 
 STATE = types.UniTuple(types.uint64, 11)
 
@@ -40,17 +40,19 @@ _FROM_TARGET = np.int64(0)      # delta 0: every target is reached from frm
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
-def _count(T, s, frm, delta, targets, what, shape, their_king):
+def _count(T, s, frm, delta, targets, what, shape, their_king, fixed):
     """Leaves below the children reached by moving `what` to each of `targets`, from frm, or
     for pawns (delta > 0) from each target minus delta. No move of ours moves their king: it
     stands on their_king in every child, as the children see it, found once per node: that
     square and every table entry read at it (the knight and pawn checks, the king's rays and
-    zones) are loop-invariant for LLVM, not found again from each child's king bitboard."""
+    zones) are loop-invariant for LLVM, not found again from each child's king bitboard; nor
+    does it move our leapers of another kind than `what`: `fixed` (movegen.FIXED_PAWNS) names
+    them and gives their attacks, found once per node (fixed_leapers)."""
     total = np.uint64(0)
     while targets:
         to = tzcnt(targets)
         total += count_moves_at(T, make_leaf_parent(T, s, to - delta if delta else frm, to, what, shape), shape,
-                                their_king)
+                                their_king, fixed)
         targets &= targets - ONE
     return total
 
@@ -60,7 +62,24 @@ def _count(T, s, frm, delta, targets, what, shape, their_king):
 def _count_rare(T, s, frm, delta, targets, what, their_king):
     """_count for the rare moves (castling, promotions, en passant), left a call so
     that the counting code is not compiled in once more for each."""
-    return _count(T, s, frm, delta, targets, what, STANDARD_CASTLING, their_king)
+    return _count(T, s, frm, delta, targets, what, STANDARD_CASTLING, their_king, nothing_fixed())
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def fixed_leapers(T, s, ksq):
+    """The squares s's pawns, knights and king (on ksq) attack, as its children see them
+    (mirrored): a child made by a move of another kind has them the same, `fixed` for _count
+    (movegen.FIXED_PAWNS)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    pawns = bswap(P & us)
+    knights = bswap(N & us)
+    pawn_attacks = ((pawns & ~FILE_A) >> np.uint64(9)) | ((pawns & ~FILE_H) >> np.uint64(7))
+    knight_attacks = ZERO
+    b = knights
+    while b:
+        knight_attacks |= T[KNIGHT + tzcnt(b)]
+        b &= b - ONE
+    return pawn_attacks, knight_attacks, T[KING + (ksq ^ 56)]
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -74,8 +93,10 @@ def _perft2(T, s, shape, children):
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     their_king = tzcnt(K & (occ ^ us)) ^ 56        # mirrored, as the children see it
-    king_to, castles = king_destinations(T, s, ksq, checkers, shape)
-    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children, their_king)
+    king_to, castles = king_destinations(T, s, ksq, checkers, shape, nothing_fixed())
+    pawn_at, knight_at, king_at = fixed_leapers(T, s, ksq)
+    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children, their_king,
+                   (np.int64(FIXED_PAWNS | FIXED_KNIGHTS), pawn_at | knight_at))
     if castles:
         total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE,
                              their_king)
@@ -92,12 +113,15 @@ def _perft2(T, s, shape, children):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, np.int64(0), delta, t, what, children, their_king)
+        total += _count(T, s, np.int64(0), delta, t, what, children, their_king,
+                        (np.int64(FIXED_KNIGHTS | FIXED_KING), knight_at | king_at))
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), children, their_king)
+        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), children, their_king,
+                        (np.int64(FIXED_PAWNS | FIXED_KING), pawn_at | king_at))
         b &= b - ONE
+    every = (np.int64(FIXED_PAWNS | FIXED_KNIGHTS | FIXED_KING), pawn_at | knight_at | king_at)
     b = D & us & ~pin_o
     while b:
         sq = tzcnt(b)
@@ -105,7 +129,7 @@ def _perft2(T, s, shape, children):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children, their_king)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children, their_king, every)
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -114,7 +138,7 @@ def _perft2(T, s, shape, children):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children, their_king)
+        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children, their_king, every)
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):

@@ -1,6 +1,7 @@
 """The Test-engine tab: a fuzz session shows findings live with their class and minimal
 position, a click opens one in the divide tree along the finder's path, Stop ends a session."""
 import copy
+import re
 import time
 
 import pytest
@@ -36,7 +37,8 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     panel.request_start()
     assert panel.can_stop() and not panel.can_start()
     qtbot.waitUntil(lambda: panel.table.rowCount() >= 1, timeout=60000)
-    assert panel.table.item(0, 0).text() == "en passant through a rank pin"
+    # (with " ×2" where a loaded machine found the bug twice before the view's first refresh)
+    assert re.fullmatch(r"en passant through a rank pin( ×\d+)?", panel.table.item(0, 0).text())
     assert "ep_rank_pin.py against core" in panel.table.item(0, 0).toolTip()
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=60000)
     assert "ep_rank_pin.py against core: fuzz seed 1" in panel.status_text()
@@ -63,13 +65,13 @@ def test_fuzz_finding_shows_live_and_opens_in_the_divide_tree(qtbot, window, eng
     assert window.tabs.currentWidget() is window.tree and window.board.position.fen() != START_FEN
 
     # another position failing the same way shares the row, with a count
-    rows = panel.table.rowCount()
+    rows, before = panel.table.rowCount(), finding.count
     twin = copy.copy(finding)
     twin.count, twin.name = 1, "#99 another position"
     window.engine_tests.found(twin)
-    assert panel.table.rowCount() == rows and finding.count == 2
-    assert panel.table.item(0, 0).text() == "en passant through a rank pin ×2"
-    assert panel.table.item(0, 3).text().endswith(" and 1 more")
+    assert panel.table.rowCount() == rows and finding.count == before + 1
+    assert panel.table.item(0, 0).text() == f"en passant through a rank pin ×{before + 1}"
+    assert panel.table.item(0, 3).text().endswith(f" and {before} more")
 
 
 def test_stop_ends_a_suite_session_at_once(qtbot, window, engine_path):
@@ -162,5 +164,7 @@ def test_the_chess960_box_makes_a_fuzz_session_chess960(qtbot, window, engine_pa
     qtbot.waitUntil(lambda: not window.engine_tests.running, timeout=90000)
     assert "fuzz seed 1 (Chess960)" in panel.status_text(), panel.status_text()
     assert panel.table.rowCount() >= 1, panel.status_text()
-    assert panel.table.item(0, 0).text() == "castling through or into attack"
+    found = panel.findings[0]           # the session ended: its count stays as shown
+    assert panel.table.item(0, 0).text() == "castling through or into attack" + (
+        f" ×{found.count}" if found.count > 1 else "")    # found twice in 12 s on a loaded machine
     assert all(Position.from_fen(f.fen).chess960 for f in panel.findings)

@@ -12,9 +12,10 @@ from perftscope.core.kernels import tables
 from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
                                            FLAG_PROMOTION, NO_CASTLING, PROMOTE, STANDARD_CASTLING, kind_on, make,
                                            make_leaf_parent, move_flag, move_from, move_promotion, move_to)
-from perftscope.core.kernels.movegen import children_cannot_castle, count_moves
+from perftscope.core.kernels.movegen import FIXED_KING, FIXED_KNIGHTS, FIXED_PAWNS, children_cannot_castle, \
+    count_moves, count_moves_at
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
-from perftscope.core.kernels.two_ply import (perft2, perft2_no_castling, perft2_pawns_and_rooks,
+from perftscope.core.kernels.two_ply import (fixed_leapers, perft2, perft2_no_castling, perft2_pawns_and_rooks,
                                              perft2_they_cannot_castle)
 from perftscope.core.board.position import Position
 
@@ -252,3 +253,35 @@ def test_pinned_and_free_pawns_count_as_python_chess_says(seed):
         else:
             free += 1
     assert pinned >= len(PINNED_PAWNS) - 1 and free > 0      # the last is the rank pin of en passant
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_child_counted_with_its_fixed_leapers_counts_as_the_child_alone(seed):
+    """perft 2 counts the children of one kind of move with the attacks of our other leapers
+    found once for the node (two_ply.fixed_leapers) and no look for their checks: each child
+    counted so must give the count of the child made and counted from scratch, for every kind."""
+    T = kernels.table()
+    by_kind = {}
+    for board in boards_with_en_passant(seed, 40):
+        pos = Position.from_fen(board.fen())
+        s = pos.state()
+        ksq = int(s[4] & s[5]).bit_length() - 1
+        their_king = (int(s[4] & (s[6] ^ s[5])).bit_length() - 1) ^ 56
+        pawns, knights, king = fixed_leapers(T, s, np.int64(ksq))
+        fixed = {5: (FIXED_PAWNS | FIXED_KNIGHTS, pawns | knights), 0: (FIXED_KNIGHTS | FIXED_KING, knights | king),
+                 1: (FIXED_PAWNS | FIXED_KING, pawns | king)}
+        for move in board.legal_moves:
+            m = np.uint16(pos.kernel_move(move.uci()))
+            what = what_moves(s, m)
+            kind = {DOUBLE_PUSH: 0, 2: 2, 3: 2, 4: 2}.get(what, what)
+            if kind == 2:
+                fixed[2] = (FIXED_PAWNS | FIXED_KNIGHTS | FIXED_KING, pawns | knights | king)
+            if kind not in fixed:
+                continue                     # castling, en passant, promotions: counted without
+            child = tuple(np.uint64(x) for x in make(T, s, m))
+            expected = int(count_moves(T, child, CASTLING))
+            kinds, attacks = fixed[kind]
+            got = count_moves_at(T, child, CASTLING, np.int64(their_king), (np.int64(kinds), np.uint64(attacks)))
+            assert int(got) == expected, (board.fen(), move.uci())
+            by_kind[kind] = by_kind.get(kind, 0) + 1
+    assert sorted(by_kind) == [0, 1, 2, 5], by_kind
