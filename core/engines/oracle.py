@@ -124,6 +124,7 @@ class Oracle:
         self._doing = ""                     # Activity.doing (calibration, core.engines.program)
         self.last: Answer | None = None
         self.taken: dict[str, int] = {}     # the threads and hash it was given (core.engines.mode)
+        self._closed = False
 
     def activity(self) -> Activity | None:
         """None when idle, else which call is running and for how long (safe from any thread)."""
@@ -140,6 +141,10 @@ class Oracle:
         if depth == 0:
             return Answer({}, 1)
         with self._lock:
+            if self._closed:
+                # closed while this request was on its way (a thread still parsing its position):
+                # it must not start the engine again, a process nobody would close
+                raise self._stopped(f"a depth-{depth} request after close()")
             self._cancelled.clear()
             self.calls += 1
             self.log.start(self.calls)
@@ -214,7 +219,9 @@ class Oracle:
         return OracleCancelled(f"{self.name}: cancelled while answering {sent}")
 
     def close(self):
-        """Free the engine; a request still running is cancelled rather than waited for."""
+        """Free the engine; a request still running is cancelled rather than waited for, and one
+        made later is cancelled at once (OracleCancelled) rather than starting it again."""
+        self._closed = True
         if self._lock.acquire(blocking=False):
             try:
                 self._release()

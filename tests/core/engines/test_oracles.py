@@ -272,6 +272,17 @@ def test_cancel_stops_a_running_divide_at_once(engine_path, kind):
     oracle.close()
 
 
+def test_a_request_after_close_does_not_start_the_engine_again():
+    # a worker thread still reading its position when the oracle was closed started Stockfish
+    # anew, a process nobody would close (the test below met it while the kernels loaded)
+    sf = make_oracle("stockfish")
+    sf.close()
+    with pytest.raises(oracles.OracleCancelled, match="stockfish: cancelled while answering a depth-1 request "
+                                                      "after close()"):
+        sf.divide(Request.of(START_FEN), 1)
+    assert not sf.running and sf.pid is None
+
+
 @pytest.mark.alone           # a bound of 1 s
 def test_close_does_not_wait_for_a_running_request():
     sf = make_oracle("stockfish")
