@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,6 +30,7 @@ from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
 from ..board.position import START_FEN, Position
+from .results import HashStats, Result, Snapshot, WorkerCounters, default_workers  # noqa: F401  (re-exported)
 from .split import split_positions
 
 ITEMS_PER_WORKER = 512         # enough that the last items to finish are short
@@ -40,75 +40,6 @@ STAT_NAMES = _k.STAT_NAMES
 
 class PoolError(PerftscopeError, ValueError):
     """A run that cannot start: bad depth, worker count or table size."""
-
-
-@dataclass(frozen=True)
-class WorkerCounters:
-    nodes: int
-    probes: int
-    hits: int
-    stores: int
-    replacements: int
-    items: int
-
-
-@dataclass(frozen=True)
-class HashStats:
-    entries: int
-    probes: int
-    hits: int
-    stores: int
-    replacements: int
-    fill: float                # fraction of entries in use
-    by_depth: tuple[tuple[int, int, int], ...] = ()    # (remaining depth, probes, hits)
-
-    @property
-    def hit_rate(self) -> float:
-        return self.hits / self.probes if self.probes else 0.0
-
-    def as_dict(self) -> dict:
-        return {"entries": self.entries, "probes": self.probes, "hits": self.hits,
-                "stores": self.stores, "replacements": self.replacements,
-                "fill": round(self.fill, 6),
-                "by_depth": [{"depth": d, "probes": p, "hits": h} for d, p, h in self.by_depth]}
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Live counters. nodes counts leaves accounted for so far (a table hit adds its
-    whole subtree), so nodes / elapsed is the run's NPS; hash.fill is an estimate
-    until the run is done."""
-    elapsed: float
-    nodes: int
-    workers: tuple[WorkerCounters, ...]
-    hash: HashStats | None
-    items_done: int
-    items_total: int
-    done: bool
-    cancelled: bool
-
-
-@dataclass(frozen=True)
-class Result:
-    fen: str
-    depth: int
-    workers: int
-    seconds: float
-    cancelled: bool = False
-    nodes: int | None = None                 # None when cancelled
-    divide: dict[str, int] | None = None     # {uci: count}, when asked for
-    stats: dict[str, int] | None = None      # the chessprogramming columns, when asked for
-    hash: HashStats | None = None
-    items: int = 0
-    worker_cpu: tuple[float, ...] = ()      # each worker thread's CPU seconds
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.seconds if self.nodes and self.seconds > 0 else 0.0
-
-
-def default_workers() -> int:
-    return os.cpu_count() or 1
 
 
 def _check(depth, workers, hash_exp):
