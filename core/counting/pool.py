@@ -30,7 +30,7 @@ from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
 from ..board.position import START_FEN, Position
-from .results import HashStats, Result, Snapshot, WorkerCounters, default_workers  # noqa: F401  (re-exported)
+from .results import CountingThread, HashStats, Result, Snapshot, WorkerCounters, default_workers  # noqa: F401
 from .split import split_positions
 
 ITEMS_PER_WORKER = 512         # enough that the last items to finish are short
@@ -79,7 +79,7 @@ def _split_plies(T, s, depth, workers, divide, buf) -> int:
     return plies
 
 
-class PerftRun:
+class PerftRun(CountingThread):
     """One perft or divide on the pool. Build it with start_perft."""
 
     def __init__(self, pos: Position, depth: int, workers: int, hash_exp: int, divide: bool,
@@ -96,46 +96,20 @@ class PerftRun:
         self._items_total = 0
         self._table = None
         self._prepared = prepared
-        self._started: float | None = None     # when the count starts (kernels prepared, threads up)
-        self._finished = None
-        self._done = threading.Event()
-        self._result: Result | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._main, name="perft-run", daemon=True)
-        self._thread.start()
+        self._begin("perft-run")        # its clock starts once the kernels are prepared, the threads up
 
-    # --- control, from any thread -------------------------------------------
-    def cancel(self):
-        """Ask every worker to stop; they see it within one interior node. A run that
-        has already finished keeps its result."""
-        if not self._done.is_set():
-            self._stop[0] = 1
-
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    def result(self, timeout: float | None = None) -> Result:
-        """The Result (cancelled=True if it was cancelled); raises the run's error, or
-        TimeoutError if it is still going after `timeout` seconds."""
-        if not self._done.wait(timeout):
-            raise TimeoutError(f"perft still running after {timeout} s")
-        if self._error is not None:
-            raise self._error
-        return self._result
-
+    # --- control, from any thread (cancel, done, result: CountingThread) -----
     def snapshot(self) -> Snapshot:
         c = self._ctr.copy().reshape(self.workers, _s.SLOT)
         per = tuple(WorkerCounters(*(int(x) for x in row[[_s.NODES, _s.PROBES, _s.HITS, _s.STORES,
                                                           _s.REPLACEMENTS, _s.ITEMS]]))
                     for row in c)
-        end = self._finished if self._finished is not None else time.perf_counter()
-        started = self._started if self._started is not None else end      # not counting yet
         done = self._done.is_set()
         if self._result is not None and self._result.hash is not None:
             hstats = self._result.hash
         else:
             hstats = self._hash_stats(c, exact=False)
-        return Snapshot(elapsed=max(0.0, end - started), nodes=int(c[:, _s.NODES].sum()), workers=per,
+        return Snapshot(elapsed=self._elapsed(), nodes=int(c[:, _s.NODES].sum()), workers=per,
                         hash=hstats, items_done=int(c[:, _s.ITEMS].sum()),
                         items_total=self._items_total, done=done,
                         cancelled=done and self._result is not None and self._result.cancelled)
@@ -156,15 +130,8 @@ class PerftRun:
                          hits=int(c[:, _s.HITS].sum()), stores=int(c[:, _s.STORES].sum()),
                          replacements=int(c[:, _s.REPLACEMENTS].sum()), fill=fill, by_depth=by_depth)
 
-    def _main(self):
-        try:
-            self._result = self._run()
-        except BaseException as e:      # surfaced by result(); a thread has nobody else to tell
-            self._error = e
-        finally:
-            self._finished = time.perf_counter()
-            self._table = None          # its figures are in the Result: give the memory back now
-            self._done.set()
+    def _ended(self):
+        self._table = None          # its figures are in the Result: give the memory back now
 
     def _run(self) -> Result:
         if not self._prepared:

@@ -4,6 +4,8 @@ a command can name these types without loading a kernel."""
 from __future__ import annotations
 
 import os
+import threading
+import time
 from dataclasses import dataclass
 
 
@@ -74,3 +76,61 @@ class Result:
 
 def default_workers() -> int:
     return os.cpu_count() or 1
+
+
+class CountingThread:
+    """A count on a thread of its own, driven from any other (the pool's PerftRun, the small
+    requests' ShallowRun): cancel(), done(), result(timeout). A subclass sets `_stop` (the flag
+    its kernels read), gives `_run() -> Result`, sets `_started` when its clock starts, and calls
+    `_begin(name)` last in its __init__."""
+
+    _stop = None
+
+    def _begin(self, name: str):
+        self._started: float | None = None     # when the count starts (kernels prepared)
+        self._finished: float | None = None
+        self._done = threading.Event()
+        self._result: Result | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._main, name=name, daemon=True)
+        self._thread.start()
+
+    def cancel(self):
+        """Ask the count to stop; its kernels see it within one interior node. A run that has
+        already finished keeps its result."""
+        if not self._done.is_set():
+            self._stop[0] = 1
+
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def result(self, timeout: float | None = None) -> Result:
+        """The Result (cancelled=True, no counts, if it was cancelled); raises the run's error,
+        or TimeoutError if it is still going after `timeout` seconds."""
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"perft still running after {timeout} s")
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+    def _elapsed(self) -> float:
+        """Seconds counted so far (0 before the clock starts)."""
+        end = self._finished if self._finished is not None else time.perf_counter()
+        started = self._started if self._started is not None else end
+        return max(0.0, end - started)
+
+    def _main(self):
+        try:
+            self._result = self._run()
+        except BaseException as e:      # surfaced by result(); a thread has nobody else to tell
+            self._error = e
+        finally:
+            self._finished = time.perf_counter()
+            self._ended()
+            self._done.set()
+
+    def _run(self) -> Result:
+        raise NotImplementedError
+
+    def _ended(self):
+        """After the run, before done() says so."""

@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from ..board.position import Position
-from .results import Result, Snapshot, WorkerCounters
+from .results import CountingThread, Result, Snapshot, WorkerCounters
 
 SHALLOW_DEPTH = 3                 # up to here, always: at most 218^3 leaves, milliseconds
 SHALLOW_LEAVES = 20_000_000       # beyond, an estimated tree up to this: under 0.1 s at the move list's speed
@@ -96,9 +96,9 @@ def is_small(pos: Position, depth: int) -> bool:
     return depth <= SHALLOW_DEPTH or estimate(pos, depth) <= SHALLOW_LEAVES
 
 
-class ShallowRun:
-    """One perft or divide through the move list, on a thread of its own. Build it with
-    start_shallow."""
+class ShallowRun(CountingThread):
+    """One perft or divide through the move list, on a thread of its own (cancel, done,
+    result: CountingThread). Build it with start_shallow."""
 
     workers = 1
 
@@ -108,49 +108,14 @@ class ShallowRun:
         self.want_divide = divide
         self._nodes = np.zeros(1, np.int64)
         self._stop = np.zeros(1, np.int64)
-        self._started: float | None = None
-        self._finished: float | None = None
-        self._done = threading.Event()
-        self._result: Result | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._main, name="perft-shallow", daemon=True)
-        self._thread.start()
-
-    def cancel(self):
-        """Stop the count; a run that has finished keeps its result."""
-        if not self._done.is_set():
-            self._stop[0] = 1
-
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    def result(self, timeout: float | None = None) -> Result:
-        """The Result (cancelled=True, no counts, if it was cancelled); raises the run's error,
-        or TimeoutError if it is still going after `timeout` seconds."""
-        if not self._done.wait(timeout):
-            raise TimeoutError(f"perft still running after {timeout} s")
-        if self._error is not None:
-            raise self._error
-        return self._result
+        self._begin("perft-shallow")
 
     def snapshot(self) -> Snapshot:
         nodes = int(self._nodes[0])
-        end = self._finished if self._finished is not None else time.perf_counter()
-        started = self._started if self._started is not None else end
         done = self._done.is_set()
-        return Snapshot(elapsed=max(0.0, end - started), nodes=nodes,
-                        workers=(WorkerCounters(nodes, 0, 0, 0, 0, 0),), hash=None, items_done=0,
-                        items_total=0, done=done,
+        return Snapshot(elapsed=self._elapsed(), nodes=nodes, workers=(WorkerCounters(nodes, 0, 0, 0, 0, 0),),
+                        hash=None, items_done=0, items_total=0, done=done,
                         cancelled=done and self._result is not None and self._result.cancelled)
-
-    def _main(self):
-        try:
-            self._result = self._run()
-        except BaseException as e:      # surfaced by result()
-            self._error = e
-        finally:
-            self._finished = time.perf_counter()
-            self._done.set()
 
     def _run(self) -> Result:
         prepare(self.depth)             # loaded already by whoever decided (is_small): a no-op then
