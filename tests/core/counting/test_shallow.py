@@ -1,6 +1,7 @@
 """Small requests through the move list (core.counting.shallow): the same counts as the pool and
 python-chess (Chess960, en passant and pins included), which requests count as small, no compile
 inside a run's clock, cancel, and a small request that never loads the pool's kernels."""
+import json
 import subprocess
 import sys
 import time
@@ -14,8 +15,10 @@ from perftscope.core.counting import shallow
 from perftscope.core.counting.pool import perft as pool_perft
 from perftscope.core.counting.suites import load
 
+from ..compiler_lock import compiler_entries
 from ..python_chess_reference import python_chess_divide
 from ..random_positions import KIWIPETE, POSITION_4, random_boards
+from .test_perft import suite_cases
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 POSITION_5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
@@ -31,16 +34,9 @@ def shallow_run(pos, depth, divide=False):
     return shallow.start_shallow(pos, depth, divide=divide).result(timeout=60)
 
 
-def published(name, budget):
-    for entry in load(resources.path(name)):
-        for depth, nodes in sorted(entry.expected.items()):
-            if nodes <= budget:
-                yield pytest.param(entry.full_fen, depth, nodes, id=f"{name}-{entry.name}-D{depth}")
-
-
 @pytest.mark.parametrize("fen, depth, nodes", [
-    *published("perftsuite.epd", 5_000_000), *published("ep_edge_cases.epd", 5_000_000),
-    *published("python-chess_tricky.perft", 5_000_000), *published("chess960.perft", 1_000_000)])
+    *suite_cases("perftsuite.epd", 5_000_000), *suite_cases("ep_edge_cases.epd", 5_000_000),
+    *suite_cases("python-chess_tricky.perft", 5_000_000), *suite_cases("chess960.perft", 1_000_000)])
 def test_published_counts(fen, depth, nodes):
     assert shallow_run(Position.from_fen(fen), depth).nodes == nodes
 
@@ -102,25 +98,10 @@ def test_depth_three_or_less_is_always_small_and_counts_nothing_to_say_so():
 def test_a_prepared_run_never_enters_the_compiler(depth, divide):
     """A run's seconds hold the count alone: what it calls is loaded before its clock starts
     (numba takes its compiler lock for a cache load too). Position 4's root has promotions."""
-    from numba.core import event
-
     pos = Position.from_fen(POSITION_4)
     shallow.prepare(depth)
-    entered = []
-
-    class Count(event.Listener):
-        def on_start(self, e):
-            entered.append(e.kind)
-
-        def on_end(self, e):
-            pass
-
-    listener = Count()
-    event.register("numba:compiler_lock", listener)
-    try:
+    with compiler_entries() as entered:
         r = shallow.start_shallow(pos, depth, divide=divide).result(timeout=60)
-    finally:
-        event.unregister("numba:compiler_lock", listener)
     assert r.nodes == {0: 1, 1: 6, 2: 264, 3: 9_467, 5: 15_833_292}[depth] and r.workers == 1
     assert entered == []
 
@@ -159,7 +140,6 @@ def test_a_small_request_loads_no_kernel_of_the_pool():
             "print(json.dumps(seen))\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
-    import json
     seen = json.loads(run.stdout.splitlines()[-1])
     pool = {"perftscope.core.counting.pool", "perftscope.core.kernels.perft", "perftscope.core.kernels.two_ply",
             "perftscope.core.kernels.search", "perftscope.core.kernels.expand", "perftscope.core.kernels.stats",
