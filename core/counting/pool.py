@@ -30,6 +30,7 @@ from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
 from ..board.position import START_FEN, Position
+from . import shallow
 from .results import CountingThread, HashStats, Result, Snapshot, WorkerCounters, default_workers  # noqa: F401
 from .split import split_positions
 
@@ -264,6 +265,8 @@ def prepare(stats: bool = False) -> None:
             # two workers and a table: the split's perft, expand and merge, the divide's
             # legal moves and the hashed worker kernel, with the types every run passes
             PerftRun(pos, 4, 2, _h.MIN_EXP, True, False, _s.DEFAULT_MIN_DEPTH, prepared=True).result()
+            # a divide's moves in UCI: the start position has no promotion to load that decoder by
+            shallow.prepare(1)
         _prepared.add(stats)
 
 

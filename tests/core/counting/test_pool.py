@@ -174,5 +174,9 @@ def test_a_prepared_pool_never_enters_the_compiler_during_a_run(workers, hash_ex
     with compiler_entries() as entered:
         r = pool_perft(Position.from_fen(KIWIPETE), 3, workers=workers, hash_exp=hash_exp,
                        divide=divide, stats=stats)
-    assert r.nodes == 97_862
+        # promotions at the root: a divide writes them in UCI with a decoder of their own
+        promoting = pool_perft(Position.from_fen("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"), 2, workers=workers,
+                               hash_exp=hash_exp, divide=divide, stats=stats)
+    assert r.nodes == 97_862 and promoting.nodes == 496
+    assert not divide or "g2g1q" in promoting.divide
     assert entered == []
