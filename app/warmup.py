@@ -44,14 +44,8 @@ def _analysis():
 
 
 def _perft():
-    from perftscope.core.board.position import START_FEN, Position
     from perftscope.core.counting import shallow
-    from perftscope.core.counting.perft import divide, perft
-    pos = Position.from_fen(START_FEN)
-    shallow.prepare(2)           # the core engine's small divides (the divide tree)
-    perft(pos, 1)                # calibration's known answers
-    perft(pos, 3)
-    divide(pos, 3)
+    shallow.prepare(2)           # the core engine's small divides (the divide tree), calibration's answers
 
 
 def _split():

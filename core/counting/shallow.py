@@ -147,6 +147,13 @@ class ShallowRun(CountingThread):
                       worker_cpu=(time.thread_time() - cpu,))
 
 
+def divide(pos: Position, depth: int) -> dict[str, int]:
+    """{uci: perft(depth - 1) below it} for every legal move, through the move list, blocking:
+    for the small known answers (calibration's probes) whatever their estimate."""
+    prepare(depth)
+    return start_shallow(pos, depth, divide=True).result().divide
+
+
 def start_shallow(pos: Position, depth: int, divide: bool = False) -> ShallowRun:
     """Start perft (or divide) of pos through the move list; returns at once. Call
     prepare(depth) first where a compile should not happen on the run's thread (Ctrl-C
