@@ -24,8 +24,8 @@ from numba import cfunc, njit, types
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import bswap, tzcnt
-from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, ZERO, \
-    make_leaf_parent
+from .board import DOUBLE_PUSH, EN_PASSANT, KING_OR_CASTLE, MAY_CASTLE, NO_CASTLING, ONE, \
+    PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, ZERO, make_leaf_parent
 from .movegen import FIXED_KING, FIXED_KNIGHTS, FIXED_PAWNS, children_cannot_castle, count_moves_at, ep_is_legal, \
     king_destinations, legality_masks, narrowed, nothing_fixed, pawn_targets
 from .by_address import C_SIGNATURE, TABLE, from_python, table_view
@@ -95,11 +95,12 @@ def _perft2(T, s, shape, children):
     their_king = tzcnt(K & (occ ^ us)) ^ 56        # mirrored, as the children see it
     king_to, castles = king_destinations(T, s, ksq, checkers, shape, nothing_fixed())
     pawn_at, knight_at, king_at = fixed_leapers(T, s, ksq)
-    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children, their_king,
+    # castlings counted with the king's moves (KING_OR_CASTLE), not by a call to _count_rare,
+    # which LLVM may leave out of line: a call costs more than the child
+    targets = king_to | (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1))
+    king = np.int64(KING_OR_CASTLE) if shape & MAY_CASTLE else np.int64(5)
+    total = _count(T, s, ksq, _FROM_TARGET, targets, king, children, their_king,
                    (np.int64(FIXED_PAWNS | FIXED_KNIGHTS), pawn_at | knight_at))
-    if castles:
-        total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE,
-                             their_king)
     if evasion == 0:
         return total
     target = ~us & evasion

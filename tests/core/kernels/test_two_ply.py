@@ -10,8 +10,9 @@ import pytest
 from perftscope.core import kernels
 from perftscope.core.kernels import tables
 from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
-                                           FLAG_PROMOTION, NO_CASTLING, PROMOTE, STANDARD_CASTLING, kind_on, make,
-                                           make_leaf_parent, move_flag, move_from, move_promotion, move_to)
+                                           FLAG_PROMOTION, KING_OR_CASTLE, NO_CASTLING, PROMOTE, STANDARD_CASTLING,
+                                           kind_on, make, make_leaf_parent, move_flag, move_from, move_promotion,
+                                           move_to)
 from perftscope.core.kernels.movegen import FIXED_KING, FIXED_KNIGHTS, FIXED_PAWNS, children_cannot_castle, \
     count_moves, count_moves_at
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
@@ -136,6 +137,10 @@ def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
             if s[8] == 0:
                 # as compiled into perft2_no_castling
                 assert make_leaf_parent(T, s, move_from(m), move_to(m), what, NO_CASTLING) == child, board.fen()
+            if what in (5, CASTLE):
+                # perft 2 counts castlings with the king's moves: KING_OR_CASTLE builds both
+                assert make_leaf_parent(T, s, move_from(m), move_to(m), KING_OR_CASTLE, STANDARD_CASTLING) == child, \
+                    (board.fen(), move.uci())
     # every kind of move was built: six piece kinds, double push, castling, en passant, four promotions
     assert kinds == set(range(PROMOTE + 4)), sorted(kinds)
 
@@ -285,3 +290,4 @@ def test_a_child_counted_with_its_fixed_leapers_counts_as_the_child_alone(seed):
             assert int(got) == expected, (board.fen(), move.uci())
             by_kind[kind] = by_kind.get(kind, 0) + 1
     assert sorted(by_kind) == [0, 1, 2, 5], by_kind
+
