@@ -9,8 +9,10 @@ depth-2 node, where almost all of a perft's makes happen.
 Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
 get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
 so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
-the rare moves (castling, promotions, en passant) share one more, behind a call
-(docs/BENCHMARKS.md). The whole is compiled four times, as C kernels that _perft calls
+the rare moves (promotions, en passant) share one more, behind a call, and castlings
+count with the king's moves (docs/BENCHMARKS.md). The opponent's sliders boxed in by
+their own pieces are left out of the children that cannot open their box (boxed_in).
+The whole is compiled four times, as C kernels that _perft calls
 through their addresses (by_address: linked into no other kernel), for the board shapes of
 board.py: any position; one whose children cannot castle (`perft2_they_cannot_castle`:
 the opponent's pieces still between king and rook, as in every opening); without castling
@@ -60,8 +62,8 @@ def _count(T, s, frm, delta, targets, what, shape, their_king, fixed):
 @njit(types.uint64(TABLE, STATE, types.int64, types.int64, types.uint64, types.int64, types.int64), cache=CACHE,
       _nrt=False)
 def _count_rare(T, s, frm, delta, targets, what, their_king):
-    """_count for the rare moves (castling, promotions, en passant), left a call so
-    that the counting code is not compiled in once more for each."""
+    """_count for the rare moves (promotions, en passant), left a call so that the
+    counting code is not compiled in once more for each."""
     return _count(T, s, frm, delta, targets, what, STANDARD_CASTLING, their_king, nothing_fixed())
 
 
@@ -129,7 +131,7 @@ def _perft2(T, s, shape, children):
     built for less knows of s: none of the other code is then compiled in) and `children`
     the same for the children it counts (narrower where none of them can castle). A
     promotion makes a child of another shape: promotions count through _count_rare,
-    built for any, as are castling and en passant."""
+    built for any, as does en passant."""
     s = narrowed(s, shape)
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
