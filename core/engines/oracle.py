@@ -24,6 +24,7 @@ from .divide_parser import ParsedDivide
 from .lenient_fen import fen_as_written, lenient_position
 from .pipes import EngineLog
 from .process import Activity
+from .totals import sum_mismatch
 
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
 
@@ -183,10 +184,7 @@ class Oracle:
         if sum(rows.values()) != answer.total:
             # its own total counts other moves than the legal ones it was asked about one by one:
             # these rows alone would agree with the reference where the engine does not
-            raise EngineError(f"{self.name} counts {answer.total} here at depth {depth}, but its counts below "
-                              f"each legal move add up to {sum(rows.values())} "
-                              f"({answer.total - sum(rows.values()):+}): its move list here is not the legal "
-                              f"one; it prints only totals, so which moves cannot be told")
+            raise EngineError(sum_mismatch(self.name, answer.total, depth, rows))
         return rows, refused
 
     def perft(self, request: Request, depth: int = 1, as_written: bool = False) -> int:

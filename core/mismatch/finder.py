@@ -12,7 +12,8 @@ can differ. The CLI prints the Report; the GUI renders its levels as they arrive
 
 An engine that prints only totals is bisected by totals: its total here, then its total below
 each legal move, then down the differing one; where its total differs while every move's
-subtree agrees, its move list differs (which moves cannot be told from totals).
+subtree agrees, its move list differs or its counts depend on how a position was reached
+(core/engines/totals.py: which, and which moves, cannot be told from totals).
 
 An oracle call that fails on the way down ends the descent with `report.failure`, a Failure
 saying which side failed (the engine under test or the reference) and how (the error's kind:
@@ -32,6 +33,7 @@ from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
 from ..engines.oracles import Oracle, OracleCancelled
+from ..engines.totals import sum_mismatch
 from ..board.position import START_FEN, Position
 from .failures import at_path, failure_kind, word
 from .state_trace import StateTrace, trace_state
@@ -333,7 +335,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
         if progress is not None:
             progress(level)
         if moves_differ:
-            report.note = _totals_differ(report, remaining, answer.total, ours)
+            report.note = sum_mismatch(report.engine, answer.total, remaining, ours)
             return _traced(report, engine, request, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
@@ -437,23 +439,8 @@ def _compare_totals(report: Report, pos: Position, depth: int, total: int, their
         else:
             report.agree = True
         return report
-    report.note = _totals_differ(report, depth, total, dict(theirs))
+    report.note = sum_mismatch(report.engine, total, depth, dict(theirs))
     return report
-
-
-def _totals_differ(report: Report, depth: int, total: int, below: dict[str, int]) -> str:
-    """Why a totals-only engine's move list differs here, with the moves whose subtree size
-    is exactly the difference (likely, not certain: totals cannot say which moves)."""
-    legal = sum(below.values())
-    what = "moves" if depth == 1 else f"leaves at depth {depth}"
-    text = (f"{report.engine} counts {total} {what} here, but its counts below each legal move add "
-            f"up to {legal} ({total - legal:+}): its move list here is not the legal one; it prints "
-            f"only totals, so which moves cannot be told")
-    if depth > 1 and total < legal:
-        fits = [m for m, n in below.items() if n == legal - total]
-        if 0 < len(fits) <= 4:
-            text += f" (the difference is exactly the count below {' or '.join(fits)})"
-    return text
 
 
 def failed_at_root(engine: Oracle, request: Request, depth: int, error: EngineError) -> Report:

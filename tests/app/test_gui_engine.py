@@ -414,5 +414,5 @@ def test_an_engine_printing_only_totals_is_shown_by_its_totals(qtbot, window, en
     # Divide at depth 2 asks the legal moves one by one: their counts agree, its own total does not
     w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "failed", timeout=30000)
-    assert "counts 160 here at depth 2, but its counts below each legal move add up to 136 (+24)" in \
+    assert "counts 160 leaves at depth 2 here, but its counts below each legal move add up to 136 (+24)" in \
         w.tree.summary.text()

@@ -10,6 +10,7 @@ import pytest
 from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.oracle import Request
+from perftscope.core.errors import EngineError
 
 ENGINES = Path(__file__).parents[2] / "engines"
 PLANTED = {   # engine: (FEN, moves, depth)
@@ -103,6 +104,21 @@ def test_a_totals_only_program_is_bisected_to_the_same_position(planted, expecte
     assert "prints only totals, so which moves cannot be told" in report.note
     if planted == "no_underpromotion":    # one missing move: its subtree is exactly the difference
         assert report.note.endswith("(the difference is exactly the count below c7c8n)")
+
+
+def test_a_totals_only_divide_that_does_not_add_up_fails_with_the_finders_note(core, engine_path):
+    # the same engine asked for a divide where the finder stopped: the oracle refuses to present
+    # rows that would agree, with the one sentence the report gives (core/engines/totals.py)
+    planted = "no_underpromotion"
+    spec = (f"""cmd:sh -c 'echo "Nodes searched: $("$0" "$@" | tail -n 1)"' {engine_path(planted)} """
+            "{depth} {fen} {moves}")
+    report = _find(spec, planted, core)
+    fen = PLANTED[planted][0]        # the report's path starts at this FEN, its moves included
+    with make_oracle(spec, timeout=60) as engine:
+        with pytest.raises(EngineError) as refused:
+            engine.divide(Request.of(fen, report.path), report.levels[-1].depth)
+    assert str(refused.value) == report.note
+    assert "or its count below a move depends on how that position was reached" in report.note
 
 
 def test_a_promotion_without_its_piece_letter_is_reported_as_ambiguous(core, engine_path):
