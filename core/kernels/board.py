@@ -266,6 +266,11 @@ PAWNS_AND_ROOKS = np.int64(0)       # no castling rights and no knight, bishop o
 # What moves, for make_leaf_parent: the piece kinds 0-5 as above, then the moves that do more
 DOUBLE_PUSH, CASTLE, EN_PASSANT = 6, 7, 8
 PROMOTE = 9                          # + 0 knight .. 3 queen
+# the king, or a castling when it goes from e1 to g1 or c1 (no king move goes two squares): lets
+# perft 2 count its castlings with the king's moves, and a kernel without rights use kind 5
+KING_OR_CASTLE = 13
+# the castling rook's from and to squares by the king's destination file: c (a1 d1), g (h1 f1)
+_CASTLING_ROOKS = np.uint64((0x09 << 16) | (0xA0 << 48))
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
@@ -299,8 +304,14 @@ def make_leaf_parent(T, s, frm, to, what, shape):
     elif what == 4:
         D ^= move
         O ^= move
-    elif what == 5:
+    elif what == 5 or what == KING_OR_CASTLE:
         K ^= move
+        if what == KING_OR_CASTLE and frm == 4:
+            # e1 -> g1 or c1 is castling (no king move goes two squares): the rook jumps too
+            rook = (_CASTLING_ROOKS >> np.uint64((to & 7) * 8)) & np.uint64(0xFF)
+            O ^= rook
+            us ^= rook
+            occ ^= rook
     elif what == DOUBLE_PUSH:
         P ^= move
         new_ep = np.uint64((frm + 8) ^ 56)      # mirrored for the child

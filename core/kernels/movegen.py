@@ -137,19 +137,22 @@ def legality_masks_at(T, s, ksq, fixed):
         checkers |= T[KNIGHT + ksq] & N & them
     if not kinds & FIXED_PAWNS:
         checkers |= T[PAWN_W + ksq] & P & them
-    # slider lookups only for the kinds the opponent still has (most endgames lack one).
-    # Pins: sliders that would hit the king if our own pieces were not there.
-    # One x-ray lookup per kind finds both: a sniper with nothing between it and the king
-    # checks, one with exactly one of our pieces between pins it.
+    # Checks and pins from the opponent's sliders on the king's lines (an empty board's: one
+    # table load, no slider lookup): a sniper with nothing between it and the king checks, one
+    # with exactly one piece between, of ours, pins it; one with more, or with one of theirs,
+    # does neither. (An x-ray lookup through our pieces used to pick the snipers first: it
+    # removed only those behind one of their own pieces, which the test above drops anyway,
+    # and cost more than the loop it shortened: below Kiwipete their queen stands on our king's
+    # file at every leaf parent.)
     pin_o = ZERO
     orth = O & them
     if T[ROOK_RAYS + ksq] & orth:
-        pin_o, c = pins_and_checkers(T, ksq, rook_attacks(T, ksq, them) & orth, us, occ)
+        pin_o, c = pins_and_checkers(T, ksq, T[ROOK_RAYS + ksq] & orth, us, occ)
         checkers |= c
     pin_d = ZERO
     diag = D & them
     if T[BISHOP_RAYS + ksq] & diag:
-        pin_d, c = pins_and_checkers(T, ksq, bishop_attacks(T, ksq, them) & diag, us, occ)
+        pin_d, c = pins_and_checkers(T, ksq, T[BISHOP_RAYS + ksq] & diag, us, occ)
         checkers |= c
     if checkers == 0:
         evasion = ALL

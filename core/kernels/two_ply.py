@@ -9,8 +9,10 @@ depth-2 node, where almost all of a perft's makes happen.
 Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
 get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
 so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
-the rare moves (castling, promotions, en passant) share one more, behind a call
-(docs/BENCHMARKS.md). The whole is compiled four times, as C kernels that _perft calls
+the rare moves (promotions, en passant) share one more, behind a call, and castlings
+count with the king's moves (docs/BENCHMARKS.md). The opponent's sliders boxed in by
+their own pieces are left out of the children that cannot open their box (boxed_in).
+The whole is compiled four times, as C kernels that _perft calls
 through their addresses (by_address: linked into no other kernel), for the board shapes of
 board.py: any position; one whose children cannot castle (`perft2_they_cannot_castle`:
 the opponent's pieces still between king and rook, as in every opening); without castling
@@ -24,12 +26,12 @@ from numba import cfunc, njit, types
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import bswap, tzcnt
-from .board import CASTLE, DOUBLE_PUSH, EN_PASSANT, NO_CASTLING, ONE, PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, ZERO, \
-    make_leaf_parent
+from .board import DOUBLE_PUSH, EN_PASSANT, KING_OR_CASTLE, MAY_CASTLE, MAY_HAVE_MINORS, NO_CASTLING, ONE, \
+    PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, ZERO, make_leaf_parent
 from .movegen import FIXED_KING, FIXED_KNIGHTS, FIXED_PAWNS, children_cannot_castle, count_moves_at, ep_is_legal, \
     king_destinations, legality_masks, narrowed, nothing_fixed, pawn_targets
 from .by_address import C_SIGNATURE, TABLE, from_python, table_view
-from .tables import FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8
+from .tables import BISHOP_RAYS, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8, ROOK_RAYS
 
 STATE = types.UniTuple(types.uint64, 11)
 
@@ -60,8 +62,8 @@ def _count(T, s, frm, delta, targets, what, shape, their_king, fixed):
 @njit(types.uint64(TABLE, STATE, types.int64, types.int64, types.uint64, types.int64, types.int64), cache=CACHE,
       _nrt=False)
 def _count_rare(T, s, frm, delta, targets, what, their_king):
-    """_count for the rare moves (castling, promotions, en passant), left a call so
-    that the counting code is not compiled in once more for each."""
+    """_count for the rare moves (promotions, en passant), left a call so that the
+    counting code is not compiled in once more for each."""
     return _count(T, s, frm, delta, targets, what, STANDARD_CASTLING, their_king, nothing_fixed())
 
 
@@ -83,23 +85,68 @@ def fixed_leapers(T, s, ksq):
 
 
 @njit(cache=CACHE, _nrt=False, forceinline=True)
+def boxed_in(T, s):
+    """(s's D and O without the opponent's boxed sliders, the walls): a boxed slider has a piece
+    of its own on every square next to it along its lines (a queen may be boxed along one kind
+    of line and not the other), the walls are those pieces. No move of ours puts a piece of
+    theirs anywhere, so in a child of s such a slider has no move along those lines unless the
+    move captured a wall: the children counted without it (unboxed) count the same, with one
+    slider lookup fewer each. Below the start position most of the opponent's sliders are
+    boxed for the first plies (their own pawns and pieces around them)."""
+    P, N, D, O, K, us, occ, ep, cr, key, stm = s
+    them = occ ^ us
+    walls = ZERO
+    b = D & them
+    while b:
+        sq = tzcnt(b)
+        box = T[KING + sq] & T[BISHOP_RAYS + sq]
+        if box & ~them == 0:
+            D ^= ONE << np.uint64(sq)
+            walls |= box
+        b &= b - ONE
+    b = O & them
+    while b:
+        sq = tzcnt(b)
+        box = T[KING + sq] & T[ROOK_RAYS + sq]
+        if box & ~them == 0:
+            O ^= ONE << np.uint64(sq)
+            walls |= box
+        b &= b - ONE
+    return D, O, walls
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
+def _unboxed(s, unboxed, targets):
+    """s as the children reached by moves to `targets` may see it (boxed_in): without the
+    opponent's boxed sliders, unless one of the moves captures a wall."""
+    D, O, walls = unboxed
+    if targets & walls:
+        return s
+    return s[0], s[1], D, O, s[4], s[5], s[6], s[7], s[8], s[9], s[10]
+
+
+@njit(cache=CACHE, _nrt=False, forceinline=True)
 def _perft2(T, s, shape, children):
     """Leaf nodes two plies below s; `shape` a constant (board.CASTLING, or what a kernel
     built for less knows of s: none of the other code is then compiled in) and `children`
     the same for the children it counts (narrower where none of them can castle). A
     promotion makes a child of another shape: promotions count through _count_rare,
-    built for any, as are castling and en passant."""
+    built for any, as does en passant."""
     s = narrowed(s, shape)
     P, N, D, O, K, us, occ, ep, cr, key, stm = s
     ksq, checkers, evasion, pin_o, pin_d = legality_masks(T, s)
     their_king = tzcnt(K & (occ ^ us)) ^ 56        # mirrored, as the children see it
     king_to, castles = king_destinations(T, s, ksq, checkers, shape, nothing_fixed())
     pawn_at, knight_at, king_at = fixed_leapers(T, s, ksq)
-    total = _count(T, s, ksq, _FROM_TARGET, king_to, np.int64(5), children, their_king,
+    # the opponent's boxed sliders, found where the children may have minor pieces (not in the
+    # endgames of perft2_pawns_and_rooks, whose rooks are seldom boxed)
+    unboxed = boxed_in(T, s) if children & MAY_HAVE_MINORS else (s[2], s[3], ZERO)
+    # castlings counted with the king's moves (KING_OR_CASTLE), not by a call to _count_rare,
+    # which LLVM may leave out of line: a call costs more than the child
+    targets = king_to | (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1))
+    king = np.int64(KING_OR_CASTLE) if shape & MAY_CASTLE else np.int64(5)
+    total = _count(T, _unboxed(s, unboxed, targets), ksq, _FROM_TARGET, targets, king, children, their_king,
                    (np.int64(FIXED_PAWNS | FIXED_KNIGHTS), pawn_at | knight_at))
-    if castles:
-        total += _count_rare(T, s, ksq, 0, (np.uint64(castles & 1) << np.uint64(6)) | (np.uint64(castles & 2) << np.uint64(1)), CASTLE,
-                             their_king)
     if evasion == 0:
         return total
     target = ~us & evasion
@@ -113,12 +160,13 @@ def _perft2(T, s, shape, children):
             t, delta, what = left & _NOT_8, 7, 0
         else:
             t, delta, what = right & _NOT_8, 9, 0
-        total += _count(T, s, np.int64(0), delta, t, what, children, their_king,
+        total += _count(T, _unboxed(s, unboxed, t), np.int64(0), delta, t, what, children, their_king,
                         (np.int64(FIXED_KNIGHTS | FIXED_KING), knight_at | king_at))
     b = N & us & ~(pin_o | pin_d)
     while b:
         sq = tzcnt(b)
-        total += _count(T, s, sq, _FROM_TARGET, T[KNIGHT + sq] & target, np.int64(1), children, their_king,
+        t = T[KNIGHT + sq] & target
+        total += _count(T, _unboxed(s, unboxed, t), sq, _FROM_TARGET, t, np.int64(1), children, their_king,
                         (np.int64(FIXED_PAWNS | FIXED_KING), pawn_at | king_at))
         b &= b - ONE
     every = (np.int64(FIXED_PAWNS | FIXED_KNIGHTS | FIXED_KING), pawn_at | knight_at | king_at)
@@ -129,7 +177,8 @@ def _perft2(T, s, shape, children):
         t = bishop_attacks(T, sq, occ) & target
         if pin_d & bit:
             t &= pin_d
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children, their_king, every)
+        total += _count(T, _unboxed(s, unboxed, t), sq, _FROM_TARGET, t, np.int64(4 if O & bit else 2), children,
+                        their_king, every)
         b &= b - ONE
     b = O & us & ~pin_d
     while b:
@@ -138,7 +187,8 @@ def _perft2(T, s, shape, children):
         t = rook_attacks(T, sq, occ) & target
         if pin_o & bit:
             t &= pin_o
-        total += _count(T, s, sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children, their_king, every)
+        total += _count(T, _unboxed(s, unboxed, t), sq, _FROM_TARGET, t, np.int64(4 if D & bit else 3), children,
+                        their_king, every)
         b &= b - ONE
     if (push1 | left | right) & RANK_8:
         for k in range(12):

@@ -10,13 +10,14 @@ import pytest
 from perftscope.core import kernels
 from perftscope.core.kernels import tables
 from perftscope.core.kernels.board import (CASTLE, CASTLING, DOUBLE_PUSH, EN_PASSANT, FLAG_CASTLE, FLAG_EP,
-                                           FLAG_PROMOTION, NO_CASTLING, PROMOTE, STANDARD_CASTLING, kind_on, make,
-                                           make_leaf_parent, move_flag, move_from, move_promotion, move_to)
+                                           FLAG_PROMOTION, KING_OR_CASTLE, NO_CASTLING, PROMOTE, STANDARD_CASTLING,
+                                           kind_on, make, make_leaf_parent, move_flag, move_from, move_promotion,
+                                           move_to)
 from perftscope.core.kernels.movegen import FIXED_KING, FIXED_KNIGHTS, FIXED_PAWNS, children_cannot_castle, \
     count_moves, count_moves_at
 from perftscope.core.kernels.perft import legal_moves, new_move_stack, perft
-from perftscope.core.kernels.two_ply import (fixed_leapers, perft2, perft2_no_castling, perft2_pawns_and_rooks,
-                                             perft2_they_cannot_castle)
+from perftscope.core.kernels.two_ply import (boxed_in, fixed_leapers, perft2, perft2_no_castling,
+                                             perft2_pawns_and_rooks, perft2_they_cannot_castle)
 from perftscope.core.board.position import Position
 
 from ..python_chess_reference import python_chess_perft
@@ -136,6 +137,10 @@ def test_make_leaf_parent_builds_the_child_make_builds_but_for_the_key(seed):
             if s[8] == 0:
                 # as compiled into perft2_no_castling
                 assert make_leaf_parent(T, s, move_from(m), move_to(m), what, NO_CASTLING) == child, board.fen()
+            if what in (5, CASTLE):
+                # perft 2 counts castlings with the king's moves: KING_OR_CASTLE builds both
+                assert make_leaf_parent(T, s, move_from(m), move_to(m), KING_OR_CASTLE, STANDARD_CASTLING) == child, \
+                    (board.fen(), move.uci())
     # every kind of move was built: six piece kinds, double push, castling, en passant, four promotions
     assert kinds == set(range(PROMOTE + 4)), sorted(kinds)
 
@@ -285,3 +290,58 @@ def test_a_child_counted_with_its_fixed_leapers_counts_as_the_child_alone(seed):
             assert int(got) == expected, (board.fen(), move.uci())
             by_kind[kind] = by_kind.get(kind, 0) + 1
     assert sorted(by_kind) == [0, 1, 2, 5], by_kind
+
+
+# positions whose opponent has boxed sliders (every square next to them on their lines holds a
+# piece of their own) and where a move of ours captures one of those pieces, opening the box
+BOXES_OPENED = ("rnbqkbnr/pppppppp/8/8/8/6P1/PPPPPPBP/RNBQK1NR w KQkq - 0 1",      # Bxb7: c8's box
+                "rnbqkbnr/pppppppp/8/8/8/6P1/PPPPPPBP/RNBQK1NR b KQkq - 0 1",      # none of theirs can
+                "r1bqkbnr/pppppppp/2n5/1N6/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1",    # Nxa7, Nxc7: a8's box
+                "rnbqkb1r/pppppppp/8/8/4n3/2N5/PPPPPPPP/R1BQKBNR b KQkq - 0 1",    # Nxd2, Nxf2: c1, f1, d1
+                "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1",    # Qh5 and more: pawns
+                "rnbqkbnr/pppppppp/8/8/2B5/8/PPPPPPPP/RN1QK1NR w KQkq - 0 1")      # Bxf7+: f8, d8's boxes
+
+
+def opening_boards(seed, count):
+    """Boards a few random plies from the start, where most sliders are boxed in, and captures."""
+    rng = random.Random(seed)
+    boards = [chess.Board(fen) for fen in BOXES_OPENED]
+    while len(boards) < count:
+        board = chess.Board()
+        for _ in range(rng.randrange(1, 11)):
+            moves = list(board.legal_moves)
+            captures = [m for m in moves if board.is_capture(m)]
+            board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
+            if board.is_game_over():
+                break
+        boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_opponents_boxed_sliders_are_left_out_only_while_their_box_stands(seed):
+    """perft 2 counts the children without the opponent's boxed sliders (two_ply.boxed_in), unless
+    the move captures one of the pieces boxing them in: perft 2 and 3 must stay python-chess's on
+    boards where sliders are boxed and where such captures are among the moves."""
+    T = kernels.table()
+    buf = new_move_stack()
+    boxed = opened = 0
+    for board in opening_boards(seed, 50):
+        s = Position.from_fen(board.fen()).state()
+        D, O, walls = boxed_in(T, s)
+        them = int(s[6] ^ s[5])
+        # what boxed_in says, from python-chess: a slider of theirs with every neighbour on its lines theirs
+        for sq in chess.SquareSet(them & (int(s[2]) | int(s[3]))):
+            for kind, lines, left in ((2, tables.BISHOP_RAYS, int(D)), (3, tables.ROOK_RAYS, int(O))):
+                if (int(s[kind]) >> sq) & 1:
+                    box = int(T[tables.KING + sq]) & int(T[lines + sq])
+                    assert ((left >> sq) & 1) == (box & ~them != 0), (board.fen(), sq)
+        if int(s[2] ^ D) | int(s[3] ^ O):
+            boxed += 1
+            pos = Position.from_fen(board.fen())
+            # the kernel's squares, seen from the side to move, as walls is
+            targets = [move_to(np.uint16(pos.kernel_move(m.uci()))) for m in board.legal_moves if board.is_capture(m)]
+            opened += any((int(walls) >> int(to)) & 1 for to in targets)
+        assert int(perft(T, s, 2, buf)) == python_chess_perft(board, 2), board.fen()
+        assert int(perft(T, s, 3, buf)) == python_chess_perft(board, 3), board.fen()
+    assert boxed >= 25 and opened >= 4, (boxed, opened)
