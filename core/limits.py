@@ -37,3 +37,9 @@ WORKERS_LIMIT = 256
 # rows one ply of it may hold (88 bytes each): the split's memory is the client's
 SPLIT_LIMIT = 8
 SPLIT_ROWS_LIMIT = 30_000_000
+
+# a cluster run's defaults, read by the command's help before the cluster module (and the kernels
+# it imports) is loaded: tasks fixed, not per worker, so that a journal resumes on any cluster
+# size; seconds a run waits while the scheduler has no worker
+CLUSTER_TASKS = 256
+CLUSTER_WORKER_WAIT = 60.0

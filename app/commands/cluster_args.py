@@ -11,13 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from perftscope.core.counting.cluster import (DEFAULT_TASKS, WORKER_WAIT, ClusterError, ClusterResult, Progress,
-                                              run_perft)
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.limits import SPLIT_LIMIT, WORKERS_LIMIT
+from perftscope.core.limits import CLUSTER_TASKS as DEFAULT_TASKS, CLUSTER_WORKER_WAIT as WORKER_WAIT, SPLIT_LIMIT, \
+    WORKERS_LIMIT
 
 from .common import fail, int_arg, print_json, stderr_is_terminal
+
+if TYPE_CHECKING:       # the cluster module is imported by a cluster run alone: it loads every kernel
+    from perftscope.core.counting.cluster import ClusterResult, Progress
 
 LOG_EVERY = 5.0          # seconds between progress lines when stderr is not a terminal
 LIVE_EVERY = 0.25
@@ -115,6 +118,7 @@ class _Reporter:
 
 
 def run_cluster(args, divide: bool) -> int:
+    from perftscope.core.counting.cluster import ClusterError, run_perft
     report = _Reporter()
     local = args.local
     if args.cluster is None and local is None:

@@ -1,13 +1,15 @@
-"""`perftscope perft` and `perftscope divide`, both on the worker pool with an
-optional shared hash table. On a terminal a long run shows a live progress line
-on stderr (nodes, NPS over the last interval, hash hit rate); stdout only ever
-gets the answer."""
+"""`perftscope perft` and `perftscope divide`, on the worker pool with an optional shared hash
+table, or, for a small request (no table, no statistics, a tree core.counting.shallow calls
+small), on one thread through the move list, which loads the generator alone: on an empty
+compile cache the pool's kernels cost most of a minute on a slow host. On a terminal a long run
+shows a live progress line on stderr (nodes, NPS over the last interval, hash hit rate); stdout
+only ever gets the answer."""
 from __future__ import annotations
 
 import argparse
 import sys
 
-from perftscope.core.counting.pool import STAT_NAMES, Result, default_workers, prepare, start_perft
+from perftscope.core.counting.results import Result, default_workers
 from perftscope.core.limits import TABLE_MAX_EXP, WORKERS_LIMIT
 
 from . import add_parser
@@ -39,7 +41,8 @@ def _add_pool_args(parser):
                         help="shared hash table of 2^EXP entries, 16 bytes each "
                              "(negative disables; default off)")
     parser.add_argument("-w", "--workers", type=_workers, default=default_workers(), metavar="N",
-                        help="worker threads (default: %(default)s, this machine's cores)")
+                        help="worker threads (default: %(default)s, this machine's cores; a small request "
+                             "without a table or statistics counts on one)")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     add_cluster_args(parser)
 
@@ -103,7 +106,14 @@ def _wait(run) -> Result:
 
 def _run(args, divide: bool) -> Result:
     pos = position_from_args(args)
-    prepare(args.stats)       # here, not on the run's thread: Ctrl-C stops a first compile at once
+    # kernels are loaded here, not on the run's thread: Ctrl-C stops a first compile at once
+    if not args.stats and args.hash < 0:
+        from perftscope.core.counting import shallow
+        if shallow.is_small(pos, args.depth):
+            shallow.prepare(args.depth)
+            return _wait(shallow.start_shallow(pos, args.depth, divide=divide))
+    from perftscope.core.counting.pool import prepare, start_perft
+    prepare(args.stats)
     run = start_perft(pos, args.depth, workers=args.workers, hash_exp=args.hash, divide=divide,
                       stats=args.stats)
     return _wait(run)
@@ -137,6 +147,7 @@ def run_perft(args) -> int:
             print(f"hash     {h.entries:,} entries, {100 * h.fill:.1f}% full, {h.probes:,} probes, "
                   f"{h.hits:,} hits ({100 * h.hit_rate:.1f}%), {h.stores:,} stores, "
                   f"{h.replacements:,} replacements")
+        from perftscope.core.counting.pool import STAT_NAMES
         for name in STAT_NAMES:
             print(f"{name:<17}{r.stats[name]}")
     return 0

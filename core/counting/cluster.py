@@ -48,13 +48,13 @@ from ..kernels import expand as _x
 from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
-from ..limits import SPLIT_LIMIT, TABLE_MAX_EXP, WORKERS_LIMIT, table_bytes
+from ..limits import CLUSTER_TASKS, CLUSTER_WORKER_WAIT, SPLIT_LIMIT, TABLE_MAX_EXP, WORKERS_LIMIT, table_bytes
 from ..board.position import Position
 from .split import Split, SplitError, split_positions
 
-DEFAULT_TASKS = 256        # fixed, not per worker: a journal resumes on any cluster size
+DEFAULT_TASKS = CLUSTER_TASKS       # fixed, not per worker: a journal resumes on any cluster size
 RETRIES = 2                # a task that raised is tried again this often
-WORKER_WAIT = 60.0         # seconds a run waits while the scheduler has no worker
+WORKER_WAIT = CLUSTER_WORKER_WAIT   # seconds a run waits while the scheduler has no worker
 WAIT_NOTICE = 0.0          # seconds without a worker before saying so: at the first look
 WATCH_EVERY = 0.5          # seconds between looks at the scheduler's workers
 LOST_SETTLE = 1.0          # seconds for the client to notice a lost scheduler after a failed call

@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,6 +30,8 @@ from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
 from ..board.position import START_FEN, Position
+from . import shallow
+from .results import CountingThread, HashStats, Result, Snapshot, WorkerCounters, default_workers  # noqa: F401
 from .split import split_positions
 
 ITEMS_PER_WORKER = 512         # enough that the last items to finish are short
@@ -40,75 +41,6 @@ STAT_NAMES = _k.STAT_NAMES
 
 class PoolError(PerftscopeError, ValueError):
     """A run that cannot start: bad depth, worker count or table size."""
-
-
-@dataclass(frozen=True)
-class WorkerCounters:
-    nodes: int
-    probes: int
-    hits: int
-    stores: int
-    replacements: int
-    items: int
-
-
-@dataclass(frozen=True)
-class HashStats:
-    entries: int
-    probes: int
-    hits: int
-    stores: int
-    replacements: int
-    fill: float                # fraction of entries in use
-    by_depth: tuple[tuple[int, int, int], ...] = ()    # (remaining depth, probes, hits)
-
-    @property
-    def hit_rate(self) -> float:
-        return self.hits / self.probes if self.probes else 0.0
-
-    def as_dict(self) -> dict:
-        return {"entries": self.entries, "probes": self.probes, "hits": self.hits,
-                "stores": self.stores, "replacements": self.replacements,
-                "fill": round(self.fill, 6),
-                "by_depth": [{"depth": d, "probes": p, "hits": h} for d, p, h in self.by_depth]}
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Live counters. nodes counts leaves accounted for so far (a table hit adds its
-    whole subtree), so nodes / elapsed is the run's NPS; hash.fill is an estimate
-    until the run is done."""
-    elapsed: float
-    nodes: int
-    workers: tuple[WorkerCounters, ...]
-    hash: HashStats | None
-    items_done: int
-    items_total: int
-    done: bool
-    cancelled: bool
-
-
-@dataclass(frozen=True)
-class Result:
-    fen: str
-    depth: int
-    workers: int
-    seconds: float
-    cancelled: bool = False
-    nodes: int | None = None                 # None when cancelled
-    divide: dict[str, int] | None = None     # {uci: count}, when asked for
-    stats: dict[str, int] | None = None      # the chessprogramming columns, when asked for
-    hash: HashStats | None = None
-    items: int = 0
-    worker_cpu: tuple[float, ...] = ()      # each worker thread's CPU seconds
-
-    @property
-    def nps(self) -> float:
-        return self.nodes / self.seconds if self.nodes and self.seconds > 0 else 0.0
-
-
-def default_workers() -> int:
-    return os.cpu_count() or 1
 
 
 def _check(depth, workers, hash_exp):
@@ -148,7 +80,7 @@ def _split_plies(T, s, depth, workers, divide, buf) -> int:
     return plies
 
 
-class PerftRun:
+class PerftRun(CountingThread):
     """One perft or divide on the pool. Build it with start_perft."""
 
     def __init__(self, pos: Position, depth: int, workers: int, hash_exp: int, divide: bool,
@@ -165,46 +97,20 @@ class PerftRun:
         self._items_total = 0
         self._table = None
         self._prepared = prepared
-        self._started: float | None = None     # when the count starts (kernels prepared, threads up)
-        self._finished = None
-        self._done = threading.Event()
-        self._result: Result | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._main, name="perft-run", daemon=True)
-        self._thread.start()
+        self._begin("perft-run")        # its clock starts once the kernels are prepared, the threads up
 
-    # --- control, from any thread -------------------------------------------
-    def cancel(self):
-        """Ask every worker to stop; they see it within one interior node. A run that
-        has already finished keeps its result."""
-        if not self._done.is_set():
-            self._stop[0] = 1
-
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    def result(self, timeout: float | None = None) -> Result:
-        """The Result (cancelled=True if it was cancelled); raises the run's error, or
-        TimeoutError if it is still going after `timeout` seconds."""
-        if not self._done.wait(timeout):
-            raise TimeoutError(f"perft still running after {timeout} s")
-        if self._error is not None:
-            raise self._error
-        return self._result
-
+    # --- control, from any thread (cancel, done, result: CountingThread) -----
     def snapshot(self) -> Snapshot:
         c = self._ctr.copy().reshape(self.workers, _s.SLOT)
         per = tuple(WorkerCounters(*(int(x) for x in row[[_s.NODES, _s.PROBES, _s.HITS, _s.STORES,
                                                           _s.REPLACEMENTS, _s.ITEMS]]))
                     for row in c)
-        end = self._finished if self._finished is not None else time.perf_counter()
-        started = self._started if self._started is not None else end      # not counting yet
         done = self._done.is_set()
         if self._result is not None and self._result.hash is not None:
             hstats = self._result.hash
         else:
             hstats = self._hash_stats(c, exact=False)
-        return Snapshot(elapsed=max(0.0, end - started), nodes=int(c[:, _s.NODES].sum()), workers=per,
+        return Snapshot(elapsed=self._elapsed(), nodes=int(c[:, _s.NODES].sum()), workers=per,
                         hash=hstats, items_done=int(c[:, _s.ITEMS].sum()),
                         items_total=self._items_total, done=done,
                         cancelled=done and self._result is not None and self._result.cancelled)
@@ -225,15 +131,8 @@ class PerftRun:
                          hits=int(c[:, _s.HITS].sum()), stores=int(c[:, _s.STORES].sum()),
                          replacements=int(c[:, _s.REPLACEMENTS].sum()), fill=fill, by_depth=by_depth)
 
-    def _main(self):
-        try:
-            self._result = self._run()
-        except BaseException as e:      # surfaced by result(); a thread has nobody else to tell
-            self._error = e
-        finally:
-            self._finished = time.perf_counter()
-            self._table = None          # its figures are in the Result: give the memory back now
-            self._done.set()
+    def _ended(self):
+        self._table = None          # its figures are in the Result: give the memory back now
 
     def _run(self) -> Result:
         if not self._prepared:
@@ -366,6 +265,8 @@ def prepare(stats: bool = False) -> None:
             # two workers and a table: the split's perft, expand and merge, the divide's
             # legal moves and the hashed worker kernel, with the types every run passes
             PerftRun(pos, 4, 2, _h.MIN_EXP, True, False, _s.DEFAULT_MIN_DEPTH, prepared=True).result()
+            # a divide's moves in UCI: the start position has no promotion to load that decoder by
+            shallow.prepare(1)
         _prepared.add(stats)
 
 

@@ -134,7 +134,7 @@ def calibrate(ask: Callable[[Probe], list[str]], name: str, chess960: bool | Non
     dialect's `chess960`. CalibrationError when nothing can be learned; OracleCancelled passes
     through."""
     asked = probes()
-    from ..counting.perft import divide          # the jitted core: only when calibrating
+    from ..counting.shallow import divide        # the jitted core (the generator alone): only when calibrating
     count = sum(1 for p in asked if not (p.chess960 and chess960 is False))    # the ones asked
     slowest = 0.0
     for number, probe in enumerate(asked, 1):

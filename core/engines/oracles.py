@@ -41,12 +41,10 @@ __all__ = ["Activity", "Answer", "EngineLog", "Oracle", "OracleCancelled", "SPEC
            "parse_spec", "Request", "DEFAULT_TIMEOUT"]
 
 
-POOL_DEPTH = 5          # from here on the worker pool's threads pay for their start-up
-
-
 class CoreOracle(Oracle):
-    """The jitted core: one thread for small divides, every core (no hash table, so nothing
-    can collide) for deep ones."""
+    """The jitted core: small divides on one thread through the move list (core.counting.shallow:
+    the generator's kernels alone, so a command that asks the core a few shallow divides never
+    compiles the pool's), every core (no hash table, so nothing can collide) for the others."""
     name = "core"
 
     def __init__(self):
@@ -54,11 +52,13 @@ class CoreOracle(Oracle):
         self._run = None
 
     def _divide(self, fen, moves, depth, pos):
-        if depth < POOL_DEPTH:
-            from ..counting.perft import divide
-            return divide(pos, depth)
-        from ..counting.pool import start_perft
-        self._run = start_perft(pos, depth, divide=True)
+        from ..counting import shallow
+        if shallow.is_small(pos, depth):
+            shallow.prepare(depth)          # on the caller's thread: a compile is not the run's
+            self._run = shallow.start_shallow(pos, depth, divide=True)
+        else:
+            from ..counting.pool import start_perft
+            self._run = start_perft(pos, depth, divide=True)
         if self._cancelled.is_set():       # cancel() came before the run existed
             self._run.cancel()
         result = self._run.result()

@@ -20,6 +20,7 @@ from .cli_run import run
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
+POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
 HASH_KEYS = {"entries", "probes", "hits", "stores", "replacements", "fill", "by_depth"}
 
 
@@ -38,10 +39,26 @@ def test_perft_json_with_table_and_workers(capsys):
 
 
 def test_perft_json_defaults_all_cores_and_no_table(capsys):
-    code, out, _ = run(capsys, "perft", "-d", "4", "-f", KIWIPETE, "--json")
+    # position 4 depth 6: 706 M nodes, estimated far beyond a small request's 20 M
+    code, out, _ = run(capsys, "perft", "-d", "6", "-f", POSITION_4, "--json")
     obj = json.loads(out)
-    assert obj["nodes"] == 4_085_603
+    assert obj["nodes"] == 706_045_033
     assert obj["workers"] == os.cpu_count() and obj["hash"] is None
+
+
+def test_a_small_request_counts_on_one_thread_and_says_so(capsys):
+    """Without a table or statistics, a small tree is counted through the move list on one
+    thread (core.counting.shallow): the same JSON, naming the one worker that counted."""
+    code, out, _ = run(capsys, "perft", "-d", "4", "-f", KIWIPETE, "-w", "2", "--json")
+    small = json.loads(out)
+    code, out, _ = run(capsys, "perft", "-d", "4", "-f", KIWIPETE, "-w", "2", "-h", "10", "--json")
+    pooled = json.loads(out)
+    assert small["nodes"] == pooled["nodes"] == 4_085_603
+    assert set(small) == set(pooled) and small["workers"] == 1 and small["hash"] is None
+    assert pooled["workers"] == 2 and pooled["hash"]["entries"] == 1 << 10
+    code, out, _ = run(capsys, "divide", "-d", "3", "-f", KIWIPETE, "--json")
+    obj = json.loads(out)
+    assert obj["moves"] == single.divide(Position.from_fen(KIWIPETE), 3) and obj["nodes"] == 97_862
 
 
 def test_divide_with_table_and_workers_is_stockfish_format(capsys):

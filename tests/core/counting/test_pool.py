@@ -166,26 +166,17 @@ def test_an_error_inside_the_run_reaches_result():
 def test_a_prepared_pool_never_enters_the_compiler_during_a_run(workers, hash_exp, divide, stats):
     """A run's seconds hold the count alone: every kernel it calls is loaded and its dispatch
     resolved before its clock starts (numba takes its compiler lock for a cache load too)."""
-    from numba.core import event
-
     from perftscope.core.counting.pool import prepare
 
+    from ..compiler_lock import compiler_entries
+
     prepare(stats)
-    entered = []
-
-    class Count(event.Listener):
-        def on_start(self, e):
-            entered.append(e.kind)
-
-        def on_end(self, e):
-            pass
-
-    listener = Count()
-    event.register("numba:compiler_lock", listener)
-    try:
+    with compiler_entries() as entered:
         r = pool_perft(Position.from_fen(KIWIPETE), 3, workers=workers, hash_exp=hash_exp,
                        divide=divide, stats=stats)
-    finally:
-        event.unregister("numba:compiler_lock", listener)
-    assert r.nodes == 97_862
+        # promotions at the root: a divide writes them in UCI with a decoder of their own
+        promoting = pool_perft(Position.from_fen("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"), 2, workers=workers,
+                               hash_exp=hash_exp, divide=divide, stats=stats)
+    assert r.nodes == 97_862 and promoting.nodes == 496
+    assert not divide or "g2g1q" in promoting.divide
     assert entered == []

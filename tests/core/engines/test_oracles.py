@@ -44,8 +44,12 @@ def test_core_python_chess_and_stockfish_agree(stockfish, core_oracle, fen, move
 
 
 def test_deep_core_divides_run_on_the_pool_and_agree(stockfish, core_oracle):
-    depth = oracles.POOL_DEPTH
-    assert core_oracle.divide(Request.of(POSITION_3, ["e2e4"]), depth) == stockfish.divide(Request.of(POSITION_3, ["e2e4"]), depth)
+    from perftscope.core.counting import shallow
+    request = Request.of(POSITION_3, ["e2e4"])
+    depth = 7                                   # 215 M nodes: no small request
+    assert not shallow.is_small(request.position, depth)
+    assert core_oracle.divide(request, depth) == stockfish.divide(request, depth)
+    assert core_oracle.divide(request, 4) == stockfish.divide(request, 4)    # a small one
 
 
 def test_published_total_from_kiwipete(stockfish):
