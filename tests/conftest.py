@@ -1,4 +1,5 @@
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -8,6 +9,13 @@ import pytest
 
 # Qt must know before any QApplication exists that there is no screen here.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Ctrl-C is what several tests send to the processes they start. A suite started where it is ignored
+# (a script's background job: `nohup ... &`) would hand that on to every process it starts, Python
+# would install no handler of its own in them, and the interrupt would never arrive: those tests
+# would fail for how the suite was started, not for the code. Python's own handler here resets to
+# the default in every program it starts, and xdist's workers start after this file is read.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 # Dialects learned by calibration are kept for the session in a folder of its own, never the user's.
 os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects-")
 
