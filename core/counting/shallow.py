@@ -63,9 +63,9 @@ def prepare(depth: int = 2) -> None:
 
 
 def _walk(pos: Position, depth: int, counts=None, nodes=None, stop=None) -> int:
-    T, _ = _generator()
+    T, movegen = _generator()
     listed = _listed()
-    return int(listed.walk(T, pos.state(), depth, listed.new_move_stack(),
+    return int(listed.walk(T, pos.state(), depth, movegen.new_move_stack(),
                            0, listed.new_counts() if counts is None else counts,
                            np.zeros(1, np.int64) if nodes is None else nodes,
                            np.zeros(1, np.int64) if stop is None else stop))
@@ -123,7 +123,7 @@ class ShallowRun(CountingThread):
         s = self.pos.state()
         if self.depth >= 2:
             listed = _listed()
-            buf, counts = listed.new_move_stack(), listed.new_counts()
+            buf, counts = movegen.new_move_stack(), listed.new_counts()
         cpu = time.thread_time()
         self._started = time.perf_counter()
         rows = None

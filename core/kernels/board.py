@@ -19,12 +19,13 @@ Moves are 16 bits: from | to << 6 | flag << 12 | promotion << 14, with flag
 rook's file comes from CR in Chess960). `move_from`, `move_to`, `move_flag` and
 `move_promotion` read these fields; nothing else should shift a move by hand."""
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .cache import CACHE
 from .bits import bswap, tzcnt
 from .tables import CASTLE_KEEP, PAWN_B, PAWN_W, Z_CASTLE, Z_EP, Z_PIECE, Z_TURN
 
+STATE = types.UniTuple(types.uint64, 11)      # the tuple above, as explicit signatures name it
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 FLAG_NORMAL, FLAG_PROMOTION, FLAG_EP, FLAG_CASTLE = 0, 1, 2, 3

@@ -12,19 +12,12 @@ from numba import njit, types
 
 from .cache import CACHE
 from .bits import at, atomic_load
-from .board import CASTLING, make
+from .board import CASTLING, STATE, make
 from .by_address import TABLE
-from .movegen import MAX_MOVES, count_moves, generate_moves
+from .movegen import MAX_MOVES, MOVES, count_moves, generate_moves
 
-MAX_PLY = 64
-STATE = types.UniTuple(types.uint64, 11)
-MOVES = types.Array(types.uint16, 1, "C")
 COUNTS = types.Array(types.uint64, 1, "C")
 FLAG = types.Array(types.int64, 1, "C")
-
-
-def new_move_stack():
-    return np.zeros(MAX_PLY * MAX_MOVES, np.uint16)
 
 
 def new_counts():

@@ -13,7 +13,7 @@ the king in place: the statistics and the analysis overlays want that one.
 `count_moves` is the leaf parent's bulk counter: the same target sets, counted
 by popcount without producing moves."""
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
@@ -24,6 +24,14 @@ from .tables import ALL, BETWEEN, BISHOP_RAYS, BISHOP_ZONE, FILE_A, FILE_H, KING
     PAWN_W, RANK_3, RANK_8, ROOK_RAYS, ROOK_ZONE
 
 MAX_MOVES = 256            # more than the 218 legal moves any position has
+MAX_PLY = 64               # plies a move stack holds: MAX_MOVES moves for each
+MOVES = types.Array(types.uint16, 1, "C")      # a move stack, as explicit signatures name it
+
+
+def new_move_stack():
+    """One list of moves per ply, for the recursive kernels (generate_moves writes at ply * MAX_MOVES)."""
+    return np.zeros(MAX_PLY * MAX_MOVES, np.uint16)
+
 
 # What a caller may know of the opponent's leapers before a position is made (`fixed`, the last
 # argument of legality_masks_at, king_destinations and count_moves_at): perft 2 counts 20-50

@@ -9,27 +9,20 @@ from numba import njit, types
 
 from .cache import CACHE
 from .bits import at
-from .board import CASTLING, CR_RIGHTS, make
-from .movegen import MAX_MOVES, count_moves, generate_moves, legal_moves
+from .board import CASTLING, CR_RIGHTS, STATE, make
+from .movegen import MAX_MOVES, MOVES, count_moves, generate_moves, legal_moves, new_move_stack  # noqa: F401 (callers' stack)
 from . import by_address, table
 from .tables import PERFT2_KERNELS
-from .two_ply import STATE, TABLE, bind, kernel_for
+from .two_ply import TABLE, bind, kernel_for
 
 bind(table())       # before anything here can run: _perft calls perft 2 through the table
 
-MAX_PLY = 64
-
-MOVES = types.Array(types.uint16, 1, "C")
 STATS = types.Array(types.int64, 1, "C")
 
 # statistics slots, in the chessprogramming table's order (counted by .stats)
 CAPTURES, EP, CASTLES, PROMOTIONS, CHECKS, DISCOVERY_CHECKS, DOUBLE_CHECKS, CHECKMATES = range(8)
 STAT_NAMES = ("captures", "ep", "castles", "promotions", "checks", "discovery_checks",
               "double_checks", "checkmates")
-
-
-def new_move_stack():
-    return np.zeros(MAX_PLY * MAX_MOVES, np.uint16)
 
 
 @njit(types.uint64(TABLE, STATE, MOVES, types.int64), cache=CACHE, _nrt=False)

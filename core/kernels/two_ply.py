@@ -27,13 +27,12 @@ from .cache import CACHE
 from .attacks import bishop_attacks, rook_attacks
 from .bits import bswap, tzcnt
 from .board import DOUBLE_PUSH, EN_PASSANT, KING_OR_CASTLE, MAY_CASTLE, MAY_HAVE_MINORS, NO_CASTLING, ONE, \
-    PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, ZERO, make_leaf_parent
+    PAWNS_AND_ROOKS, PROMOTE, STANDARD_CASTLING, STATE, ZERO, make_leaf_parent
 from .movegen import FIXED_KING, FIXED_KNIGHTS, FIXED_PAWNS, children_cannot_castle, count_moves_at, ep_is_legal, \
     king_destinations, legality_masks, narrowed, nothing_fixed, pawn_targets
 from .by_address import C_SIGNATURE, TABLE, from_python, table_view
 from .tables import BISHOP_RAYS, FILE_A, FILE_H, KING, KNIGHT, PAWN_B, PERFT2_KERNELS, RANK_8, ROOK_RAYS
 
-STATE = types.UniTuple(types.uint64, 11)
 
 _NOT_8 = ~RANK_8
 # _count's arguments are int64, never literal ints: numba compiles a function once for each

@@ -15,7 +15,7 @@ from ..random_positions import random_positions
 
 def _walk(pos, depth, stop=None):
     counts, nodes = listed.new_counts(), np.zeros(1, np.int64)
-    total = listed.walk(kernels.table(), pos.state(), depth, listed.new_move_stack(), 0, counts, nodes,
+    total = listed.walk(kernels.table(), pos.state(), depth, movegen.new_move_stack(), 0, counts, nodes,
                         np.zeros(1, np.int64) if stop is None else stop)
     return int(total), counts, int(nodes[0])
 
