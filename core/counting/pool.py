@@ -29,9 +29,8 @@ from ..limits import TABLE_DEPTH_LIMIT, TABLE_MAX_EXP, WORKERS_LIMIT, table_byte
 from ..kernels import hashtable as _h
 from ..kernels import perft as _k
 from ..kernels import search as _s
-from ..board.position import START_FEN, Position
-from . import shallow
-from .results import CountingThread, HashStats, Result, Snapshot, WorkerCounters, default_workers  # noqa: F401
+from ..board.position import Position
+from .results import PREPARE_FEN, CountingThread, HashStats, Result, Snapshot, WorkerCounters, default_workers  # noqa: F401
 from .split import split_positions
 
 ITEMS_PER_WORKER = 512         # enough that the last items to finish are short
@@ -257,16 +256,16 @@ def prepare(stats: bool = False) -> None:
     with _preparing:
         if stats in _prepared:
             return
-        pos = Position.from_fen(START_FEN)
+        pos = Position.from_fen(PREPARE_FEN)
         if stats:
             from ..kernels import stats as _st  # noqa: F401  (its explicit signatures compile at import)
-            PerftRun(pos, 2, 1, -1, False, True, _s.NO_TABLE, prepared=True).result()
+            # a divide: the split below the root and the rows' moves in UCI, as a statistics
+            # divide calls them
+            PerftRun(pos, 2, 1, -1, True, True, _s.NO_TABLE, prepared=True).result()
         else:
             # two workers and a table: the split's perft, expand and merge, the divide's
             # legal moves and the hashed worker kernel, with the types every run passes
             PerftRun(pos, 4, 2, _h.MIN_EXP, True, False, _s.DEFAULT_MIN_DEPTH, prepared=True).result()
-            # a divide's moves in UCI: the start position has no promotion to load that decoder by
-            shallow.prepare(1)
         _prepared.add(stats)
 
 

@@ -8,6 +8,11 @@ import threading
 import time
 from dataclasses import dataclass
 
+# the position every prepare's tiny run counts (the pool's, the small requests'): castling both
+# ways, a promotion by a push and by a capture, so every kernel a run calls and each of
+# move_to_uci's decoders is loaded before any run's clock starts
+PREPARE_FEN = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1"
+
 
 @dataclass(frozen=True)
 class WorkerCounters:

@@ -20,13 +20,10 @@ import time
 import numpy as np
 
 from ..board.position import Position
-from .results import CountingThread, Result, Snapshot, WorkerCounters
+from .results import PREPARE_FEN, CountingThread, Result, Snapshot, WorkerCounters
 
 SHALLOW_DEPTH = 3                 # up to here, always: at most 218^3 leaves, milliseconds
 SHALLOW_LEAVES = 20_000_000       # beyond, an estimated tree up to this: under 0.1 s at the move list's speed
-# prepare's position: castling both ways, a promotion by a push and by a capture, so every
-# kernel a run calls (and move_to_uci's decoders) is loaded before any clock starts
-_PREPARE_FEN = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1"
 
 _prepared: set[int] = set()         # 1: the legal moves; 2: the walk as well
 _preparing = threading.Lock()
@@ -53,7 +50,7 @@ def prepare(depth: int = 2) -> None:
     with _preparing:
         if need in _prepared:
             return
-        pos = Position.from_fen(_PREPARE_FEN)
+        pos = Position.from_fen(PREPARE_FEN)
         T, movegen = _generator()
         for m in movegen.legal_moves(T, pos.state()):
             pos.move_to_uci(m)
