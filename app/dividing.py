@@ -14,6 +14,8 @@ from perftscope.core.board.position import Position
 from perftscope.core.errors import EngineError, PerftscopeError
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
+from .model import Origin
+
 
 def engines_line(engine: str | None, reference: str) -> str:
     """What the line above the tree says about its engines."""
@@ -26,6 +28,7 @@ class DivideController(QObject):
     FinderController, `finder_panel` the finder's report, `set_fen(fen) -> bool` the board
     command that loads a position (a bad one is a message)."""
     started = Signal()                  # a divide or search began: the tree is what to look at
+    locateRequested = Signal(object, int)   # *Which line?* on a row or the finder's report: its Origin, depth
     waitingChanged = Signal(str)        # which engine call is being waited for ("" when none)
 
     def __init__(self, model, engines, divides, tree_model, tree, finder, finder_panel, set_fen, parent=None):
@@ -83,14 +86,16 @@ class DivideController(QObject):
         self.abandon()
         self.tree.set_depth(depth)
         try:
-            self.divides.set_pair(self.engines.pair())
+            pair = self.engines.pair()
+            self.divides.set_pair(pair)
         except EngineError as e:
+            pair = None
             self.divides.refuse(e)            # the divide fails with it, as an engine that cannot start
         fen, moves = self._root()
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
         self.tree.set_about(fen, moves, engines_line(engine, reference))
-        self.model.divide_started()
+        self.model.divide_started(pair=pair)
         self.started.emit()
         return fen, moves, engine, reference
 
@@ -177,6 +182,29 @@ class DivideController(QObject):
         if mark is not None:
             self.model.say(mark.notes[0])
 
+    # --- Which line? on the tree's results -------------------------------------------------
+    def locate_row(self, fen: str, moves, depth: int):
+        """*Which line?* on a row of the tree (`moves` from the tree's `fen`): the engines the tree
+        was divided with, whatever the selector holds now."""
+        pair = self.model.divide_pair
+        if pair is None or pair.engine is None or fen != self.tree_model.fen:
+            self.model.say("Which line? needs the engine this tree was divided with: divide again", error=True)
+            return
+        self.locateRequested.emit(Origin(pair, self.divides.request(fen, moves)), depth)
+
+    def locate_found(self, fen: str, path, depth: int):
+        """*Which line?* on the finder's report (`path` from its root `fen`): the engines and the
+        position the search ran on."""
+        from perftscope.core.engines.oracle import Request
+        origin = self.finder.origin
+        if origin is None:
+            self.model.say("Which line? needs the engines of the search: find the mismatch again", error=True)
+            return
+        root = origin.request.from_root()
+        if root.root != fen:                   # a report of another root than its search's: its own FEN
+            root = Request.of(fen)
+        self.locateRequested.emit(Origin(origin.pair, root.then(*path)), depth)
+
     # --- the finder ----------------------------------------------------------------------
     def find_mismatch(self, depth: int):
         """Run the finder in the background; each level it divides is inserted in the tree
@@ -188,7 +216,11 @@ class DivideController(QObject):
         fen, moves, engine, reference = self._start_tree(depth, fetch=False)
         self.finder_panel.set_finding(engine, reference, fen, depth)
         self.model.say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
-        self.finder.start(fen, depth, moves, (engine, reference))
+        if self.model.divide_pair is None:
+            self.finder.fail(str(self.divides.refused))
+            return
+        # the tree's root Request: the engine under test is sent the FEN as written
+        self.finder.start(Origin(self.model.divide_pair, self.divides.request(fen, moves)), depth)
 
     def _level(self, where, level):
         """One level of the finder: the rows of the position reached so far."""
@@ -245,6 +277,13 @@ class DivideController(QObject):
                        error=True)
 
     # --- a tree filled without engine calls ------------------------------------------
+    def _readable_pair(self):
+        """The selection's EnginePair (a saved session's engines, just chosen), None when unreadable."""
+        try:
+            return self.engines.pair()
+        except EngineError:
+            return None
+
     def open_finding(self, finding, pair):
         """A Test-engine finding in the divide tree: its engines (`pair`, the session's) chosen
         again, its position on the board, the finder's levels inserted along its path (no
@@ -266,15 +305,20 @@ class DivideController(QObject):
             self.model.say(said, error=True)
             return
         self.finder_panel.set_finding(engine, reference, fen, finding.depth)
-        self.finder.replay(report)                 # the levels into the tree, the differing row selected
+        origin = Origin(pair, self.divides.request(fen)) if pair is not None else None
+        self.finder.replay(report, origin)         # the levels into the tree, the differing row selected
         self.model.say(said, error=True)
 
     def restore(self, divide: dict | None, report, row=None):
         """Show a saved session's divide rows and finder report (app.session) as they were:
         the row the board showed (`row`, moves from the tree's FEN; by default the finder's
         differing one) expanded and selected, its mark on the board."""
+        from perftscope.core.engines.oracle import Request
+
         from .session import fill_divide
-        self.finder.state.result = report
+        pair = self._readable_pair()
+        self.finder.restore(report, Origin(pair, Request.of(report.root_fen))
+                            if report is not None and pair is not None else None)
         if report is not None:
             self.finder_panel.show_report(report)
         else:
@@ -285,7 +329,7 @@ class DivideController(QObject):
             about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
             self.tree.set_about(divide["fen"], divide.get("moves", ()),
                                 engines_line(divide.get("engine"), divide.get("reference")))
-            self.model.divide_started(about)
+            self.model.divide_started(about, pair)
             self._select(row if row is not None else self._mismatch_row())
 
 

@@ -218,9 +218,11 @@ class MainWindow(QMainWindow):
         self.runs.starting.connect(lambda: self.tabs.setCurrentWidget(self.run_tab))
         self.engine_tests.openRequested.connect(self.divider.open_finding)
         self.locating.starting.connect(lambda: self.tabs.setCurrentWidget(self.suspects_panel))
-        self.exports.locateRequested.connect(self.locating.locate)
-        self.finder_panel.locateRequested.connect(self.locating.locate)
-        self.test_engine.locateRequested.connect(lambda finding: self.locating.locate(finding.fen, (), finding.depth))
+        # *Which line?* starts from the result's own engines and position (its Origin)
+        self.exports.locateRequested.connect(self.divider.locate_row)
+        self.finder_panel.locateRequested.connect(self.divider.locate_found)
+        self.divider.locateRequested.connect(self.locating.locate)
+        self.engine_tests.locateRequested.connect(self.locating.locate)
         self.bridge.add_hook(self._tick)
 
     def _tick(self):

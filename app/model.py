@@ -10,12 +10,32 @@ button that puts its position back (`show`), and never relabels it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from perftscope.core.board.position import Position
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.job import Progress, Subject
+
+if TYPE_CHECKING:
+    from perftscope.core.engines.oracle import Request
+    from perftscope.core.engines.pair import EnginePair
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What a result was computed for: the engines (their specs as parsed, options kept, and the
+    timeout) and the position (a Request: read once where it entered). Whatever starts from a
+    result (*Which line?*, opening a finding) starts from its Origin, never from what the engine
+    selector or the board holds by then: a finding of one engine located in another would say
+    "agree", a false verdict."""
+    pair: EnginePair
+    request: Request
+
+    def then(self, *moves: str) -> Origin:
+        """The same engines on the position after `moves` more."""
+        return Origin(self.pair, self.request.then(*moves))
 
 
 @dataclass(frozen=True)
@@ -90,6 +110,7 @@ class MainModel(QObject):
         self.board_root: tuple[str, tuple] = ("", ())   # ... as its first FEN and the moves played from it
         self.analysis = None                      # core.board.analysis of the board's position
         self.divide_about: Position | None = None  # the position the divide tree was computed for
+        self.divide_pair: EnginePair | None = None  # ... and its engines (None: none could be read)
         self.run_about: Position | None = None     # the position the last run counted
         self.run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
         self.row_shown: tuple | None = None       # moves of the tree row the board shows
@@ -144,9 +165,11 @@ class MainModel(QObject):
         self.mark, self.row_shown, self.caption = None, None, ""
 
     # --- what results belong to -------------------------------------------------------
-    def divide_started(self, about: Position | None = None):
-        """The divide tree now belongs to `about` (default: the board's position)."""
+    def divide_started(self, about: Position | None = None, pair: EnginePair | None = None):
+        """The divide tree now belongs to `about` (default: the board's position) and the engines of
+        `pair` (a core.engines.pair.EnginePair)."""
         self.divide_about = about if about is not None else self.position
+        self.divide_pair = pair
         self._forget_row()
         self.changed.emit()
 

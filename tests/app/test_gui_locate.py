@@ -79,24 +79,28 @@ def test_stop_ends_the_run_at_once(qtbot, window):
     assert "stopped" in panel.status.text()
 
 
+# what the selector holds by the time Which line? is asked: a correct engine, which would agree
+OTHER = f"perftree:{HERE.parent / 'correct.py'}"
+
+
 def test_which_line_in_the_finder_report_locates_its_position(qtbot, window):
-    from perftscope.core.engines.pair import EnginePair
-    from perftscope.core.mismatch.finder import find_mismatch
-    engine, reference = EnginePair.parse(ENGINE, "core", 30.0).make_both()
-    try:
-        report = find_mismatch(engine, reference, Request.of(PROMOTES), 2)
-    finally:
-        engine.close()
-        reference.close()
+    """With the engines of the search, whatever the selector holds by then (another engine would
+    agree: "nothing to locate", a false verdict)."""
+    window.divider.find_mismatch(2)
+    qtbot.waitUntil(lambda: not window.divider.busy(), timeout=30000)
+    report = window.divider.report
     assert report.missing == ["b7b8n"]
-    window.finder_panel.show_report(report)
     assert window.finder_panel.which_line.isEnabled()
+    window.engines.set(engine=OTHER)
     window.suspects_panel.runs.setValue(2)
     window.finder_panel.which_line.click()
     assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, tuple(report.path), 1)
+    assert str(given.engine) == ENGINE
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
+    result = window.main_model.jobs["locate"].result
+    assert result.subject.engines[0] == "movegen.py" and not result.agree
 
 
 def action(menu, starts: str):
@@ -114,11 +118,13 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
     missing = window.model.node(window.model.find(["b7b8n"]))
     agreeing = window.model.node(window.model.find(["e1d1"]))
     assert action(window.exports.menu_for(agreeing), "Which line?") is None
+    window.engines.set(engine=OTHER)                 # the tree keeps the engines it was divided with
     menu = window.exports.menu_for(missing)
     action(menu, "Which line?").trigger()
     assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, (), 1)
+    assert str(given.engine) == ENGINE
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
     assert window.main_model.jobs["locate"].result.suspects
 
@@ -133,10 +139,21 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
         engine.close()
         reference.close()
     assert finding.kind == "promotion"
-    panel.add_finding(finding, "movegen.py", "core")
+    found_by_a_session(window, EnginePair.parse(ENGINE, "core", 30.0), finding)
+    window.engines.set(engine=OTHER)                 # chosen since: the finding is still movegen.py's
     menu = panel.row_menu(0)
     action(menu, "Which line?").trigger()
     given = window.main_model.jobs["locate"].given
     assert window.locating.running and (given.fen, given.depth) == (PROMOTES, 2)
+    assert str(given.engine) == ENGINE and given.timeout == 30.0
     window.locating.stop()
     qtbot.waitUntil(lambda: not window.locating.running, timeout=10000)
+
+
+def found_by_a_session(window, pair, finding):
+    """`finding` delivered to the Test engine tab as a session on `pair` delivers it."""
+    from perftscope.core.job import Subject
+    state = window.main_model.jobs["test"]
+    state.begin(Subject(engines=(pair.engine_name, pair.reference_name)), "", given=pair)
+    window.engine_tests.found(finding)
+    state.end(None, "")
