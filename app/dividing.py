@@ -44,8 +44,8 @@ class DivideController(QObject):
         finder.level.connect(self._level)
         finder.found.connect(self._found)
         finder.failed.connect(self._finder_failed)
-        tree_model.failed.connect(lambda message: model.say("divide stopped") if message == "stopped"
-                                  else model.say(f"divide failed: {message}", error=True))
+        tree_model.failed.connect(lambda message: self._say("divide stopped") if message == "stopped"
+                                  else self._say(f"divide failed: {message}", error=True))
         tree_model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
         engines.changed.connect(lambda: divides.set_timeout(engines.timeout))
 
@@ -102,7 +102,7 @@ class DivideController(QObject):
     def divide(self, depth: int):
         *_, engine, reference = self._start_tree(depth, fetch=True)
         against = f"{engine} against {reference}" if engine else f"{reference} (no engine chosen)"
-        self.model.say(f"Dividing at depth {depth}: {against}…")
+        self._say(f"Dividing at depth {depth}: {against}…")
 
     def new_root(self, fen: str):
         """A tree row's position becomes the board's, divided at one less depth."""
@@ -110,15 +110,21 @@ class DivideController(QObject):
         if self.set_fen(fen):
             self.divide(depth)
 
+    def _say(self, text: str, error: bool = False):
+        """A message about the tree's result: its engines' (gone once others are chosen)."""
+        self.model.say(text, error, self.model.divide_pair)
+
     def _divide_done(self):
+        if self.finder.running:
+            return                     # a level of the search, not a divide: the search says its result
         engine, ref = self.tree_model.totals()
         depth, name, reference = self.tree_model.root.depth, self.tree_model.engine, self.tree_model.reference
         if engine is None:
-            self.model.say(f"divide {depth}: {reference} counts {ref:,} nodes")
+            self._say(f"divide {depth}: {reference} counts {ref:,} nodes")
         elif engine == ref:
-            self.model.say(f"divide {depth}: {name} and {reference} agree ({engine:,} nodes)")
+            self._say(f"divide {depth}: {name} and {reference} agree ({engine:,} nodes)")
         else:
-            self.model.say(f"divide {depth}: {name} {engine:,}, {reference} {ref:,} "
+            self._say(f"divide {depth}: {name} {engine:,}, {reference} {ref:,} "
                            f"({engine - ref:+,}): expand the marked rows or press Find first mismatch", error=True)
 
     def stop(self):
@@ -180,7 +186,7 @@ class DivideController(QObject):
             mark = mismatch_layer(node.move, verdict, tree.engine, _why(pos, node.move))
         self.model.show_row(tree.fen, shown, moves, caption, mark)
         if mark is not None:
-            self.model.say(mark.notes[0])
+            self._say(mark.notes[0])
 
     # --- Which line? on the tree's results -------------------------------------------------
     def locate_row(self, fen: str, moves, depth: int):
@@ -215,7 +221,7 @@ class DivideController(QObject):
             return
         fen, moves, engine, reference = self._start_tree(depth, fetch=False)
         self.finder_panel.set_finding(engine, reference, fen, depth)
-        self.model.say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
+        self._say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
         if self.model.divide_pair is None:
             self.finder.fail(str(self.divides.refused))
             return
@@ -236,7 +242,7 @@ class DivideController(QObject):
     def _finder_failed(self, message):
         self.tree_model.stop_loading(message)
         self.finder_panel.show_error(message)
-        self.model.say(f"finder: {message}", error=True)
+        self._say(f"finder: {message}", error=True)
 
     def _found(self, report):
         self.finder_panel.show_report(report)
@@ -247,7 +253,7 @@ class DivideController(QObject):
             if not failed_at_root:              # the root's own failure is said above the tree already
                 self.tree.add_note(report.error)
             failed = report.failure.word if report.failure is not None else "failed"
-            self.model.say(f"{report.engine} {failed} during the search: the levels found before are kept; "
+            self._say(f"{report.engine} {failed} during the search: the levels found before are kept; "
                            f"its error is above the tree and in the Finder report", error=True)
             return
         if report.cancelled:
@@ -258,12 +264,12 @@ class DivideController(QObject):
             last = report.levels[-1] if report.levels else None
             inconsistent = last is not None and last.engine_total is not None and last.engine_total == last.total
             if report.note and report.totals_only and not inconsistent:
-                self.model.say(f"{report.engine} and {report.reference} differ at {report.fen} (it prints only "
+                self._say(f"{report.engine} and {report.reference} differ at {report.fen} (it prints only "
                                f"totals, so not move by move): see the Finder report", error=True)
             elif report.note:
-                self.model.say(f"{report.engine} is inconsistent: see the Finder report", error=True)
+                self._say(f"{report.engine} is inconsistent: see the Finder report", error=True)
             else:
-                self.model.say(f"✔ no mismatch: {report.engine} agrees with {report.reference} "
+                self._say(f"✔ no mismatch: {report.engine} agrees with {report.reference} "
                                f"at depth {report.depth}")
             return
         self.tree.reveal(below)
@@ -273,7 +279,7 @@ class DivideController(QObject):
         where = " ".join(report.path) or "the root"
         state = (f"; its position goes wrong after {report.state_trace.move}" if report.state_trace is not None
                  else "")
-        self.model.say(f"first mismatch after {where}: {odd} {verdict.word}{state} — see the Finder report",
+        self._say(f"first mismatch after {where}: {odd} {verdict.word}{state} — see the Finder report",
                        error=True)
 
     # --- a tree filled without engine calls ------------------------------------------
@@ -302,12 +308,12 @@ class DivideController(QObject):
         if changed:
             said += f" (set to the finding's: {', '.join(changed)})"
         if report is None:
-            self.model.say(said, error=True)
+            self._say(said, error=True)
             return
         self.finder_panel.set_finding(engine, reference, fen, finding.depth)
         origin = Origin(pair, self.divides.request(fen)) if pair is not None else None
         self.finder.replay(report, origin)         # the levels into the tree, the differing row selected
-        self.model.say(said, error=True)
+        self._say(said, error=True)
 
     def restore(self, divide: dict | None, report, row=None):
         """Show a saved session's divide rows and finder report (app.session) as they were:

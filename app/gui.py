@@ -20,7 +20,7 @@ from perftscope.core.board.position import START_FEN
 from perftscope.core.race.runner import standard_positions
 from perftscope.widgets import palette
 from perftscope.widgets.board import BoardPanel
-from perftscope.widgets.context import ContextBar
+from perftscope.widgets.context import ContextBar, grey_caption
 from perftscope.widgets.divide_export import DivideActions, install as install_row_menu
 from perftscope.widgets.divide_tree import DivideModel, DivideTreePanel
 from perftscope.widgets.elided import ElidedLabel
@@ -207,6 +207,8 @@ class MainWindow(QMainWindow):
         model.showRequested.connect(self.board.set_position)
         model.changed.connect(self._show_model)
         model.messageChanged.connect(self._show_message)
+        self.engines.changed.connect(lambda: model.engines_chosen(self.engines.readable_pair()))
+        model.jobs["locate"].changed.connect(self._show_model)       # a result arriving for another position
         self.legend.toggled.connect(self._show_layers)
         self.library.positionChosen.connect(self.board_commands.load)
         self.chess960.toggled.connect(self.board_commands.set_chess960)
@@ -242,6 +244,7 @@ class MainWindow(QMainWindow):
         self.tree.set_stale(model.divide_stale)
         self.run_context.set_stale(model.run_stale)
         self.run_panel.set_stale(model.run_stale)
+        grey_caption(self.suspects_panel.caption, model.locate_stale)
         self._show_message()
 
     def _show_layers(self):

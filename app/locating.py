@@ -81,6 +81,9 @@ class LocateController(JobTab):
         run = self.failing_run(suspect)
         if run is None:
             return
+        from perftscope.core.board.position import Position
+        shown = Position.from_fen(run.fen).play(list(run.moves))
+        self.main_model.locate_shows = shown        # one of the result's runs: the result is not stale
         self.main_model.show(run.fen, run.moves)
         self.main_model.say(f"{suspect.where} ran in this failing position: {run.verdict}")
 

@@ -40,10 +40,17 @@ class Origin:
 
 @dataclass(frozen=True)
 class Message:
-    """The status line: `about` is the board's position when it was said (None: before any)."""
+    """The status line and what it is about: `about` the board's position when it was said (None:
+    before any), `engines` the EnginePair it speaks of (None: no engine's result)."""
     text: str = ""
     error: bool = False
     about: Position | None = None
+    engines: EnginePair | None = None
+
+
+def same_engines(a: EnginePair | None, b: EnginePair | None) -> bool:
+    """The same engine and reference (their specs, options included); the timeout aside."""
+    return (a is None) == (b is None) and (a is None or (a.engine, a.reference) == (b.engine, b.reference))
 
 
 class JobState(QObject):
@@ -113,6 +120,7 @@ class MainModel(QObject):
         self.divide_pair: EnginePair | None = None  # ... and its engines (None: none could be read)
         self.run_about: Position | None = None     # the position the last run counted
         self.run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
+        self.locate_shows: Position | None = None  # a failing position of the locate result, shown from it
         self.row_shown: tuple | None = None       # moves of the tree row the board shows
         self.mark = None                          # widgets.overlays.Layer: the row's mismatch
         self.caption = ""                         # the board's caption while it shows a row
@@ -184,14 +192,30 @@ class MainModel(QObject):
         return self.divide_about is not None and self.row_shown is None and self.position != self.divide_about
 
     @property
+    def locate_stale(self) -> bool:
+        """The Suspect lines shown (or being found) are of another position than the board's."""
+        given = self.jobs["locate"].given      # core.locate.job.LocateSettings: its position read once
+        return given is not None and self.position is not None and \
+            self.position not in (given.request.position, self.locate_shows)
+
+    @property
     def run_stale(self) -> bool:
         return self.run_about is not None and self.position != self.run_about
 
     # --- the status line --------------------------------------------------------------
-    def say(self, text: str, error: bool = False):
-        """A message about the board's position as it is now: greyed once the board moves."""
-        self.message = Message(text, error, self.position)
+    def say(self, text: str, error: bool = False, engines: EnginePair | None = None):
+        """A message about the board's position as it is now, and about `engines`' result when it
+        names one: greyed once the board moves, gone once other engines are chosen."""
+        self.message = Message(text, error, self.position, engines)
         self.messageChanged.emit()
+
+    def engines_chosen(self, pair: EnginePair | None):
+        """The selector holds `pair` now (None: nothing readable): a message about other engines'
+        result goes (a divide's counts must not stand beside a session of another engine)."""
+        engines = self.message.engines
+        if engines is not None and not same_engines(engines, pair):
+            self.message = Message()
+            self.messageChanged.emit()
 
     @property
     def message_stale(self) -> bool:

@@ -115,6 +115,14 @@ class EngineSelection(QObject):
         """Short names of the engine (None when none is chosen) and the reference."""
         return (short_name(self.engine) if self.engine else None), short_name(self.reference)
 
+    def readable_pair(self):
+        """pair(), or None while a spec cannot be read (half typed)."""
+        from perftscope.core.errors import EngineError
+        try:
+            return self.pair()
+        except EngineError:
+            return None
+
     def pair(self):
         """The choice as a core.engines.pair.EnginePair; EngineError naming a spec that is not
         complete yet (a kind chosen, its path still empty)."""
