@@ -46,6 +46,7 @@ class DivideController(QObject):
         finder.failed.connect(self._finder_failed)
         tree_model.failed.connect(lambda message: self._say("divide stopped") if message == "stopped"
                                   else self._say(f"divide failed: {message}", error=True))
+        tree_model.loaded.connect(self._engine_names)
         tree_model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
         engines.changed.connect(lambda: divides.set_timeout(engines.timeout))
 
@@ -109,6 +110,18 @@ class DivideController(QObject):
         depth = max(1, self.tree.depth() - 1)
         if self.set_fen(fen):
             self.divide(depth)
+
+    def _engine_names(self, index=None):
+        """Once the engines answered: the names they give themselves in the headers and words."""
+        pair = self.model.divide_pair
+        if pair is None:
+            return
+        engine, reference = self.divides.names(pair)
+        model = self.tree_model
+        was = (model.engine, model.reference)
+        model.rename(engine or model.engine, reference or model.reference)
+        if (model.engine, model.reference) != was:
+            self.tree.set_about(model.fen, model.root.moves, engines_line(model.engine or None, model.reference))
 
     def _say(self, text: str, error: bool = False):
         """A message about the tree's result: its engines' (gone once others are chosen)."""
