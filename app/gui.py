@@ -42,7 +42,7 @@ from .engine_tests import EngineTestController
 from .everyday import BoardCommands, Notation
 from .finding import FinderController
 from .locating import LocateController
-from .memory import WindowMemory
+from .memory import WindowMemory, fit_on_screen
 from .menus import Menus
 from .model import MainModel
 from .race import RaceController
@@ -284,6 +284,9 @@ class MainWindow(QMainWindow):
     def _first_sizes(self):
         """Unless the splitters were left otherwise: the library 200 px at 1024 and a tenth of
         what is wider beyond that (257 px at 1600), the rest 5 to 6 between the board and the tabs."""
+        if fit_on_screen(self):                       # now that its frame (title bar) is known
+            QTimer.singleShot(0, self._first_sizes)   # the splitter's new width first
+            return
         if "main" in self.memory.restored:
             return
         width = sum(self.main_splitter.sizes())
