@@ -127,9 +127,9 @@ PUBLIC = {
     "perftscope.core.engines.lenient_fen": {"lenient_fen", "fen_as_written"},   # the FEN field, where a FEN enters
     "perftscope.core.mismatch.verdicts": None,                      # the vocabulary: every name
     "perftscope.core.mismatch.finder": {"Row"},
-    "perftscope.core.mismatch.jobs": {"SuiteSettings", "FuzzSettings"},
+    "perftscope.core.mismatch.session_job": {"SuiteSettings", "FuzzSettings"},
     "perftscope.core.race.runner": {"RacePosition"},
-    "perftscope.core.race.jobs": {"RaceSettings"},
+    "perftscope.core.race.race_job": {"RaceSettings"},
     "perftscope.core.race.report": {"short_verdict"},
 }
 GUARDED = tuple(f"{PACKAGE}.core.{room}" for room in ("engines", "mismatch", "race"))
