@@ -1,4 +1,4 @@
-"""The finder's workflow for the window: core.mismatch.jobs.FindJob on the engine and the reference
+"""The finder's workflow for the window: core.mismatch.find_job.FindJob on the engine and the reference
 of the divide tree, run by a JobController, each level handed to whoever shows it as it arrives
 (with the path to its position), the report kept in the model's "find" state.
 
@@ -38,7 +38,7 @@ class FinderController(QObject):
 
     def start(self, fen: str, depth: int, moves=(), engines: tuple[str, ...] = ()):
         """Search from `fen` + `moves` at `depth`; a search still running is abandoned."""
-        from perftscope.core.mismatch.jobs import FindJob, FindSettings
+        from perftscope.core.mismatch.find_job import FindJob, FindSettings
         self.cancel()
         divides, pair, refused = self.divides, self.divides.pair, self.divides.refused
         try:

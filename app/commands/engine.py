@@ -176,7 +176,7 @@ def _verdict(parsed, truth: dict) -> tuple[int, list[str]]:
 def _zeros_at_depth_1(engine, probe: Probe, worst: int, verdict: list[str], notes: list[str]):
     """Moves listed with 0 at depth 2 that are not legal: asked at depth 1, a move it does not
     count there is a pseudo-legal move it rejects; one it counts is an illegal move it plays."""
-    from perftscope.core.mismatch.verdicts import zero_rows_note
+    from perftscope.core.engines.divide_parser import zero_rows_note
     dropped = probe.parsed.dropped
     try:
         at_1 = engine.answer(Request.of(probe.fen), 1).moves or {}

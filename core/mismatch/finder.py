@@ -30,6 +30,7 @@ from typing import Callable
 
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
+from ..engines.divide_parser import zero_rows_note
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request, refused_words
 from ..engines.pipes import quoted
@@ -38,7 +39,6 @@ from ..engines.totals import sum_mismatch
 from ..board.position import START_FEN, Position
 from .failures import at_path, failure_kind, word
 from .state_trace import StateTrace, trace_state
-from .verdicts import zero_rows_note
 
 _DEPENDS = "its count depends on how the position was reached"
 
