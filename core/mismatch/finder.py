@@ -460,21 +460,27 @@ def failed_at_root(engine: Oracle, request: Request, depth: int, error: EngineEr
     return _failed(report, engine, "engine", error, [], request.position)
 
 
+def on_start_position(error: EngineError | None) -> bool:
+    """The engine crashed, hung or flooded on the start position, asked first to learn how it
+    prints a divide (core.engines.calibration): a finding about it, not about the position asked."""
+    return getattr(error, "calibrating", False) and failure_kind(error) in ("crash", "timeout", "flood")
+
+
 def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path, at: Position) -> Report:
     """An oracle failed mid-descent at `at` (the root + `path`): the report ends there, with the
     levels found so far."""
     fen = at.fen()
     where = f"{at_path(path)} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
-    calibrating = getattr(error, "calibrating", False)
-    if calibrating and isinstance(error, EngineTimeout):
-        # it hung on the first position perftscope asks any engine: a finding, said of that position
-        kind = "timeout"
+    kind = failure_kind(error)
+    if on_start_position(error):
+        # it crashed, hung or flooded on the first position perftscope asks any engine: a
+        # finding, said of that position
         where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints "
                  f"a divide, before the position asked")
-    else:
-        # failing on the start position while perftscope learned how it talks is not about this one
-        kind = "error" if calibrating else failure_kind(error)
+    elif getattr(error, "calibrating", False):
+        # any other failure while perftscope learned how it talks is not about this position
+        kind = "error"
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):
