@@ -1,4 +1,4 @@
-"""Suite and fuzz sessions for the Test-engine tab: a core.mismatch.jobs.SessionJob on the engines
+"""Suite and fuzz sessions for the Test-engine tab: a core.mismatch.session_job.SessionJob on the engines
 and timeout of the window's engine selection, run by the tab's JobController. Each finding is
 merged into the model's "test" state and shown as it is found, the job's activity is the status
 line (positions done, findings, which engine call is running), and Stop kills the engine
@@ -41,7 +41,7 @@ class EngineTestController(JobTab):
         """A session with the panel's `settings` (SuiteSettings or FuzzSettings) on the selection's engines."""
         from dataclasses import replace
 
-        from perftscope.core.mismatch.jobs import SessionJob
+        from perftscope.core.mismatch.session_job import SessionJob
         if self.jobs.running:
             return
         try:

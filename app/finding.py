@@ -1,4 +1,4 @@
-"""The finder's workflow for the window: core.mismatch.jobs.FindJob on the engine and the reference
+"""The finder's workflow for the window: core.mismatch.find_job.FindJob on the engine and the reference
 of the divide tree, run by a JobController, each level handed to whoever shows it as it arrives
 (with the path to its position), the report kept in the model's "find" state.
 
@@ -42,7 +42,7 @@ class FinderController(QObject):
     def start(self, origin, depth: int):
         """Search from `origin` (an app.model.Origin: the tree's engines and root Request) at `depth`;
         a search still running is abandoned."""
-        from perftscope.core.mismatch.jobs import FindJob, FindSettings
+        from perftscope.core.mismatch.find_job import FindJob, FindSettings
         self.cancel()
         divides, pair = self.divides, origin.pair
         job = FindJob(FindSettings(origin.request, depth), lambda: divides.oracles(pair),

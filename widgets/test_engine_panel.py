@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
-from perftscope.core.mismatch.jobs import FuzzSettings, SuiteSettings
+from perftscope.core.mismatch.session_job import FuzzSettings, SuiteSettings
 
 from . import palette
 from .cells import WrappedCells, row_table
@@ -26,7 +26,7 @@ MOVES_COLUMN = COLUMNS.index("Moves")
 
 
 class TestEnginePanel(StartStop, QWidget):
-    """`startRequested(settings)`: a core.mismatch.jobs.SuiteSettings or FuzzSettings (the engines
+    """`startRequested(settings)`: a core.mismatch.session_job.SuiteSettings or FuzzSettings (the engines
     are the selection's); `openRequested(finding)` when a row is activated. It watches the
     window's "test" JobState."""
     startRequested = Signal(object)
