@@ -3,10 +3,6 @@
 Each engine script is `run(moves_of)` where `moves_of(board)` lists the chess.Move objects its
 generator produces; the perft below uses that generator at every ply, so a planted bug shows
 wherever its position occurs in the tree."""
-import contextlib
-import io
-import runpy
-import subprocess
 import sys
 
 import chess
@@ -55,6 +51,8 @@ def answer(engine, depth, fen, moves=""):
     that wrap one (a dialect, an interactive program, xboard, UCI): a script of this folder runs in
     this process (its output captured, its exit with an error raised as CalledProcessError, as
     a process of its own), without a second Python and python-chess, which cost most of a call."""
+    import contextlib, io, runpy, subprocess      # here: every engine imports this module, few call this
+
     args = [engine, str(depth), fen] + ([moves] if moves else [])
     if not engine.endswith(".py"):
         return subprocess.run(args, capture_output=True, text=True, check=True).stdout
