@@ -1,4 +1,4 @@
-"""Races for the Race tab: a core.race.jobs.RaceJob run by the tab's app.jobs.JobController. Each
+"""Races for the Race tab: a core.race.race_job.RaceJob run by the tab's app.jobs.JobController. Each
 event (a heat starting or ending, a depth finished) updates the table and the graphs as it is
 delivered, the timer redraws the graphs, the job's activity says which engine is being waited
 for, and the race itself is the result kept in the model's "race" state. Stop ends the running
@@ -23,12 +23,12 @@ class RaceController(JobTab):
         panel.exportRequested.connect(self.export)
 
     def start(self, settings):
-        """A race with the panel's `settings` (core.race.jobs.RaceSettings); with the Chess960
+        """A race with the panel's `settings` (core.race.race_job.RaceSettings); with the Chess960
         box ticked its positions are played as Chess960."""
         from dataclasses import replace
 
         from perftscope.core.errors import PerftscopeError
-        from perftscope.core.race.jobs import RaceJob
+        from perftscope.core.race.race_job import RaceJob
         from perftscope.core.race.report import settings_text
         from perftscope.core.race.runner import as_chess960
         if self.jobs.running:
