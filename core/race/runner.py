@@ -30,10 +30,10 @@ from functools import cached_property
 
 from ..engines.mode import Mode
 from ..engines.oracle import Request
-from ..errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout, OracleCancelled
+from ..errors import EngineError, EngineFailed, OracleCancelled
 from ..limits import RUN_DEPTH_LIMIT
 from ..engines.usage import Usage
-from ..mismatch.failures import failure_kind, word
+from ..mismatch.failures import Failure, word
 from .racers import CoreRacer, EngineRacer, Timing
 
 STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up
@@ -103,6 +103,7 @@ class Heat:
     status: str = ""
     verdict: str = ""
     note: str = ""              # e.g. the depth the budget cut short
+    failure: Failure | None = None   # the call that put it out, when one failed
 
     @property
     def out(self) -> bool:
@@ -385,16 +386,12 @@ class Race:
         return finding.summary()
 
     def fail(self, heat: Heat, error: EngineError, depth: int | None):
-        """A crash is told by the engine's own error line, a hang by how long it was waited for."""
-        where = f"at depth {depth}" if depth else "while starting"
-        kind = failure_kind(error)
-        heat.status = {"crash": CRASHED, "timeout": HUNG}.get(kind, FAILED)
-        if isinstance(error, EngineTimeout):
-            heat.verdict = f"no answer {where} within {error.seconds:g} s; the engine was stopped"
-        elif isinstance(error, EngineCrashed):
-            heat.verdict = f"{word(kind)} {where}: {error.own_error or error}"
-        else:
-            heat.verdict = f"{word(kind)} {where}: {error}"
+        """A failed call puts the heat out, worded as every report words a failure (a crash by the
+        engine's own error line, a hang by how long it was waited for)."""
+        heat.failure = Failure.of(error, heat.engine, f"at depth {depth}" if depth else "while starting",
+                                  named=False)
+        heat.status = {"crash": CRASHED, "timeout": HUNG}.get(heat.failure.kind, FAILED)
+        heat.verdict = heat.failure.message
 
     def _tell(self, event: str, heat: Heat, lap: Lap | None = None):
         if self.listener is not None:
