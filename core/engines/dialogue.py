@@ -411,7 +411,7 @@ class ConsoleProtocol:
         if dialect.total is None and not dialect.json and not self.knows_end():
             raise CalibrationError(f"{self.name} prints no total line after its divide, so the end of "
                                    f"an answer cannot be told: give it a `sentinel` in an engine file "
-                                   f"(see README)")
+                                   f"(see docs/connect-your-engine.md)")
 
     # --- life -------------------------------------------------------------------------------
     def close(self):

@@ -97,7 +97,8 @@ class XboardPerft(Perft):
                 text.split(":", 1)[-1].split()[:1] == [perft]:
             unknown = [perft]
         if unknown:
-            advice = OWN_PERFT if unknown[0] == perft else "describe how to talk to it in an engine file (see README)"
+            advice = OWN_PERFT if unknown[0] == perft else ("describe how to talk to it in an engine file "
+                                                              "(see docs/connect-your-engine.md)")
             raise CalibrationError(f"{self.protocol.name} has no `{unknown[0]}` command (it answered {text!r}): "
                                    f"{advice}")
         if error:

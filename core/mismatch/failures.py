@@ -30,6 +30,16 @@ FAILURE_KINDS = {
     "unreadable": FailureKind("answered what cannot be read", "answer that cannot be read"),
     "error": FailureKind("failed", "failure"),
 }
+# the same in the present tense, for what an engine does wherever it is asked ("crashes on the
+# start position")
+DOES = {
+    "crash": "crashes",
+    "timeout": "hangs",
+    "flood": "floods its output",
+    "refused": "refuses the request",
+    "unreadable": "answers what cannot be read",
+    "error": "fails",
+}
 ENGINE_FAILED = ("crash", "timeout", "flood", "refused", "unreadable")   # a call that broke off
 
 

@@ -12,6 +12,7 @@ from .cli_run import run
 
 ENGINES = Path(__file__).parent.parent / "engines"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 TYPE_ERROR = "TypeError: Cannot read properties of undefined (reading 'piece')"
 
@@ -67,6 +68,22 @@ def test_engine_check_of_an_engine_not_understood(capsys, tmp_path):
     assert ("not read: chatty.sh: no rows (rows look like `{move} {count}{rest}` or `{move}: {count}{rest}`) "
             "in its answer to the start position; it printed 2 other lines, the first 'hello, I am a chess engine'") in out
     assert "      | hello, I am a chess engine" in out
+
+
+def test_an_engine_crashing_on_every_fen_is_a_finding_not_an_engine_not_understood(capsys, engine_path):
+    # its FEN reader raises on every FEN (as chess-game 0.2.4's does): perftscope understood it
+    engine = f"perftree:{engine_path('fen_reader_crash')}"
+    said = "ValueError: invalid literal for int() with base 10: '-'"
+    code, out, _ = run(capsys, "engine", "check", engine)
+    assert code == 1, out
+    assert "\ncrashes on the start position: fen_reader_crash.py exited with code 1 while answering " in out
+    assert f"\n      | {said}\n" in out
+    assert "not understood" not in out
+    assert out.rstrip().endswith("verdict    understood, but it crashes on the start position: a finding about "
+                                 "the engine, see above")
+    # compare says the same of it
+    code, out, _ = run(capsys, "compare", "-d", "2", "--reference", "core", "--engine", engine)
+    assert code == 1 and f"crash      fen_reader_crash.py crashed at the root (FEN {START}): {said}\n" in out, out
 
 
 def test_compare_reports_a_crash_as_a_finding(capsys, engine_path):
