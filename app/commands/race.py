@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from perftscope.core.engines.oracles import SPECS
+from perftscope.core.engines.spec import SPECS, YARDSTICKS
 from perftscope.core.errors import PerftscopeError
 
 from . import add_parser
@@ -73,8 +73,8 @@ def yardsticks_from(text: str) -> tuple[str, ...]:
     if names in ((), ("none",)):
         return ()
     for name in names:
-        if name not in ("core", "stockfish"):
-            raise PerftscopeError(f"--yardsticks: unknown {name!r} (core, stockfish or none)")
+        if name not in YARDSTICKS:
+            raise PerftscopeError(f"--yardsticks: unknown {name!r} ({', '.join(YARDSTICKS)} or none)")
     return names
 
 
@@ -85,8 +85,7 @@ def run(args) -> int:
     from perftscope.core.race.duel import Duel
     from perftscope.core.race.runner import Race
 
-    for spec in args.engine:
-        parse_spec(spec)                     # a typo fails before any engine starts
+    specs = [parse_spec(spec) for spec in args.engine]      # read once: a typo fails before any engine starts
     positions = positions_from(args.positions, args.chess960)
     if args.repeat is not None and len(args.engine) != 2:
         raise PerftscopeError("--repeat compares two builds: give exactly two --engine (A, then B)")
@@ -98,12 +97,12 @@ def run(args) -> int:
     printer = _Printer() if live else None
     listener = printer.event if live else None
     if args.repeat is not None:
-        duel = Duel(args.engine[0], args.engine[1], positions, args.repeat, seconds, args.depth, mode,
+        duel = Duel(specs[0], specs[1], positions, args.repeat, seconds, args.depth, mode,
                     args.timeout, listener=listener, on_run=printer.run if live else None)
         race = duel.race
     else:
         duel = None
-        race = Race(args.engine, positions, seconds, args.depth, mode, args.timeout,
+        race = Race(specs, positions, seconds, args.depth, mode, args.timeout,
                     yardsticks_from(args.yardsticks), listener=listener)
     if live:
         print(f"race       {report.settings_text(race, args.repeat)}", flush=True)

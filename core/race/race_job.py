@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from ..engines.mode import Mode
 from ..job import Emit, Subject, ignore
-from .runner import DEFAULT_TIMEOUT, RUNNING, YARDSTICKS, Heat, Lap, Race, RacePosition
+from ..engines.spec import YARDSTICKS
+from .runner import DEFAULT_TIMEOUT, RUNNING, Heat, Lap, Race, RacePosition
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from functools import cached_property
 
 from ..engines.mode import Mode
 from ..engines.oracle import Request
+from ..engines.spec import YARDSTICKS, parse_spec
 from ..errors import EngineError, EngineFailed, OracleCancelled
 from ..limits import RUN_DEPTH_LIMIT
 from ..engines.usage import Usage
@@ -39,7 +40,6 @@ from .racers import CoreRacer, EngineRacer, Timing
 STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up
 NOISE_SHARE = 0.1          # the start-up's noise is at least this share of it (3 calls may agree)
 DEFAULT_TIMEOUT = 600.0    # one call longer than this is a hung engine
-YARDSTICKS = ("core", "stockfish")
 
 # how a heat ended (a failed call worded as every report words it: core.mismatch.failures)
 RUNNING, DONE, WRONG, CRASHED, HUNG, FAILED, STOPPED = (
@@ -175,8 +175,8 @@ class Truth:
 
 
 class Race:
-    """`engines`: specs raced; `yardsticks`: the core and Stockfish, run the same way, unless the
-    engines name them already. `seconds` per heat, or a fixed `depth`. `listener(event, heat, lap)`
+    """`engines`: specs raced (Specs, or texts read here, once); `yardsticks`: the core and
+    Stockfish, run the same way, unless the engines name them already. `seconds` per heat, or a fixed `depth`. `listener(event, heat, lap)`
     is called from the race's thread: 'heat' when a heat starts or ends, 'lap' after each depth."""
 
     def __init__(self, engines, positions, seconds: float | None = None, depth: int | None = None,
@@ -187,19 +187,20 @@ class Race:
         self.seconds, self.depth, self.mode, self.timeout = seconds, depth, mode or Mode(), timeout
         self.positions = list(positions)
         self.listener = listener
-        self.racers = [CoreRacer(self.mode) if spec == "core" else EngineRacer(spec, self.mode, timeout)
-                       for spec in engines]
-        named = {r.spec for r in self.racers}
+        self.racers = [self._racer(parse_spec(spec)) for spec in engines]
+        named = {r.spec.kind for r in self.racers if r.spec.kind in YARDSTICKS}
         for stick in yardsticks:
             if stick not in named and (stick != "stockfish" or _have_stockfish()):
-                self.racers.append(CoreRacer(self.mode) if stick == "core" else
-                                   EngineRacer(stick, self.mode, timeout))
+                self.racers.append(self._racer(parse_spec(stick)))
         self.heats = [Heat(i, r.name, p) for p in self.positions for i, r in enumerate(self.racers)]
         self.truth = Truth()
         self.load = {"start": None, "end": None, "cpus": os.cpu_count()}
         self.stopped = threading.Event()
         self._current = None          # (racer, its call's end) while a call runs
         self._cut_lock = threading.Lock()
+
+    def _racer(self, spec):
+        return CoreRacer(self.mode) if spec.kind == "core" else EngineRacer(spec, self.mode, self.timeout)
 
     # --- from any thread --------------------------------------------------------------------
     def stop(self):
