@@ -17,12 +17,25 @@ class EngineTestController(JobTab):
     holds when Start is pressed (core.engines.pair.EnginePair, the timeout included); `chess960()`
     says whether it plays Chess960 (the window's box, as the divide tab reads it from the board)."""
     openRequested = Signal(object, object)      # a finding, the EnginePair its session ran on
+    locateRequested = Signal(object, int)       # *Which line?* on a finding: its app.model.Origin, its depth
 
     def __init__(self, bridge, panel, selection, state, chess960=lambda: False, parent=None):
         super().__init__(bridge, panel, state, parent)
         self.selection = selection
         self.chess960 = chess960       # the window's Chess960 box, read when Start is pressed
         panel.openRequested.connect(lambda finding: self.openRequested.emit(finding, self.state.given))
+        panel.locateRequested.connect(self.locate)
+
+    def origin(self, finding):
+        """The engines `finding` was found with (its session's, whatever is chosen now) and its position."""
+        from perftscope.core.engines.oracle import Request
+
+        from .model import Origin
+        return Origin(self.state.given, Request.of(finding.fen))
+
+    def locate(self, finding):
+        """*Which line?* on a finding: its own engines and position, at its depth."""
+        self.locateRequested.emit(self.origin(finding), finding.depth)
 
     def start(self, settings):
         """A session with the panel's `settings` (SuiteSettings or FuzzSettings) on the selection's engines."""

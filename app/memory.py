@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, QRect
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QSplitter
 
 from perftscope.widgets.overlays import LAYERS
@@ -52,6 +53,7 @@ class WindowMemory:
         geometry = s.value(GEOMETRY_KEY)
         if isinstance(geometry, QByteArray):
             self.window.restoreGeometry(geometry)
+        fit_on_screen(self.window)
         for name, splitter in self._splitters().items():
             state = s.value(SPLITTERS_KEY + name)
             if isinstance(state, QByteArray) and splitter.restoreState(state):
@@ -80,3 +82,27 @@ class WindowMemory:
         for name, panel in self.panels.items():
             s.setValue(PANEL_KEYS[name], json.dumps(panel.choices()))
         s.sync()
+
+
+def fit_on_screen(window, area: QRect | None = None) -> bool:
+    """Keep `window` whole inside the screen's available area (`area`; default: its screen's, the
+    desktop's panels left out): no larger than it, moved back inside it, so the status bar is
+    never below the screen's edge (a first launch's default size on a small screen, a geometry
+    saved on a larger one). True when it was resized."""
+    if area is None:
+        screen = window.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return False
+        area = screen.availableGeometry()
+    frame, inner = window.frameGeometry(), window.geometry()
+    extra_w, extra_h = frame.width() - inner.width(), frame.height() - inner.height()   # title bar, borders
+    width = max(window.minimumWidth(), min(inner.width(), area.width() - extra_w))
+    height = max(window.minimumHeight(), min(inner.height(), area.height() - extra_h))
+    resized = (width, height) != (inner.width(), inner.height())
+    if resized:
+        window.resize(width, height)
+    x = min(max(frame.x(), area.x()), area.x() + area.width() - width - extra_w)
+    y = min(max(frame.y(), area.y()), area.y() + area.height() - height - extra_h)
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(max(x, area.x()), max(y, area.y()))
+    return resized

@@ -77,6 +77,11 @@ class TestEnginePanel(StartStop, QWidget):
         self.status = QLabel("Choose the engine to test, then Start.")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.found_with = QLabel()      # the engines the findings belong to, marked once others are chosen
+        self.found_with.setWordWrap(True)
+        self.found_with.hide()
+        self.engines_stale = False
+        self._given = None              # the EnginePair the findings were found with
         self.table = row_table(COLUMNS)
         header = self.table.horizontalHeader()
         # the columns share the table's width (no sideways scrolling, at 1024 px too), in SHARES:
@@ -102,6 +107,7 @@ class TestEnginePanel(StartStop, QWidget):
         layout.addWidget(self.options)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
+        layout.addWidget(self.found_with)
         layout.addWidget(self.table, 1)
         hint = QLabel("Click a row to open it in the divide tree, the finder's path expanded.")
         hint.setStyleSheet(f"color: {palette.MUTED}")
@@ -109,6 +115,7 @@ class TestEnginePanel(StartStop, QWidget):
         layout.addWidget(hint)
 
         self.mode.currentIndexChanged.connect(self.options.setCurrentIndex)
+        selection.changed.connect(self._mark_engines)
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
         # a click opens the row every time, selected already or not; Enter opens it as well
@@ -177,6 +184,33 @@ class TestEnginePanel(StartStop, QWidget):
         self.startRequested.emit(self.settings())
 
     # --- fed by the controller -----------------------------------------------------------
+    def show_state(self, state):
+        super().show_state(state)
+        self._given = state.given
+        self._mark_engines()
+
+    def _mark_engines(self):
+        """Say which engines the findings belong to; marked, the rows greyed, while the selector
+        holds others (opening a finding or Which line? use the finding's, never those)."""
+        given = self._given
+        if given is None or not self.findings:
+            self.engines_stale = False
+            self.found_with.hide()
+            self.table.setStyleSheet("")
+            return
+        now = self.selection.readable_pair()
+        self.engines_stale = now is None or (now.engine, now.reference) != (given.engine, given.reference)
+        found = f"found with {given.engine_name} against {given.reference_name}"
+        if self.engines_stale:
+            self.found_with.setText(f"<b>{found}</b>, not the engines chosen now: a row opens with its own")
+            self.found_with.setStyleSheet(f"color:{palette.STALE}; background:{palette.STALE_BG};")
+            self.table.setStyleSheet(f"QTableView {{ color:{palette.STALE}; }}")
+        else:
+            self.found_with.setText(found)
+            self.found_with.setStyleSheet(f"color:{palette.MUTED}")
+            self.table.setStyleSheet("")
+        self.found_with.show()
+
     def set_running(self, running: bool):
         super().set_running(running)
         for w in (self.choice, self.mode, self.options):
@@ -185,6 +219,7 @@ class TestEnginePanel(StartStop, QWidget):
     def clear(self):
         self.findings.clear()
         self.table.setRowCount(0)
+        self._mark_engines()
 
     def add_finding(self, finding, engine: str, reference: str):
         """One row per finding; a finding shown already (merged with another position's, its
@@ -212,6 +247,7 @@ class TestEnginePanel(StartStop, QWidget):
                 item.setForeground(Qt.darkRed)
             self.table.setItem(row, col, item)
         self.table.resizeRowToContents(row)
+        self._mark_engines()
 
     def _moves(self, finding) -> str:
         if finding.engine_failed:

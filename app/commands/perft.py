@@ -121,7 +121,7 @@ def _run(args, divide: bool) -> Result:
 
 def _json_common(r: Result) -> dict:
     return {"fen": r.fen, "depth": r.depth, "nodes": r.nodes, "seconds": round(r.seconds, 6),
-            "nps": round(r.nps), "workers": r.workers,
+            "nps": round(r.nps), "workers": r.workers, "path": r.path,
             "hash": r.hash.as_dict() if r.hash is not None else None}
 
 

@@ -241,7 +241,7 @@ class Perft(Command):
         illegal = self.protocol.illegal
         if illegal is not None and illegal.search(line.strip()):
             raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in "
-                                f"{self.what}: {line.strip()!r}")
+                                f"{self.what}: {line.strip()!r}", own_error=line.strip())
 
     def timed_out(self, engine, error):
         if not engine.pipes.lines_read or self.end is None or engine.pipes.binary:

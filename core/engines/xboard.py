@@ -102,7 +102,8 @@ class XboardPerft(Perft):
             raise CalibrationError(f"{self.protocol.name} has no `{unknown[0]}` command (it answered {text!r}): "
                                    f"{advice}")
         if error:
-            raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in {self.what}: {text!r}")
+            raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in {self.what}: {text!r}",
+                                own_error=text)
         super().check(engine, line)
 
 

@@ -20,25 +20,17 @@ from ..errors import EngineCrashed, EngineError, EngineFailed, EngineFlood, Engi
 class FailureKind:
     word: str       # what the engine did, as every report says it: "crashed"
     label: str      # the class a summary lists a finding of this kind under: "crash"
+    does: str       # the same in the present tense, for what it does wherever it is asked: "crashes"
 
 
 FAILURE_KINDS = {
-    "crash": FailureKind("crashed", "crash"),
-    "timeout": FailureKind("hung", "timeout"),
-    "flood": FailureKind("flooded its output", "output flood"),
-    "refused": FailureKind("refused the request", "refuses a legal position or move"),
-    "unreadable": FailureKind("answered what cannot be read", "answer that cannot be read"),
-    "error": FailureKind("failed", "failure"),
-}
-# the same in the present tense, for what an engine does wherever it is asked ("crashes on the
-# start position")
-DOES = {
-    "crash": "crashes",
-    "timeout": "hangs",
-    "flood": "floods its output",
-    "refused": "refuses the request",
-    "unreadable": "answers what cannot be read",
-    "error": "fails",
+    "crash": FailureKind("crashed", "crash", "crashes"),
+    "timeout": FailureKind("hung", "timeout", "hangs"),
+    "flood": FailureKind("flooded its output", "output flood", "floods its output"),
+    "refused": FailureKind("refused the request", "refuses a legal position or move", "refuses the request"),
+    "unreadable": FailureKind("answered what cannot be read", "answer that cannot be read",
+                              "answers what cannot be read"),
+    "error": FailureKind("failed", "failure", "fails"),
 }
 ENGINE_FAILED = ("crash", "timeout", "flood", "refused", "unreadable")   # a call that broke off
 
@@ -62,6 +54,11 @@ def finding_kind(kind: str) -> str:
 def word(kind: str) -> str:
     """'crashed', 'hung', ... for a kind; 'failed' for one not in the table."""
     return FAILURE_KINDS.get(kind, FAILURE_KINDS["error"]).word
+
+
+def does(kind: str) -> str:
+    """'crashes', 'hangs', ... for a kind ("it crashes on the start position"); 'fails' for one not in the table."""
+    return FAILURE_KINDS.get(kind, FAILURE_KINDS["error"]).does
 
 
 def at_path(path) -> str:

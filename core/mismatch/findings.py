@@ -22,9 +22,9 @@ import chess
 from ..errors import EngineError
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
-from .finder import Report, failed_at_root, find_mismatch
+from .finder import Report, failed_at_root, find_mismatch, on_start_position
 from ..engines.oracles import Oracle, OracleCancelled
-from ..board.position import Position, parse_square
+from ..board.position import START_FEN, Position, parse_square
 from .failures import ENGINE_FAILED, FAILURE_KINDS, at_path, failure_kind, finding_kind, word
 from .shrink import Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
@@ -88,6 +88,13 @@ class Finding:
         return self.kind in ENGINE_FAILED
 
     @property
+    def on_start(self) -> bool:
+        """It failed on the start position while perftscope learned how it prints a divide,
+        whatever position was asked (core.mismatch.finder.on_start_position)."""
+        return self.report is not None and self.report.failure is not None and \
+            on_start_position(self.report.failure.error)
+
+    @property
     def moves(self) -> list[str]:
         """The differing moves at the mismatch position."""
         return [] if self.report is None else self.report.extra + self.report.missing
@@ -112,7 +119,10 @@ class Finding:
 
     @property
     def example_fen(self) -> str:
-        """The smallest position showing the failure: the shrunk one when there is one."""
+        """The smallest position showing the failure: the shrunk one when there is one, the
+        start position for a failure there while it was learned how the engine talks."""
+        if self.on_start:
+            return START_FEN
         if self.shrunk is not None:
             return self.shrunk.fen
         if self.report is not None and self.report.fen:
@@ -131,7 +141,9 @@ class Finding:
         """One line: the class, the moves or error, where."""
         if self.engine_failed:
             verb = word(self.kind)
-            return f"{self.label}: the engine {verb} {at_path(self.path)} (FEN {self._failed_fen()}): {self.error}"
+            where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints a divide"
+                     if self.on_start else f"{at_path(self.path)} (FEN {self._failed_fen()})")
+            return f"{self.label}: the engine {verb} {where}: {self.error}"
         if self.report is None or self.kind == "state" or self.report.note:
             text = f"{self.label}: {self.report.note if self.report is not None else self.error}"
         else:
@@ -314,7 +326,8 @@ def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int,
             raise failure.error or EngineError(failure.message)      # not a finding: the run is in doubt
         finding = Finding(fen, depth, failure.finding_kind, report=report, error=failure.own_error, path=list(failure.path),
                           name=name)
-        if shrink_calls > 0 and finding.kind == "crash":   # a timeout would cost its timeout per step
+        # a timeout would cost its timeout per step; a crash on the start position is no smaller elsewhere
+        if shrink_calls > 0 and finding.kind == "crash" and not finding.on_start:
             # shrink the call that failed: the position at the end of the path, the depth left there
             failed_depth = max(1, depth - len(finding.path))
             failed_at = request.from_root().then(*finding.path)     # played on, not read again

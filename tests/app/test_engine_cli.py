@@ -84,6 +84,16 @@ def test_an_engine_crashing_on_every_fen_is_a_finding_not_an_engine_not_understo
     # compare says the same of it
     code, out, _ = run(capsys, "compare", "-d", "2", "--reference", "core", "--engine", engine)
     assert code == 1 and f"crash      fen_reader_crash.py crashed at the root (FEN {START}): {said}\n" in out, out
+    # and as a command template, which it crashes on while its dialect is learned, before the position asked
+    template = f"cmd:{engine_path('fen_reader_crash')} {{depth}} {{fen}} {{moves}}"
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core", "--engine", template)
+    assert code == 1 and (f"crash      fen_reader_crash.py crashed on the start position ({START}), the first one "
+                          f"asked to learn how it prints a divide, before the position asked: {said}\n") in out, out
+    # fuzz: one finding, said of the start position, not one per position tried nor shrunk elsewhere
+    code, out, _ = run(capsys, "fuzz", "--engine", template, "--positions", "3")
+    assert code == 1 and "3 findings (1 distinct)" in out and "minimal" not in out, out
+    assert (f"crash: the engine crashed on the start position ({START}), the first one asked to learn how "
+            f"it prints a divide: {said}\n") in out
 
 
 def test_compare_reports_a_crash_as_a_finding(capsys, engine_path):
