@@ -41,7 +41,8 @@ class ProgressLine:
         self.last = progress
         now = time.monotonic()
         final = progress.total is not None and progress.done >= progress.total
-        if self.quiet or (not final and now - self._printed < (LIVE_EVERY if self.live else LOG_EVERY)):
+        if self.quiet or not progress.text or \
+                (not final and now - self._printed < (LIVE_EVERY if self.live else LOG_EVERY)):
             return
         self._printed = now
         if self.live:
