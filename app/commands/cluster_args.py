@@ -102,7 +102,7 @@ def run_cluster(args, divide: bool) -> int:
             _started(event, runner.line)
         elif isinstance(event, Notice):
             runner.line.say(f"perftscope: {event.text}")
-    runner = JobRunner(job, heard)
+    runner = JobRunner(job, heard, logged=True)     # a long run's progress is logged where stderr is a file
     try:
         r = runner.run()
     except ClusterError as e:
