@@ -47,19 +47,17 @@ class EngineTestController(JobTab):
         try:
             pair = self.selection.pair()
         except EngineError as e:
-            self.panel.show_error(str(e))
+            self.state.fail(str(e))
             return
         settings = replace(settings, chess960=self.chess960())
-        self.panel.clear()
         self.jobs.start(SessionJob(pair, settings), f"Starting {pair.engine.text}…", given=pair,
                         on_event=self.found, on_result=self._result)
 
     def found(self, finding):
-        """A finding in the tab: one alike already shown (the same class, minimal position and
-        moves, from another position) is counted on its row."""
+        """A finding into the tab's state, which the panel shows: one alike already there (the same
+        class, minimal position and moves, from another position) is counted on its row."""
         from perftscope.core.mismatch.findings import merge
-        engine, reference = self.state.subject.engines[:2]
-        self.panel.add_finding(merge(self.state.items, finding), engine, reference)
+        self.state.add(finding, merge)
 
     def _result(self, outcome) -> tuple[str, bool]:
         return f"{outcome.engine} against {outcome.reference}: {outcome.text}", bool(self.state.items)

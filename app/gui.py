@@ -129,7 +129,7 @@ class MainWindow(QMainWindow):
         self.menus = Menus(self, self.board, self.board_commands, self.sessions, self.exports, self.notation)
         self.memory = WindowMemory(self.settings, self, self.legend, self.notation, self.run_panel,
                                    {"test_engine": self.test_engine, "race": self.race_panel,
-                                    "suspects": self.suspects_panel})
+                                    "suspects": self.suspects_panel}, divide_tree=self.tree)
         self.memory.restore_overlays()
         self._connect()
         self.memory.restore()
@@ -204,6 +204,7 @@ class MainWindow(QMainWindow):
         self.board.positionChanged.connect(lambda pos: model.board_moved(pos, self.board.root()))
         self.board.fenWritten.connect(self.divides.remember_written)
         self.board.positionChanged.connect(self._show_chess960)
+        self.board.positionChanged.connect(self.library.show_position)
         model.showRequested.connect(self.board.set_position)
         model.changed.connect(self._show_model)
         model.messageChanged.connect(self._show_message)

@@ -86,6 +86,14 @@ class JobState(QObject):
             self.status, self.error = status, error
             self.changed.emit()
 
+    def add(self, item, merge=None):
+        """A result arrived: appended to `items`, or with `merge(items, item)` counted on one alike."""
+        if merge is not None:
+            merge(self.items, item)
+        else:
+            self.items.append(item)
+        self.changed.emit()
+
     def advance(self, progress: Progress):
         self.progress = progress
         if progress.text:

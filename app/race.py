@@ -39,7 +39,7 @@ class RaceController(JobTab):
                 settings = replace(settings, positions=tuple(as_chess960(settings.positions)))
             job = RaceJob(settings)
         except PerftscopeError as e:
-            self.panel.show_error(str(e))
+            self.state.fail(str(e))
             return
         race = job.race
         self._index = {(h.racer, h.position.name): i for i, h in enumerate(race.heats)}
@@ -54,7 +54,7 @@ class RaceController(JobTab):
         from perftscope.core.race import report
         race = self.state.result
         if race is None:
-            self.panel.show_error("Nothing to export: no race has run yet")
+            self.state.say("Nothing to export: no race has run yet", error=True)
             return
         if kind == "markdown":
             text = report.to_markdown(race)
@@ -64,7 +64,7 @@ class RaceController(JobTab):
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text + "\n")
         except OSError as e:
-            self.panel.show_error(f"cannot write {path}: {e.strerror or e}")
+            self.state.say(f"cannot write {path}: {e.strerror or e}", error=True)
             return
         self.state.say(f"Race exported as {kind} to {path}")
 

@@ -37,6 +37,7 @@ class TestEnginePanel(StartStop, QWidget):
     def __init__(self, selection: EngineSelection, parent=None):
         super().__init__(parent)
         self.findings: list = []
+        self._counts: dict[int, int] = {}    # id of a finding shown -> its count as shown
         self.move_name = None          # the SAN/UCI toggle: name(fen, moves, uci), None for UCI
         self.selection = selection
         self.choice = EngineChoice(selection)
@@ -185,8 +186,16 @@ class TestEnginePanel(StartStop, QWidget):
 
     # --- fed by the controller -----------------------------------------------------------
     def show_state(self, state):
+        """The tab's JobState: its findings (a row each, a merged one's count updated), the engines
+        they were found with."""
         super().show_state(state)
         self._given = state.given
+        if not state.items and self.findings:
+            self.clear()                           # a new session
+        engines = state.subject.engines[:2] if state.subject is not None else ("engine", "reference")
+        for finding in state.items:
+            if self._counts.get(id(finding)) != finding.count:
+                self.add_finding(finding, *engines)
         self._mark_engines()
 
     def _mark_engines(self):
@@ -218,6 +227,7 @@ class TestEnginePanel(StartStop, QWidget):
 
     def clear(self):
         self.findings.clear()
+        self._counts.clear()
         self.table.setRowCount(0)
         self._mark_engines()
 
@@ -232,6 +242,7 @@ class TestEnginePanel(StartStop, QWidget):
             self.findings.append(finding)
             row = self.table.rowCount()
             self.table.insertRow(row)
+        self._counts[id(finding)] = finding.count
         # the moves of the minimal position, shown beside it (the tooltip has the original's)
         minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
         label = finding.label + (f" ×{finding.count}" if finding.count > 1 else "")

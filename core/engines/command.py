@@ -104,7 +104,7 @@ def _refusal(name: str, error: EngineError, moves, printed: list[str]) -> Engine
     """The refusal a failed call was, or None: it exited by itself with a code (a process killed
     by a signal crashed, whatever it printed) or answered what cannot be read, and a line of its
     output says a move sent is illegal, naming it. Nothing else is taken for a refusal."""
-    if not moves:
+    if not moves or getattr(error, "calibrating", False):     # a calibration position has no moves sent
         return None
     if isinstance(error, EngineCrashed):
         if error.exit_code is None or error.exit_code <= 0:

@@ -33,6 +33,7 @@ from .verdicts import ILLEGAL, NOT_GENERATED
 CLASSES = {
     "ep-rank-pin": "en passant through a rank pin",
     "ep-check": "en-passant check evasion",
+    "ep-pinned": "en passant by a pinned pawn",
     "castling-missing": "castling not generated",
     "castling-rook": "castling moves the rook wrong",
     "castling-attack": "castling through or into attack",
@@ -72,13 +73,19 @@ class Finding:
 
     @property
     def merge_key(self) -> tuple:
-        """Findings alike: the same minimal position and differing moves (the class follows
-        from them: see `investigate`); for a crash the same minimal position; a timeout, which
+        """Findings alike: one bug, one row. Wrong answers of the same class whose example
+        positions hold the same pieces and whose differing moves are explained alike once what a
+        mirror, a colour flip and the kind of slider change is taken out (bug_shape); else the
+        same example position and moves. For a crash the same minimal position; a timeout, which
         is not shrunk (each step would wait the timeout), with every other timeout."""
         if self.kind == "timeout":
             return (self.kind,)
         if self.engine_failed:
             return self.kind, self.example_fen
+        shown = self.minimal if self.minimal is not None else self.report
+        shape = bug_shape(shown) if shown is not None else None
+        if shape is not None:
+            return "answer", self.kind, shape
         return "answer", self.example_fen, tuple(sorted(self.example_moves))
 
     @property
@@ -176,6 +183,39 @@ class Finding:
                 "report": None if self.report is None else self.report.to_json(),
                 "shrunk": None if self.shrunk is None else self.shrunk.to_json(),
                 "minimal": None if self.minimal is None else self.minimal.to_json()}
+
+
+_SQUARE = re.compile(r"\b[a-h][1-8](?:[a-h][1-8][qrbn]?)?\b")      # a square, or a move in UCI
+_LINE_NUMBER = re.compile(r"\b(rank|file) [1-8a-h]\b")
+_SLIDERS = {"Q": "S", "R": "S", "B": "S"}
+
+
+def bug_shape(report: Report) -> tuple | None:
+    """What a mirror (of files, where no castling right tells the sides apart), a colour flip and
+    the kind of slider leave of a wrong answer: the pieces on the board (the side to move's and
+    the other's, a queen, rook or bishop alike) and each differing move's kind and explanation
+    with squares, rank and file names and colours taken out, a queen acting along a rank or file
+    called a rook, along a diagonal a bishop (the explanation still says which line). None where
+    the moves do not say the bug (a note, a state bug traced along the route): those merge only
+    on their position."""
+    if report.note or not (report.extra or report.missing) or report.state_trace is not None:
+        return None
+    pos = report.position
+    # a castling right is tied to its side of the board: there the files stay (no mirror)
+    square = (lambda m: m.group(0)[::2]) if pos.castling else (lambda m: "#")
+    pieces = sorted(("own" if p.isupper() == pos.white_to_move else "other", _SLIDERS.get(p.upper(), p.upper()))
+                    for p in pos.board if p.isalpha())
+    moves = []
+    for m in report.extra + report.missing:
+        why = report.explanations.get(m, "")
+        if re.search(r"\balong (?:a |the )?(?:rank|file)", why):
+            why = why.replace("queen", "rook")
+        elif "diagonal" in why:
+            why = why.replace("queen", "bishop")
+        why = _LINE_NUMBER.sub(r"\1", _SQUARE.sub(square, why))
+        why = re.sub(r"\b(white|black|White|Black)\b", "", why)
+        moves.append((_move_kind(pos, m, m in report.extra), " ".join(why.split())))
+    return tuple(pieces), tuple(sorted(moves))
 
 
 def classify(report: Report) -> str:
@@ -288,7 +328,8 @@ def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool)
             return "ep-rank-pin"
         if pos.in_check():
             return "ep-check"
-        return "pin" if "pinned" in why else "other"
+        # a pinned capturer: off its line (illegal) or, pinned along a diagonal, capturing along it
+        return "ep-pinned" if "pinned" in why or (not extra and _pinned(pos, move[:2])) else "other"
     if len(move) == 5 or (extra and _bare(pos, move)):
         return "promotion"
     if piece == "K":

@@ -152,3 +152,11 @@ def test_the_window_fits_the_available_screen_at_first_launch_and_restored(tmp_p
     for x, y, width, height, bottom in json.loads(out.stdout.splitlines()[-1]):
         assert x >= 0 and y >= 0 and x + width <= 1024 and y + height <= 700, (x, y, width, height)
         assert bottom < 700
+
+
+def test_a_suspect_lines_result_keeps_the_window_on_a_small_screen(qtbot, window, engine_path):
+    w = window((1024, 700))
+    w.tabs.setCurrentWidget(w.suspects_panel)
+    w.suspects_panel.show_source(str(engine_path("ep_rank_pin")))      # its file named above the source
+    qtbot.wait(20)
+    assert w.minimumSizeHint().width() <= 1024 and w.width() == 1024
