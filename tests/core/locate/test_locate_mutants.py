@@ -97,6 +97,29 @@ def test_a_wrong_constant_in_a_c_engine_is_first_and_its_fix_the_inverse(c_engin
     assert "+        add(out, n, row + 4, row + 2, 'c');   /* PLANTED" in fixes[0].diff
 
 
+def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix_the_inverse(tmp_path):
+    """movegen.js with its own planted bug fixed and a capture promoting everywhere but on the last rank."""
+    text = (HERE / "movegen.js").read_text()
+    text = text.replace('for (const promo of "q") out.push([sq, t, promo]); // PLANTED: a capture promotes to a queen only',
+                        'for (const promo of "qrbn") out.push([sq, t, promo]);')
+    capture = text.index("if (board.has(t) && !own(board.get(t), white)) {")
+    at = text.index("if (t >> 4 === last) {", capture)
+    text = text[:at] + "if (t >> 4 !== last) {" + text[at + len("if (t >> 4 === last) {"):]
+    engine = tmp_path / "movegen.js"
+    engine.write_text(text)
+    engine.chmod(0o755)
+    before = tree_hash(tmp_path)
+    result = locate(f"perftree:{engine}", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", runs=12, mutants=30)
+    assert tree_hash(tmp_path) == before
+    assert result.coverage == ("node",)
+    line = text[:at].count("\n") + 1
+    first = [s for s in result.suspects if s.rank == 1]
+    assert [(s.file, s.line, s.last) for s in first] == [("movegen.js", line, line)], result.suspects[:4]
+    fixes = [f for f in result.fixes if f.confirmed]
+    assert [(f.line, f.change) for f in fixes] == [(line, "`!==` to `===`")]
+    assert "+      if (t >> 4 === last) {\n" in fixes[0].diff
+
+
 def test_a_native_engine_without_a_build_command_says_how_to_give_one(c_engine):
     result = locate(f"perftree:{c_engine}", CASTLES, runs=6)
     assert result.mutation.tried == 0 and "--build" in result.mutation.note
