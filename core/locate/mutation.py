@@ -232,7 +232,8 @@ class Mutation:
             # the best candidate of each line first, in rank order, then the others: a line whose every
             # candidate is refuted beyond the runs is told from one holding the fix
             order = {key: i for i, key in enumerate(result.evidence)}
-            candidates.sort(key=lambda o: order[(o.mutant.path, o.mutant.line)])
+            made = {m: i for i, m in enumerate(mutants)}
+            candidates.sort(key=lambda o: (order[(o.mutant.path, o.mutant.line)], made[o.mutant]))
             firsts = {}
             for o in candidates:
                 firsts.setdefault((o.mutant.path, o.mutant.line), o)
