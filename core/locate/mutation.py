@@ -399,8 +399,11 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
         if not tried:
             rows.append((s, (0.0, 0.0, 0.0)))
             continue
+        count = sum(e.mutants for e in tried)
+        if not count:
+            rows.append((s, (0.0, 0.0, 0.0)))
+            continue
         if not any(e.score > (0.0, 0.0) for e in tried):
-            count = sum(e.mutants for e in tried)
             rows.append((replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here "
                                              f"change no failing run", mutants=count), (0.0, 0.0, 0.0)))
             continue
