@@ -104,6 +104,8 @@ def run(args) -> int:
         print(f"agree      {result.subject.engines[0]} and {result.subject.engines[1]} agree at depth "
               f"{settings.depth}: no failing run, nothing to locate")
         return 0
+    for warning in result.warnings:
+        print(f"warning    {warning}")
     example = result.example
     where = example.fen + (f" moves {' '.join(example.moves)}" if example.moves else "")
     print(f"failing    {where}")
