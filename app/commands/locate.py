@@ -145,8 +145,11 @@ def run(args) -> int:
         print("no fix     no one-token change fixes it (a missing check?)" +
               (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top else "") + refuted)
     if any(s.way for s in shown):
+        from perftscope.core.locate.spectra import missed
         twin = result.twins[0]
-        print(f"*: ran on the way to {twin.move}, not in the same position without {twin.without}: ranked above "
+        way = (f"ran where {twin.move} should have been generated" if twin.move in missed(result.runs[twin.failing])
+               else f"ran on the way to {twin.move} (the lines that play it after those that generate it)")
+        print(f"*: {way}, not in the same position without {twin.without}: ranked above "
               f"the rest, then by the runs where {twin.move} is possible")
     print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence), of how many"
           + ("; mutants rank first, the spectrum after" if mutation is not None and mutation.tried else ""))

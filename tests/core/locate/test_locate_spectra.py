@@ -91,3 +91,35 @@ def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump(tmp_path)
     assert (condition.failed, condition.passed) == (1, 0)
     assert condition.evidence.startswith("its branch to line 6: ")
     assert not any(s.line == 4 for s in suspects)         # within the condition: one suspect
+
+
+def _on_the_way(tmp_path, verdict: str):
+    """A generator (lines 2-3) and the function that plays a move (lines 5-6), both run only in the
+    failing run (0), not in its twin (1) nor elsewhere."""
+    source = tmp_path / "gen.py"
+    source.write_text("def castling(board, out):\n"        # 1
+                      "    out.append('e1c1')\n"            # 2
+                      "\n"                                  # 3
+                      "def make(board, move):\n"            # 4
+                      "    board.castle(move)\n")           # 5
+    path = str(source)
+
+    def py(failed, lines):
+        return Run("test", "8/8/8/8/8/8/8/K6k w - - 0 1", (), 1, failed, verdict if failed else "agrees",
+                   {path: frozenset(lines)})
+    runs = [py(True, [1, 2, 4, 5]), py(False, [1, 4]), py(False, [1, 4])]
+    runs[0].stake = True
+    return {s.line: s for s in rank(runs, [str(tmp_path)], twins=[Twins(0, (1,), "e1c1", "the castling right Q")])}
+
+
+def test_the_lines_that_play_an_illegal_move_come_after_those_that_generate_it(tmp_path):
+    by_line = _on_the_way(tmp_path, "generates illegal e1c1")
+    assert by_line[2].rank == 1 and by_line[5].rank == 2
+    assert by_line[2].evidence == "ran on the way to e1c1 (not without the castling right Q)"
+    assert by_line[5].evidence == "ran only because e1c1 was played (in make) (not without the castling right Q)"
+
+
+def test_a_missing_move_is_said_as_where_it_should_have_been_generated(tmp_path):
+    by_line = _on_the_way(tmp_path, "misses e1c1")
+    assert by_line[2].rank == by_line[5].rank == 1        # nothing was played: no order between them
+    assert by_line[2].evidence == "ran where e1c1 should have been generated (not without the castling right Q) (tie)"
