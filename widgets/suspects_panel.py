@@ -242,8 +242,7 @@ class SuspectsPanel(StartStop, QWidget):
         self.save_patch.setEnabled(fix is not None)
         if fix is not None:
             self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
-                                   f"<span style='color: {palette.MUTED}'>turns all {fix.failing_fixed} failing runs "
-                                   f"to pass, keeps {fix.passing_kept} passing, and agrees at "
+                                   f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
                                    f"{html.escape(', '.join(fix.checked_by))}</span>")
             self.fix_view.setPlainText(fix.diff)
             sizes = self._beside.sizes()

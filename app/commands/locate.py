@@ -135,8 +135,8 @@ def run(args) -> int:
     print()
     for fix in result.fixes:
         if fix.confirmed:
-            print(f"fix        {fix.file}:{fix.line}: {fix.change} turns all {fix.failing_fixed} failing runs to pass, "
-                  f"keeps {fix.passing_kept} passing, and agrees at {', '.join(fix.checked_by)}")
+            print(f"fix        {fix.file}:{fix.line}: {fix.change} {fix.said()}, and agrees at "
+                  f"{', '.join(fix.checked_by)}")
             print("\n".join("           " + line for line in fix.diff.rstrip("\n").split("\n")))
     if mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
         top = result.suspects[0] if result.suspects else None

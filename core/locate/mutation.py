@@ -72,17 +72,21 @@ class LineEvidence:
     best: Outcome | None = None
     score: tuple[float, float] = (0.0, 0.0)
 
-    def words(self, total_failing: int, total_passing: int) -> str:
+    def words(self, failing: int, total_failing: int, total_passing: int) -> str:
+        """What its best mutant did, over the `failing` runs mutants are tried on (of `total_failing`)."""
         b = self.best
         if b is None or not b.changed:
             return f"{self.mutants} mutant{'s' if self.mutants != 1 else ''} here change no failing run"
         if not b.fixed:
-            return (f"a mutant here ({b.mutant.change}) changes the answer of {b.changed} of {total_failing} "
-                    f"failing runs, fixes none")
-        broke = f"breaks {b.broke} of {b.passing}" + (f" passing runs tried (of {total_passing})"
-                                                     if b.passing < total_passing else "")
-        return (f"a mutant here ({b.mutant.change}) turns {b.fixed} of {total_failing} failing runs to pass, "
-                f"{broke}")
+            return (f"a mutant here ({b.mutant.change}) changes the answer of {counted(b.changed, failing, total_failing, 'failing')}, "
+                    f"fixes none")
+        return (f"a mutant here ({b.mutant.change}) turns {counted(b.fixed, failing, total_failing, 'failing')} to pass, "
+                f"breaks {counted(b.broke, b.passing, total_passing, 'passing')}")
+
+
+def counted(n: int, tried: int, total: int, what: str) -> str:
+    """'7 of 7 failing runs', '12 of 12 failing runs tried (of 31)'."""
+    return f"{n} of {tried} {what} runs" + (f" tried (of {total})" if tried < total else "")
 
 
 @dataclass
@@ -96,13 +100,21 @@ class Fix:
     diff: str
     failing_fixed: int
     passing_kept: int
+    failing_runs: int = 0        # the failing runs of the locate (mutants are tried on the first FAILING_RUNS)
+    passing_runs: int = 0        # the passing runs (those reaching its line are run, up to PASSING_RUNS)
     confirmed: bool = False
     checked_by: list[str] = field(default_factory=list)
     doubt: str = ""
 
+    def said(self) -> str:
+        """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
+        return (f"turns {counted(self.failing_fixed, self.failing_fixed, self.failing_runs, 'failing')} to pass, "
+                f"keeps {counted(self.passing_kept, self.passing_kept, self.passing_runs, 'passing')}")
+
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "change": self.change, "diff": self.diff,
                 "failing_fixed": self.failing_fixed, "passing_kept": self.passing_kept,
+                "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
                 "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None}
 
 
@@ -137,6 +149,7 @@ class Mutation:
                  timeout: float = 10.0, workers: int = 2, budget: int = 300,
                  emit: Callable[[str], None] = lambda text: None):
         self.spec, self.sources, self.build = spec, tuple(sources), build
+        self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
         self.failing = [r for r in runs if r.failed and r.expected][:FAILING_RUNS]
         self.passing = [r for r in runs if not r.failed and r.expected][:PASSING_RUNS]
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
@@ -241,7 +254,7 @@ class Mutation:
             for candidate in candidates[:CANDIDATES]:
                 m = candidate.mutant
                 fix = Fix(self.relative(m.path), m.line, m.path, m.change, m.diff(texts[m.path], self.relative(m.path)),
-                          candidate.fixed, candidate.passing)
+                          candidate.fixed, candidate.passing, self.total_failing, self.total_passing)
                 if confirmation is not None and not self._halted.is_set():
                     self._confirm(shadows[0], fix, m, confirmation)
                 result.fixes.append(fix)
@@ -414,9 +427,8 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             if start < n:
                 rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
             fix = fixed.get((s.path, n))
-            said = (f"{fix.change} here is a fix (turns {fix.failing_fixed} of {failing} failing runs to pass, "
-                    f"keeps {fix.passing_kept} passing, and agrees beyond them)" if fix is not None
-                    else e.words(failing, min(total_passing, PASSING_RUNS)))
+            said = (f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)" if fix is not None
+                    else e.words(failing, total_failing, total_passing))
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
                                  mutation=e.score[0], changes=e.score[1], evidence=f"{said}; {s.evidence}"),
                          (float(fix is not None),) + e.score))
