@@ -5,11 +5,11 @@ runs the spectrum ranking was made from.
 A mutant of the faulty line tends to turn failing runs into passing ones; a mutant of a correct
 line tends to break passing runs. Each mutant is run on the failing runs first, the finder's
 first: one that leaves the first failing run's answer as it was is rejected there (most are).
-One that turns a failing run to pass is then run on the passing runs, until it has broken
-BREAKS of them. A line's score is its best mutant's: the share of failing runs it turns to pass,
-times the share of passing runs it keeps; then the share of failing runs whose answer it changes
-at all (Metallaxis: where a check is missing, no mutant fixes, but mutants there change the
-wrong answer).
+One that changes a failing run's answer is then run on the passing runs that reach its line,
+until it has broken BREAKS of them. A line's score is its best mutant's: the share of failing
+runs it turns to pass, times the share of passing runs it keeps; then the share of failing runs
+whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
+fixes, but mutants there change the wrong answer without breaking the right ones).
 
 A mutant that turns every failing run to pass and keeps every passing run is a candidate; it is
 a fix only once confirmed beyond the runs: the position the locate was asked about at its depth
@@ -60,7 +60,7 @@ class Outcome:
 
     def score(self, total_failing: int) -> tuple[float, float]:
         kept = 1.0 - self.broke / self.passing if self.passing else 1.0
-        return self.fixed / total_failing * kept, self.changed / total_failing
+        return self.fixed / total_failing * kept, self.changed / total_failing * kept
 
 
 @dataclass
@@ -78,8 +78,9 @@ class LineEvidence:
         if b is None or not b.changed:
             return f"{self.mutants} mutant{'s' if self.mutants != 1 else ''} here change no failing run"
         if not b.fixed:
-            return (f"a mutant here ({b.mutant.change}) changes the answer of {counted(b.changed, failing, total_failing, 'failing')}, "
-                    f"fixes none")
+            return (f"a mutant here ({b.mutant.change}) changes the answer of "
+                    f"{counted(b.changed, failing, total_failing, 'failing')}, fixes none, breaks "
+                    f"{counted(b.broke, b.passing, total_passing, 'passing')}")
         return (f"a mutant here ({b.mutant.change}) turns {counted(b.fixed, failing, total_failing, 'failing')} to pass, "
                 f"breaks {counted(b.broke, b.passing, total_passing, 'passing')}")
 
@@ -306,9 +307,9 @@ class Mutation:
                     outcome.changed += 1
                 if outcome.failing == 1 and not outcome.changed:
                     return outcome          # the first failing run says it all
-            if not outcome.fixed:
+            if not outcome.changed:
                 return outcome
-            for run in self.passing:
+            for run in self.passing:        # what it breaks weighs against what it changes or fixes
                 if over() or self._halted.is_set() or outcome.broke >= BREAKS:
                     break
                 outcome.passing += 1
@@ -398,10 +399,11 @@ def _parses(path: str) -> bool:
 
 
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
-    """The suspects ordered by their lines' mutants first (best mutant's score, then the share of
-    failing runs its mutants change), the spectrum's order after: a suspect of several lines is
-    split where its lines' mutants differ, each such line a suspect of its own. Equal evidence
-    shares a rank."""
+    """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
+    mutant's share of failing runs turned to pass), the spectrum's order after, and within one of
+    its ranks the share of failing answers the mutants change: a suspect of several lines is split
+    where its lines' mutants differ, each such line a suspect of its own. Equal evidence shares a
+    rank."""
     rows = []
     texts: dict[str, list[str]] = {}
     failing = min(total_failing, FAILING_RUNS)
@@ -435,10 +437,12 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             start = n + 1
         if start <= s.last:
             rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
-    rows.sort(key=lambda row: (-row[1][0], -row[1][1], -row[1][2], row[0].rank))
+    # a fix first, then the lines whose mutants turn failing runs to pass; the spectrum's order after,
+    # the lines whose mutants change the failing answers first within one of its ranks
+    rows.sort(key=lambda row: (-row[1][0], -row[1][1], row[0].rank, -row[1][2]))
     out, previous, current = [], None, 0
     for i, (s, score) in enumerate(rows):
-        key = tuple(round(x, 12) for x in score) + (s.rank,)
+        key = (round(score[0], 12), round(score[1], 12), s.rank, round(score[2], 12))
         if key != previous:
             current, previous = i + 1, key
         out.append(replace(s, rank=current))
