@@ -9,6 +9,10 @@ import pytest
 
 # Qt must know before any QApplication exists that there is no screen here.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# ... and a screen as large as the largest window a test opens: the window keeps itself inside its
+# screen (app.memory.fit_on_screen), and the offscreen platform's own screen is 800x800
+if os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={Path(__file__).parent / 'offscreen_screen.json'}"
 # Ctrl-C is what several tests send to the processes they start. A suite started where it is ignored
 # (a script's background job: `nohup ... &`) would hand that on to every process it starts, Python
 # would install no handler of its own in them, and the interrupt would never arrive: those tests

@@ -4,6 +4,7 @@ from __future__ import annotations
 from perftscope.core.mismatch.finder import Level, Report, find_mismatch
 from perftscope.core.engines.oracle import Request
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, stockfish_available
+from perftscope.core.engines.pipes import quoted
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
@@ -91,7 +92,7 @@ def _print_level(level: Level):
     if differing:
         print(f"  {'move':<{width}}  {'engine':>12}  {'reference':>12}")
     for row in differing:
-        mark = "  <- followed" if row.move == level.chosen else "  (refused)" if row.refused else ""
+        mark = "  <- followed" if row.move == level.chosen else f"  (refused: {quoted(row.refused, 60)})" if row.refused else ""
         print(f"  {row.move:<{width}}  {_count(row.engine):>12}  {_count(row.reference):>12}{mark}")
     agreeing = len(level.rows) - len(differing)
     print(f"  ({'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'})" if differing else

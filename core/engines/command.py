@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import time
 
-from ..errors import EngineError, EngineTimeout, EngineUnreadable
+from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout, EngineUnreadable
 from . import dialect_store
 from .mode import Mode, fill_mode
 from .oracle import DEFAULT_TIMEOUT
@@ -14,6 +15,10 @@ from .process import EngineProcess, executable
 from .program import PERFTREE, ProgramOracle
 from .spec import Spec
 from .templates import PLACEHOLDER, fill_template
+
+# how a program says it will not play a move: `Illegal move: e1g1`, `error: invalid move e1g1`,
+# python-chess's `IllegalMoveError: illegal uci: 'e1g1' in ...`
+_REFUSAL = re.compile(r"\b(?:illegal|invalid)\b\W*(?:move|uci)\b", re.I)
 
 
 class CommandOracle(ProgramOracle):
@@ -40,10 +45,25 @@ class CommandOracle(ProgramOracle):
         self.drop_empty_moves = spec.kind == "perftree"
         self.max_lines, self.max_bytes = MAX_LINES, MAX_BYTES
         self._process: EngineProcess | None = None
+        self._printed: list[str] = []    # the last call's lines, for a refusal in its words
         self.last_usage = None       # what the last call's process used (core.engines.usage)
 
     def _identity(self) -> str:
         return dialect_store.program_identity(self.words[0])
+
+    def _answer(self, fen, moves, depth, position):
+        """A call that exited with a code (not a signal) or whose answer cannot be read, having
+        said in its own words that it will not play a move sent, refused that move
+        (EngineRefused quoting its line), as an engine file's `illegal` line does; any other
+        failure is what it was."""
+        self._printed = []
+        try:
+            return super()._answer(fen, moves, depth, position)
+        except (EngineCrashed, EngineUnreadable) as error:
+            refused = _refusal(self.name, error, moves, self._printed)
+            if refused is None:
+                raise
+            raise refused from error
 
     def _exchange(self, fen, moves, depth, position, expected):
         args = fill_template(self.words, fen, moves, depth, position)
@@ -57,6 +77,8 @@ class CommandOracle(ProgramOracle):
                                 max_lines=self.max_lines, max_bytes=self.max_bytes,
                                 silence_ok=not position.legal_moves(), stream=self._stream(expected))
             self.last_usage = self._process.usage
+            if expected is None:           # a request's answer, not a calibration probe's
+                self._printed = lines
         finally:
             self._process = None
         if self._cancelled.is_set():
@@ -74,6 +96,27 @@ class CommandOracle(ProgramOracle):
         if process is not None:
             process.cancelled.set()
             process.kill()
+
+
+def _refusal(name: str, error: EngineError, moves, printed: list[str]) -> EngineRefused | None:
+    """The refusal a failed call was, or None: it exited by itself with a code (a process killed
+    by a signal crashed, whatever it printed) or answered what cannot be read, and a line of its
+    output says a move sent is illegal, naming it. Nothing else is taken for a refusal."""
+    if not moves or getattr(error, "calibrating", False):     # a calibration position has no moves sent
+        return None
+    if isinstance(error, EngineCrashed):
+        if error.exit_code is None or error.exit_code <= 0:
+            return None
+        lines, how = error.output, f"exited with code {error.exit_code}"
+    else:
+        lines, how = printed, "gave no answer"
+    for line in lines:
+        words = line.strip()
+        named = [m for m in moves if re.search(rf"(?<![a-z0-9]){m}(?![a-z0-9])", words.lower())]
+        if named and _REFUSAL.search(words):
+            return EngineRefused(f"{name}: refused the legal move {named[-1]}: it said {quoted(words, 80)} and "
+                                 f"{how}", own_error=words, command=getattr(error, "command", ""))
+    return None
 
 
 def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None, env=None,
@@ -108,7 +151,10 @@ def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None,
             raise EngineTimeout(f"{name}: closed its output but did not exit within {timeout:g} s "
                                 f"on {what}; the engine was stopped", seconds=timeout)
         if process.proc.returncode != 0 or process.cancelled.is_set():
-            raise process.crashed(what)
+            error = process.crashed(what)
+            if isinstance(error, EngineCrashed):
+                error.output = tuple(lines) + error.output      # its stdout, then its stderr
+            raise error
         if lines and process.pipes.binary:        # it ran to its end: unreadable, not a crash
             raise EngineUnreadable(f"{name} printed binary data, not text, while answering {what}: about "
                                f"{process.pipes.bytes_read} bytes in {len(lines)} line{'s' if len(lines) != 1 else ''}, "

@@ -240,7 +240,7 @@ class Perft(Command):
         illegal = self.protocol.illegal
         if illegal is not None and illegal.search(line.strip()):
             raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in "
-                                f"{self.what}: {line.strip()!r}")
+                                f"{self.what}: {line.strip()!r}", own_error=line.strip())
 
     def timed_out(self, engine, error):
         if not engine.pipes.lines_read or self.end is None or engine.pipes.binary:
@@ -400,7 +400,7 @@ class ConsoleProtocol:
         if dialect.total is None and not dialect.json and not self.knows_end():
             raise CalibrationError(f"{self.name} prints no total line after its divide, so the end of "
                                    f"an answer cannot be told: give it a `sentinel` in an engine file "
-                                   f"(see README)")
+                                   f"(see docs/connect-your-engine.md)")
 
     # --- life -------------------------------------------------------------------------------
     def close(self):

@@ -93,6 +93,18 @@ def _move_list(moves) -> tuple[str, ...]:
     return tuple(m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves))
 
 
+def refused_words(refusals: dict[str, EngineRefused], answered: dict[str, int], total: int) -> dict[str, str]:
+    """{move: the engine's own words} of the legal moves an engine printing only totals refused
+    to play below a position where it counts `total`, the others `answered`. A refusal is
+    believed where the engine answers for other moves, or counts nothing here (it generates no
+    move); one that refused every move yet counts leaves below them failed on every call: the
+    first failure is raised as it came (a crash stays a crash)."""
+    if refusals and not answered and total != 0:
+        first = next(iter(refusals.values()))
+        raise first.__cause__ if isinstance(first.__cause__, EngineError) else first
+    return {m: e.own_error or str(e) for m, e in refusals.items()}
+
+
 def _check(oracle: Oracle, request) -> None:
     if not isinstance(request, Request):
         raise TypeError(f"{oracle.name}: an oracle is asked about a Request (Request.of(fen, moves) where "
@@ -165,22 +177,23 @@ class Oracle:
         return self.divide_refused(request, depth, as_written)[0]
 
     def divide_refused(self, request: Request, depth: int = 1,
-                       as_written: bool = False) -> tuple[dict[str, int], list[str]]:
+                       as_written: bool = False) -> tuple[dict[str, int], dict[str, str]]:
         """(divide, refused): as divide(); from an engine that prints only totals, a legal move it
         refuses to play is left out of the divide (a move it does not generate) and listed in
-        `refused`, the other moves kept."""
+        `refused` with the engine's own words, the other moves kept (see refused_words)."""
         answer = self.answer(request, depth, as_written)
         if answer.moves is not None:
-            return answer.moves, []
+            return answer.moves, {}
         if depth == 1:
             raise EngineError(f"{self.name} prints only totals: a depth-1 divide cannot be read "
                               f"from them (it counted {answer.total} moves)")
-        rows, refused = {}, []
+        rows, refusals = {}, {}
         for m in request.position.legal_moves():
             try:
                 rows[m] = self.answer(request.then(m), depth - 1, as_written).total
-            except EngineRefused:
-                refused.append(m)
+            except EngineRefused as e:
+                refusals[m] = e
+        refused = refused_words(refusals, rows, answer.total)
         if sum(rows.values()) != answer.total:
             # its own total counts other moves than the legal ones it was asked about one by one:
             # these rows alone would agree with the reference where the engine does not

@@ -30,7 +30,8 @@ NO_PERFT_WAIT = 1.0            # seconds a UCI engine may stay silent after `go 
 NO_PERFT_READY = 0.5
 # the advice to an engine without the protocol's perft: many have none at all (Glaurung, Toga II,
 # GNU Chess, Phalanx, HoiChess), so a perft command is not presumed
-OWN_PERFT = "if it counts perft with a command of its own, describe that in an engine file (see README)"
+OWN_PERFT = ("if it counts perft with a command of its own, describe that in an engine file "
+             "(see docs/connect-your-engine.md)")
 
 
 class UciPerft(Perft):

@@ -97,11 +97,13 @@ class XboardPerft(Perft):
                 text.split(":", 1)[-1].split()[:1] == [perft]:
             unknown = [perft]
         if unknown:
-            advice = OWN_PERFT if unknown[0] == perft else "describe how to talk to it in an engine file (see README)"
+            advice = OWN_PERFT if unknown[0] == perft else ("describe how to talk to it in an engine file "
+                                                              "(see docs/connect-your-engine.md)")
             raise CalibrationError(f"{self.protocol.name} has no `{unknown[0]}` command (it answered {text!r}): "
                                    f"{advice}")
         if error:
-            raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in {self.what}: {text!r}")
+            raise EngineRefused(f"{self.protocol.name}: refused {_refused(line, self.moves)} in {self.what}: {text!r}",
+                                own_error=text)
         super().check(engine, line)
 
 

@@ -22,6 +22,16 @@ WORDS = {
     "unreadable": "answered what cannot be read",
     "error": "failed",
 }
+# the same in the present tense, for what an engine does wherever it is asked ("crashes on the
+# start position")
+DOES = {
+    "crash": "crashes",
+    "timeout": "hangs",
+    "flood": "floods its output",
+    "refused": "refuses the request",
+    "unreadable": "answers what cannot be read",
+    "error": "fails",
+}
 ENGINE_FAILED = ("crash", "timeout", "flood", "refused", "unreadable")   # a call that broke off
 
 

@@ -30,14 +30,15 @@ from typing import Callable
 
 from ..board.analysis import analyze, explain_move
 from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
+from ..engines.divide_parser import zero_rows_note
 from ..engines.notation import is_bare_promotion
-from ..engines.oracle import Request
+from ..engines.oracle import Request, refused_words
+from ..engines.pipes import quoted
 from ..engines.oracles import Oracle, OracleCancelled
 from ..engines.totals import sum_mismatch
 from ..board.position import START_FEN, Position
 from .failures import at_path, failure_kind, word
 from .state_trace import StateTrace, trace_state
-from .verdicts import zero_rows_note
 
 _DEPENDS = "its count depends on how the position was reached"
 
@@ -45,11 +46,12 @@ _DEPENDS = "its count depends on how the position was reached"
 @dataclass(frozen=True)
 class Row:
     """One move of a level's diff table; a count is None when that side did not generate the move
-    (`refused`: the engine, asked to play it, refused it: a move it does not generate)."""
+    (`refused`: the engine, asked to play it, refused it, in these words: a move it does not
+    generate)."""
     move: str
     engine: int | None
     reference: int | None
-    refused: bool = False
+    refused: str = ""
 
     @property
     def differs(self) -> bool:
@@ -58,12 +60,15 @@ class Row:
     def to_json(self) -> dict:
         data = {"move": self.move, "engine": self.engine, "reference": self.reference}
         if self.refused:
-            data["refused"] = True
+            data["refused"] = self.refused
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> Row:
-        return cls(data["move"], data["engine"], data["reference"], data.get("refused", False))
+        refused = data.get("refused", "")
+        if refused is True:                 # saved before the engine's words were kept
+            refused = "refused"
+        return cls(data["move"], data["engine"], data["reference"], refused or "")
 
 
 @dataclass
@@ -241,10 +246,11 @@ class Report:
         return report
 
 
-def diff_rows(engine: dict[str, int], reference: dict[str, int], refused=()) -> list[Row]:
-    """Rows in the reference's order, then the engine's extra moves in its order; `refused` the
-    moves the engine refused to play (not generated)."""
-    rows = [Row(m, engine.get(m), c, m in refused) for m, c in reference.items()]
+def diff_rows(engine: dict[str, int], reference: dict[str, int], refused=None) -> list[Row]:
+    """Rows in the reference's order, then the engine's extra moves in its order; `refused`
+    {move: the engine's words} of the moves it refused to play (not generated)."""
+    refused = refused or {}
+    rows = [Row(m, engine.get(m), c, refused.get(m, "")) for m, c in reference.items()]
     rows += [Row(m, c, None) for m, c in engine.items() if m not in reference]
     return rows
 
@@ -277,7 +283,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
         if cancelled is not None and cancelled():
             report.cancelled = True
             return report
-        side, asked, refused = "engine", report.path, []
+        side, asked, refused = "engine", report.path, {}
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
             answer = engine.answer(request, remaining, as_written=True)
@@ -291,14 +297,16 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
                 if remaining == 1 or answer.total == sum(theirs.values()):
                     _compare_totals(report, pos, remaining, answer.total, theirs, progress)
                     return _traced(report, engine, request, remaining, answer, cancelled)
-                ours, side = {}, "engine"
+                ours, side, refusals = {}, "engine", {}
                 for move in theirs:
                     asked = report.path + [move]
                     try:
                         ours[move] = engine.perft(request.then(move), remaining - 1, as_written=True)
-                    except EngineRefused:     # it would not play the move: one it does not generate
-                        refused.append(move)
+                    except EngineRefused as e:     # it would not play the move: one it does not generate
+                        refusals[move] = e
                     report.engine_calls += 1
+                asked = report.path + list(refusals)[:1]     # where a refusal not believed failed
+                refused = refused_words(refusals, ours, answer.total)
             dropped = getattr(answer.parsed, "dropped", None)
             if dropped and remaining > 1:      # listed with 0: rejected, or an illegal move with nothing below?
                 side = "engine"
@@ -339,8 +347,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
             return _traced(report, engine, request, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
-            for move in refused:
-                report.explanations[move] += "; asked to play it, the engine refused it"
+            for move, words in refused.items():
+                report.explanations[move] += f"; asked to play it, the engine refused it ({quoted(words, 80)})"
             report.unreachable = _unreachable(start, pos)
             return _traced(report, engine, request, remaining, answer, cancelled)
         if not differing:
@@ -452,21 +460,27 @@ def failed_at_root(engine: Oracle, request: Request, depth: int, error: EngineEr
     return _failed(report, engine, "engine", error, [], request.position)
 
 
+def on_start_position(error: EngineError | None) -> bool:
+    """The engine crashed, hung or flooded on the start position, asked first to learn how it
+    prints a divide (core.engines.calibration): a finding about it, not about the position asked."""
+    return getattr(error, "calibrating", False) and failure_kind(error) in ("crash", "timeout", "flood")
+
+
 def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path, at: Position) -> Report:
     """An oracle failed mid-descent at `at` (the root + `path`): the report ends there, with the
     levels found so far."""
     fen = at.fen()
     where = f"{at_path(path)} (FEN {fen})"
     own = getattr(error, "own_error", "") or ""
-    calibrating = getattr(error, "calibrating", False)
-    if calibrating and isinstance(error, EngineTimeout):
-        # it hung on the first position perftscope asks any engine: a finding, said of that position
-        kind = "timeout"
+    kind = failure_kind(error)
+    if on_start_position(error):
+        # it crashed, hung or flooded on the first position perftscope asks any engine: a
+        # finding, said of that position
         where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints "
                  f"a divide, before the position asked")
-    else:
-        # failing on the start position while perftscope learned how it talks is not about this one
-        kind = "error" if calibrating else failure_kind(error)
+    elif getattr(error, "calibrating", False):
+        # any other failure while perftscope learned how it talks is not about this position
+        kind = "error"
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
     if isinstance(error, EngineCrashed):

@@ -22,9 +22,9 @@ import chess
 from ..errors import EngineError
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request
-from .finder import Report, failed_at_root, find_mismatch
+from .finder import Report, failed_at_root, find_mismatch, on_start_position
 from ..engines.oracles import Oracle, OracleCancelled
-from ..board.position import Position, parse_square
+from ..board.position import START_FEN, Position, parse_square
 from .failures import ENGINE_FAILED, at_path, failure_kind, word
 from .shrink import Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
@@ -33,6 +33,7 @@ from .verdicts import ILLEGAL, NOT_GENERATED
 CLASSES = {
     "ep-rank-pin": "en passant through a rank pin",
     "ep-check": "en-passant check evasion",
+    "ep-pinned": "en passant by a pinned pawn",
     "castling-missing": "castling not generated",
     "castling-rook": "castling moves the rook wrong",
     "castling-attack": "castling through or into attack",
@@ -77,13 +78,19 @@ class Finding:
 
     @property
     def merge_key(self) -> tuple:
-        """Findings alike: the same minimal position and differing moves (the class follows
-        from them: see `investigate`); for a crash the same minimal position; a timeout, which
+        """Findings alike: one bug, one row. Wrong answers of the same class whose example
+        positions hold the same pieces and whose differing moves are explained alike once what a
+        mirror, a colour flip and the kind of slider change is taken out (bug_shape); else the
+        same example position and moves. For a crash the same minimal position; a timeout, which
         is not shrunk (each step would wait the timeout), with every other timeout."""
         if self.kind == "timeout":
             return (self.kind,)
         if self.engine_failed:
             return self.kind, self.example_fen
+        shown = self.minimal if self.minimal is not None else self.report
+        shape = bug_shape(shown) if shown is not None else None
+        if shape is not None:
+            return "answer", self.kind, shape
         return "answer", self.example_fen, tuple(sorted(self.example_moves))
 
     @property
@@ -91,6 +98,13 @@ class Finding:
         """The engine failed a call here instead of answering (crashed, hung, flooded, refused a
         legal request, answered what cannot be read), where the other kinds are wrong answers."""
         return self.kind in FAILURES
+
+    @property
+    def on_start(self) -> bool:
+        """It failed on the start position while perftscope learned how it prints a divide,
+        whatever position was asked (core.mismatch.finder.on_start_position)."""
+        return self.report is not None and self.report.failure is not None and \
+            on_start_position(self.report.failure.error)
 
     @property
     def moves(self) -> list[str]:
@@ -117,7 +131,10 @@ class Finding:
 
     @property
     def example_fen(self) -> str:
-        """The smallest position showing the failure: the shrunk one when there is one."""
+        """The smallest position showing the failure: the shrunk one when there is one, the
+        start position for a failure there while it was learned how the engine talks."""
+        if self.on_start:
+            return START_FEN
         if self.shrunk is not None:
             return self.shrunk.fen
         if self.report is not None and self.report.fen:
@@ -136,7 +153,9 @@ class Finding:
         """One line: the class, the moves or error, where."""
         if self.engine_failed:
             verb = FAILURES[self.kind]
-            return f"{self.label}: the engine {verb} {at_path(self.path)} (FEN {self._failed_fen()}): {self.error}"
+            where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints a divide"
+                     if self.on_start else f"{at_path(self.path)} (FEN {self._failed_fen()})")
+            return f"{self.label}: the engine {verb} {where}: {self.error}"
         if self.report is None or self.kind == "state" or self.report.note:
             text = f"{self.label}: {self.report.note if self.report is not None else self.error}"
         else:
@@ -169,6 +188,39 @@ class Finding:
                 "report": None if self.report is None else self.report.to_json(),
                 "shrunk": None if self.shrunk is None else self.shrunk.to_json(),
                 "minimal": None if self.minimal is None else self.minimal.to_json()}
+
+
+_SQUARE = re.compile(r"\b[a-h][1-8](?:[a-h][1-8][qrbn]?)?\b")      # a square, or a move in UCI
+_LINE_NUMBER = re.compile(r"\b(rank|file) [1-8a-h]\b")
+_SLIDERS = {"Q": "S", "R": "S", "B": "S"}
+
+
+def bug_shape(report: Report) -> tuple | None:
+    """What a mirror (of files, where no castling right tells the sides apart), a colour flip and
+    the kind of slider leave of a wrong answer: the pieces on the board (the side to move's and
+    the other's, a queen, rook or bishop alike) and each differing move's kind and explanation
+    with squares, rank and file names and colours taken out, a queen acting along a rank or file
+    called a rook, along a diagonal a bishop (the explanation still says which line). None where
+    the moves do not say the bug (a note, a state bug traced along the route): those merge only
+    on their position."""
+    if report.note or not (report.extra or report.missing) or report.state_trace is not None:
+        return None
+    pos = report.position
+    # a castling right is tied to its side of the board: there the files stay (no mirror)
+    square = (lambda m: m.group(0)[::2]) if pos.castling else (lambda m: "#")
+    pieces = sorted(("own" if p.isupper() == pos.white_to_move else "other", _SLIDERS.get(p.upper(), p.upper()))
+                    for p in pos.board if p.isalpha())
+    moves = []
+    for m in report.extra + report.missing:
+        why = report.explanations.get(m, "")
+        if re.search(r"\balong (?:a |the )?(?:rank|file)", why):
+            why = why.replace("queen", "rook")
+        elif "diagonal" in why:
+            why = why.replace("queen", "bishop")
+        why = _LINE_NUMBER.sub(r"\1", _SQUARE.sub(square, why))
+        why = re.sub(r"\b(white|black|White|Black)\b", "", why)
+        moves.append((_move_kind(pos, m, m in report.extra), " ".join(why.split())))
+    return tuple(pieces), tuple(sorted(moves))
 
 
 def classify(report: Report) -> str:
@@ -281,7 +333,8 @@ def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool)
             return "ep-rank-pin"
         if pos.in_check():
             return "ep-check"
-        return "pin" if "pinned" in why else "other"
+        # a pinned capturer: off its line (illegal) or, pinned along a diagonal, capturing along it
+        return "ep-pinned" if "pinned" in why or (not extra and _pinned(pos, move[:2])) else "other"
     if len(move) == 5 or (extra and _bare(pos, move)):
         return "promotion"
     if piece == "K":
@@ -327,7 +380,8 @@ def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int,
         kind = failure.kind if failure.kind in FAILURES else "crash"
         finding = Finding(fen, depth, kind, report=report, error=failure.own_error, path=list(failure.path),
                           name=name)
-        if shrink_calls > 0 and finding.kind == "crash":   # a timeout would cost its timeout per step
+        # a timeout would cost its timeout per step; a crash on the start position is no smaller elsewhere
+        if shrink_calls > 0 and finding.kind == "crash" and not finding.on_start:
             # shrink the call that failed: the position at the end of the path, the depth left there
             failed_depth = max(1, depth - len(finding.path))
             failed_at = request.from_root().then(*finding.path)     # played on, not read again

@@ -15,7 +15,7 @@ pinned along the back rank) alternate with the 960 start positions and random pl
 Each position is compared at `depth`; a difference at a shallower depth shows there too, and
 the finder then walks down to where the move lists differ. Every mismatch (and every crash) is
 drilled down, classified and shrunk. The same seed gives the same sequence of positions. A
-session (core.mismatch.session): one engine process and one reference, made from an EnginePair.
+session (core.mismatch.engine_session): one engine process and one reference, made from an EnginePair.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from ..engines.pair import EnginePair
 from ..board.position import START_FEN, Position
 from .shrink import can_arise
 from ..counting.suites import load
-from .session import EngineSession
+from .engine_session import EngineSession
 
 DEFAULT_DEPTH = 2
 DEFAULT_SHRINK_CALLS = 60
