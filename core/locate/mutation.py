@@ -86,7 +86,10 @@ class LineEvidence:
 
 
 def counted(n: int, tried: int, total: int, what: str) -> str:
-    """'7 of 7 failing runs', '12 of 12 failing runs tried (of 31)'."""
+    """'7 of 7 failing runs', '12 of 12 failing runs tried (of 31)', 'none of the 17 passing
+    runs tried' (the time was up)."""
+    if not tried and total:
+        return f"? (none of the {total} {what} runs tried in the time)"
     return f"{n} of {tried} {what} runs" + (f" tried (of {total})" if tried < total else "")
 
 
