@@ -279,10 +279,10 @@ class LocateJob:
         result.twins = move_aware(result.runs)
         result.suspects = rank(result.runs, self.sources, result.focus, result.twins)
         if s.mutants and not self._stop.is_set():
-            self._mutate(result, reference, emit)
+            self._mutate(result, reference, emit, covered.plain)
         return self._done(result, start)
 
-    def _mutate(self, result: LocateResult, reference: Oracle, emit: Emit):
+    def _mutate(self, result: LocateResult, reference: Oracle, emit: Emit, dialect: Oracle):
         s = self.settings
         build = s.build or self.program.build
         if self.program.kind == "native" and not build:
@@ -298,7 +298,7 @@ class LocateJob:
             emit(Progress(tried[0], None, text))
         mutation = self._mutation = Mutation(self.pair.engine.text, self.sources, result.runs,
                                              lambda path: _relative(path, self.sources), build,
-                                             timeout=s.timeout, budget=s.mutants, emit=said)
+                                             timeout=s.timeout, budget=s.mutants, emit=said, dialect=dialect)
         end = time.monotonic() + s.mutant_seconds
 
         def over() -> bool:

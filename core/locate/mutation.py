@@ -32,6 +32,7 @@ from typing import Callable
 from ..engines.oracle import Request
 from ..engines.oracles import make_oracle
 from ..engines.process import launched_with
+from ..engines.program import ProgramOracle
 from ..errors import EngineError, OracleCancelled
 from .mutants import Mutant, language_of, mutants_of
 from .runs import Run, judge
@@ -151,12 +152,13 @@ class Mutation:
 
     def __init__(self, spec: str, sources, runs: list[Run], relative: Callable[[str], str], build: str = "",
                  timeout: float = 10.0, workers: int = 2, budget: int = 300,
-                 emit: Callable[[str], None] = lambda text: None):
+                 emit: Callable[[str], None] = lambda text: None, dialect=None):
         self.spec, self.sources, self.build = spec, tuple(sources), build
         self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
         self.failing = [r for r in runs if r.failed and r.expected][:FAILING_RUNS]
         self.passing = [r for r in runs if not r.failed and r.expected][:PASSING_RUNS]
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
+        self.dialect = dialect           # the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")
         self._current: set = set()
         self._guard = threading.Lock()
@@ -274,7 +276,8 @@ class Mutation:
             return f"the engine's build command ({self.build}) fails in a copy of its source folder"
         start = time.monotonic()
         run = self.failing[0]
-        failed, verdict = self._judge(shadow, run, self.timeout)
+        with _Engine(self, shadow) as engine:
+            failed, verdict = self._judge(engine, run, self.timeout)
         if verdict != run.verdict:
             return (f"a copy of the engine's source does not answer as the engine did ({verdict}): give --source "
                     f"the folder holding the program and what it runs" + ("" if self.build else
@@ -284,7 +287,7 @@ class Mutation:
 
     def _try(self, shadow: Shadow, mutant: Mutant, over) -> Outcome | None:
         """The mutant's outcome on the runs, None when it does not build or parse."""
-        with shadow.applied(mutant) as target:
+        with shadow.applied(mutant) as target, _Engine(self, shadow) as engine:
             if not shadow.build() or not _parses(target):
                 return None
             outcome = Outcome(mutant)
@@ -302,7 +305,7 @@ class Mutation:
                     if outcome.failing == 1:
                         return outcome      # the finder's failing run never gets here
                     continue
-                failed, verdict = self._judge(shadow, run, self.timeout)
+                failed, verdict = self._judge(engine, run, self.timeout)
                 if not failed:
                     outcome.fixed += 1
                     outcome.changed += 1
@@ -317,48 +320,29 @@ class Mutation:
                     break
                 outcome.passing += 1
                 if reaches(run):
-                    outcome.broke += self._judge(shadow, run, self.timeout)[0]
+                    outcome.broke += self._judge(engine, run, self.timeout)[0]
             return outcome
 
-    def _judge(self, shadow: Shadow, run: Run, timeout: float) -> tuple[bool, str]:
-        answer, error = self._answer(shadow, Request.of(run.fen, run.moves), run.depth, timeout)
+    def _judge(self, engine: _Engine, run: Run, timeout: float) -> tuple[bool, str]:
+        answer, error = engine.answer(Request.of(run.fen, run.moves), run.depth, timeout)
         failed, verdict, _ = judge(answer, error, run.expected)
         return failed, verdict
-
-    def _answer(self, shadow: Shadow, request: Request, depth: int, timeout: float):
-        """(answer, error) of the shadow's engine on `request` at `depth`, in a process of its own."""
-        if self._halted.is_set():
-            raise OracleCancelled("mutants stopped")
-        with launched_with(shadow.env):
-            oracle = make_oracle(shadow.spec, timeout=timeout)
-            with self._guard:
-                self._current.add(oracle)
-            try:
-                return oracle.answer(request, depth, as_written=True), None
-            except OracleCancelled:
-                raise
-            except EngineError as e:
-                return None, e
-            finally:
-                with self._guard:
-                    self._current.discard(oracle)
-                oracle.close()
 
     def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation):
         """Sets `fix.confirmed` (and `checked_by`, or `doubt`): the candidate agrees with the
         reference on the asked position at its depth and one deeper, and on the fuzz positions."""
         checks = [(c.asked, c.depth, f"{c.asked.position.fen()} depth {c.depth}"),
                   (c.asked, c.depth + 1, f"depth {c.depth + 1}")]
-        with shadow.applied(mutant):
+        with shadow.applied(mutant), _Engine(self, shadow) as engine:
             if not shadow.build():
                 fix.doubt = "it no longer builds"
                 return
             for request, depth, said in checks:
-                if not self._agrees(shadow, fix, request, depth, c, said):
+                if not self._agrees(engine, fix, request, depth, c, said):
                     return
             agreed = 0
             for request in c.fuzz:
-                if not self._agrees(shadow, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
+                if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
                     return
                 agreed += 1
             if agreed:
@@ -366,13 +350,58 @@ class Mutation:
         fix.checked_by = [said for _, _, said in checks]
         fix.confirmed = True
 
-    def _agrees(self, shadow, fix, request, depth, c, said) -> bool:
-        answer, error = self._answer(shadow, request, depth, max(self.timeout * 4, 30.0))
+    def _agrees(self, engine: _Engine, fix, request, depth, c, said) -> bool:
+        answer, error = engine.answer(request, depth, max(self.timeout * 4, 30.0))
         theirs = c.reference.divide(request, depth)
         failed, verdict, _ = judge(answer, error, theirs)
         if failed:
             fix.doubt = f"{said}: {verdict}"
         return not failed
+
+
+class _Engine:
+    """The shadow's engine for one mutant: one oracle kept across its runs (an interactive
+    engine's process started once per mutant, not once per run), made again after a call fails;
+    it reads answers in the dialect the engine's own oracle learnt, so it is not calibrated again."""
+
+    def __init__(self, mutation: Mutation, shadow: Shadow):
+        self.mutation, self.shadow = mutation, shadow
+        self.oracle = None
+        self.timeout = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def answer(self, request: Request, depth: int, timeout: float):
+        """(answer, error) on `request` at `depth`."""
+        m = self.mutation
+        if m._halted.is_set():
+            raise OracleCancelled("mutants stopped")
+        with launched_with(self.shadow.env):
+            if self.oracle is None or timeout != self.timeout:
+                self.close()
+                self.oracle, self.timeout = make_oracle(self.shadow.spec, timeout=timeout), timeout
+                if isinstance(self.oracle, ProgramOracle) and isinstance(m.dialect, ProgramOracle):
+                    self.oracle.adopt_dialect(m.dialect)
+                with m._guard:
+                    m._current.add(self.oracle)
+            try:
+                return self.oracle.answer(request, depth, as_written=True), None
+            except OracleCancelled:
+                raise
+            except EngineError as e:
+                self.close()               # a crashed or hung process is not asked again
+                return None, e
+
+    def close(self):
+        if self.oracle is not None:
+            with self.mutation._guard:
+                self.mutation._current.discard(self.oracle)
+            self.oracle.close()
+            self.oracle = None
 
 
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:
