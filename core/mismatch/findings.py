@@ -25,7 +25,7 @@ from ..engines.oracle import Request
 from .finder import Report, failed_at_root, find_mismatch, on_start_position
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import START_FEN, Position, parse_square
-from .failures import ENGINE_FAILED, at_path, failure_kind, word
+from .failures import ENGINE_FAILED, FAILURE_KINDS, at_path, failure_kind, finding_kind, word
 from .shrink import Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
 
@@ -43,16 +43,11 @@ CLASSES = {
     "check-evasion": "check evasions",
     "king-attack": "the king walking into attack",
     "state": "position state after a move",
-    "crash": "crash",
-    "timeout": "timeout",
-    "flood": "output flood",
-    "refused": "refuses a legal position or move",
-    "unreadable": "answer that cannot be read",
+    # an engine that failed a call rather than answered with the wrong moves, as
+    # core.mismatch.failures, the one wording of a failure, labels it
+    **{kind: FAILURE_KINDS[kind].label for kind in ENGINE_FAILED},
     "other": "other move-list differences",
 }
-# classes of an engine that failed a call rather than answered with the wrong moves, with what
-# it did (core.mismatch.failures: the one wording of a failure)
-FAILURES = {kind: word(kind) for kind in ENGINE_FAILED}
 
 _CASTLES = {"e1g1", "e1c1", "e8g8", "e8c8"}
 _LISTED = 3                     # differing moves a one-line summary names with their reasons
@@ -97,7 +92,7 @@ class Finding:
     def engine_failed(self) -> bool:
         """The engine failed a call here instead of answering (crashed, hung, flooded, refused a
         legal request, answered what cannot be read), where the other kinds are wrong answers."""
-        return self.kind in FAILURES
+        return self.kind in ENGINE_FAILED
 
     @property
     def on_start(self) -> bool:
@@ -125,9 +120,9 @@ class Finding:
         shown = self.minimal if self.minimal is not None else self.report
         if shown is None:
             return []
-        word = (lambda m: m) if write is None else (lambda m: write(shown.fen, (), m))
-        return [f"{ILLEGAL.word} {word(m)}" for m in shown.extra] + \
-            [f"{NOT_GENERATED.word} {word(m)}" for m in shown.missing]
+        written = (lambda m: m) if write is None else (lambda m: write(shown.fen, (), m))
+        return [f"{ILLEGAL.word} {written(m)}" for m in shown.extra] + \
+            [f"{NOT_GENERATED.word} {written(m)}" for m in shown.missing]
 
     @property
     def example_fen(self) -> str:
@@ -152,7 +147,7 @@ class Finding:
     def summary(self) -> str:
         """One line: the class, the moves or error, where."""
         if self.engine_failed:
-            verb = FAILURES[self.kind]
+            verb = word(self.kind)
             where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints a divide"
                      if self.on_start else f"{at_path(self.path)} (FEN {self._failed_fen()})")
             return f"{self.label}: the engine {verb} {where}: {self.error}"
@@ -354,13 +349,6 @@ def _pinned(pos: Position, square: str) -> bool:
     return any(p.square == parse_square(square) for p in analyze(pos).pinned)
 
 
-def error_kind(error: EngineError) -> str:
-    """The class of an engine that failed a call ('crash' only for a process that died); any
-    other error in its answer is 'unreadable'."""
-    kind = failure_kind(error)
-    return kind if kind in FAILURES else "unreadable"
-
-
 def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int, name: str = "",
                 shrink_calls: int = 0, move_pieces: bool = False, cancelled=None) -> Finding | None:
     """Drill down from (request, depth) with the finder and classify; shrink when `shrink_calls` > 0.
@@ -377,8 +365,7 @@ def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int,
     if failure is not None:
         if not failure.is_finding:
             raise failure.error or EngineError(failure.message)      # not a finding: the run is in doubt
-        kind = failure.kind if failure.kind in FAILURES else "crash"
-        finding = Finding(fen, depth, kind, report=report, error=failure.own_error, path=list(failure.path),
+        finding = Finding(fen, depth, failure.finding_kind, report=report, error=failure.own_error, path=list(failure.path),
                           name=name)
         # a timeout would cost its timeout per step; a crash on the start position is no smaller elsewhere
         if shrink_calls > 0 and finding.kind == "crash" and not finding.on_start:
@@ -456,7 +443,8 @@ def failure_finding(engine: Oracle, request: Request, depth: int, error: EngineE
     class (an error that is no failed call is 'unreadable'), built from the finder's Failure
     like every other failure finding, worded by core.mismatch.failures."""
     report = failed_at_root(engine, request, depth, error)
-    return Finding(request.written, depth, error_kind(error), report=report, error=report.failure.own_error, name=name)
+    return Finding(request.written, depth, finding_kind(failure_kind(error)), report=report,
+                   error=report.failure.own_error, name=name)
 
 
 def merge(findings: list[Finding], finding: Finding) -> Finding:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from ..engines.pair import EnginePair
 from ..job import Emit, Progress, Subject, ignore
 from .findings import Finding, merge
+from .shrink import DEFAULT_SHRINK_CALLS
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,16 @@ class SuiteSettings:
 
 @dataclass(frozen=True)
 class FuzzSettings:
-    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for `seconds`."""
+    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for
+    `seconds` (None: no time limit) or `positions` positions, until the `first` finding if asked,
+    each finding shrunk with up to `shrink_calls` engine calls."""
     seed: int = 1
     depth: int = 2
-    seconds: float = 30.0
+    seconds: float | None = 30.0
     chess960: bool = False        # Chess960 castling positions and play from the 960 starts
+    positions: int | None = None
+    first: bool = False
+    shrink_calls: int = DEFAULT_SHRINK_CALLS
 
 
 @dataclass
@@ -85,6 +91,7 @@ class SessionJob:
             said = f"{settings.suite}{' as Chess960' if settings.chess960 else ''}: "
         else:
             session = Fuzzer(self.pair, seed=settings.seed, depth=settings.depth, seconds=settings.seconds,
+                             positions=settings.positions, first=settings.first, shrink_calls=settings.shrink_calls,
                              on_finding=found, on_position=tested, chess960=settings.chess960)
             said = ""
         self.session = session

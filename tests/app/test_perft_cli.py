@@ -154,3 +154,12 @@ def test_ctrl_c_cancels_a_long_run():
     finally:
         os.close(master)
     assert proc.returncode == 130 and "perftscope: interrupted" in err and out == ""
+
+
+def test_a_divide_reads_its_fen_once(capsys, fen_reads):
+    run(capsys, "divide", "-d", "2")            # the kernels prepared (on a constant position) before counting
+    fen_reads.clear()
+    code, out, _ = run(capsys, "divide", "-d", "2", "-f", POSITION_4)
+    # where it enters (--fen), and nowhere after: the count, the rows and their moves
+    assert code == 0 and "Nodes searched: 264" in out
+    assert [r.fen for r in fen_reads] == [POSITION_4], fen_reads

@@ -133,3 +133,14 @@ def test_crash_only_for_a_process_that_died(engine_path):
     crash = investigate(make_oracle(f"perftree:{engine_path('node_crash')}"), core,
                         Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     assert crash.kind == "crash" and crash.engine_failed
+
+
+def test_a_failure_is_worded_and_labelled_by_the_one_table():
+    from perftscope.core.errors import EngineError
+    from perftscope.core.mismatch.failures import ENGINE_FAILED, FAILURE_KINDS, Failure, finding_kind
+    from perftscope.core.mismatch.findings import CLASSES
+    assert all(CLASSES[kind] == FAILURE_KINDS[kind].label for kind in ENGINE_FAILED)
+    # an engine under test failing otherwise than a call breaking off: one class, wherever it is met
+    failed = Failure.of(EngineError("mine.sh: cannot be started"), "mine.sh", "at the root")
+    assert (failed.kind, failed.finding_kind, finding_kind("error")) == ("error", "unreadable", "unreadable")
+    assert failed.message == "mine.sh failed at the root: cannot be started"
