@@ -4,11 +4,11 @@ up to date on a terminal; where stderr is no terminal, none, or with `logged` on
 LOG_EVERY seconds), Ctrl-C as Stop.
 
     result = run_job(job, on_event=print_finding)       # raises what the job raised
-    stopped = ...                                        # see JobRunner.stopped
 
-A first Ctrl-C asks the job to stop (running engine calls are killed, the job ends with what it
-has, and the command says so); a second one, or a job that does not end within STOP_GRACE seconds
-of its stop, is a KeyboardInterrupt as before.
+A Ctrl-C asks the job to stop (running engine calls are killed) and, once it has ended, is the
+KeyboardInterrupt it always was (`perftscope: interrupted`, exit 130), so that no engine outlives
+the command and no half-run reads as a result; a second one, or a job that does not end within
+STOP_GRACE seconds of its stop, is raised at once.
 """
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ class ProgressLine:
 
 
 class JobRunner:
-    """Runs one job (see the module's doc); `stopped` tells afterwards whether Ctrl-C stopped it."""
+    """Runs one job (see the module's doc); `line.last` is its last Progress (what a stopped run had done)."""
 
     def __init__(self, job, on_event: Callable[[object], None] | None = None, quiet: bool = False,
                  logged: bool = False):
@@ -97,6 +97,8 @@ class JobRunner:
                     raise KeyboardInterrupt
         finally:
             self.line.close()
+        if self.stopped:
+            raise KeyboardInterrupt
         kind, value = self._outcome[0]
         if kind == "error":
             raise value
