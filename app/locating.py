@@ -36,7 +36,8 @@ class LocateController(JobTab):
             settings = LocateSettings(self.selection.engine, self.selection.reference, fen, tuple(moves),
                                       depth or options["depth"], tuple(options["sources"]),
                                       seconds=options["seconds"], timeout=self.selection.timeout,
-                                      runs=options["runs"])
+                                      runs=options["runs"], mutants=options.get("mutants", 0),
+                                      build=options.get("build", ""))
             job = LocateJob(settings)
         except PerftscopeError as e:
             self.panel.show_error(str(e))
@@ -60,8 +61,11 @@ class LocateController(JobTab):
             return f"Locate stopped ({counts}): nothing ranked", False
         top = [s.where for s in result.suspects if s.rank == 1]
         tied = f" (tied with {len(top) - 1} more)" if len(top) > 1 else ""
+        fixes = [f for f in result.fixes if f.confirmed]
+        fixed = f"; a fix at {fixes[0].file}:{fixes[0].line} ({fixes[0].change})" if fixes else ""
+        mutants = f", {result.mutation.tried} mutants" if result.mutation is not None and result.mutation.tried else ""
         return (f"Locate {'stopped' if result.stopped else 'done'}: {top[0] if top else 'no line'} "
-                f"ranked first{tied}; {counts}"), False
+                f"ranked first{tied}{fixed}; {counts}{mutants}"), False
 
     def failing_run(self, suspect):
         """A failing run that ran `suspect`'s lines (the finder's first)."""

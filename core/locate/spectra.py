@@ -42,6 +42,9 @@ class Suspect:
     path: str = ""         # absolute
     way: float = 0.0       # the share of the failing runs' twins it ran only on the way to the wrong move in
     at_stake: float = 0.0  # Ochiai over the runs where the wrong move is at stake (for lines on its way)
+    mutants: int = 0       # its mutants run (core.locate.mutation)
+    mutation: float = 0.0  # its best mutant's share of failing runs turned to pass, times that of passing kept
+    changes: float = 0.0   # the share of failing runs whose answer its mutants change
 
     @property
     def where(self) -> str:
@@ -52,6 +55,7 @@ class Suspect:
                 "score": round(self.score, 4), "dstar": round(self.dstar, 4) if self.dstar < _DSTAR_TOP else None,
                 "contrast": round(self.contrast, 4), "way": round(self.way, 4),
                 "at_stake": round(self.at_stake, 4), "failed": self.failed, "passed": self.passed,
+                "mutants": self.mutants, "mutation": round(self.mutation, 4), "changes": round(self.changes, 4),
                 "text": self.text, "evidence": self.evidence}
 
 

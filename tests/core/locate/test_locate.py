@@ -33,8 +33,9 @@ def first_holds(result, file: str, line: int) -> bool:
 
 
 def locate(spec, fen, depth=2, runs=16, **more):
-    """A locate bounded by its number of runs, not by time: the same ranking on a busy machine."""
-    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, **more)).run()
+    """A locate bounded by its number of runs, not by time: the same ranking on a busy machine
+    (the spectrum's ranking: no mutants, test_locate_mutants tries them)."""
+    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, mutants=0, **more)).run()
 
 
 @pytest.fixture
@@ -71,13 +72,6 @@ def test_javascript_engine_under_node_is_located_to_its_planted_line():
     assert all(s.failed == result.failed and s.passed == 0 for s in top)
 
 
-@pytest.fixture
-def c_engine(tmp_path):
-    shutil.copy(HERE / "movegen.c", tmp_path / "movegen.c")
-    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
-    return tmp_path / "movegen"
-
-
 def test_c_engine_built_with_coverage_is_located_to_its_planted_line(c_engine):
     result = locate(f"perftree:{c_engine}", CASTLES, runs=40)
     assert result.coverage == ("gcov",)
@@ -105,7 +99,7 @@ def test_a_program_without_coverage_says_how_to_build_it(tmp_path):
 
 def test_stop_ends_the_job_with_what_it_has(c_engine):
     import threading
-    job = LocateJob(LocateSettings(f"perftree:{c_engine}", fen=CASTLES, depth=2, seconds=60.0))
+    job = LocateJob(LocateSettings(f"perftree:{c_engine}", fen=CASTLES, depth=2, seconds=60.0, mutants=0))
     seen = []
 
     def emit(event):
