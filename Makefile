@@ -6,9 +6,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-# Debian packages: Stockfish is the reference engine the tests compare against;
+# Debian packages: Stockfish is the reference engine the tests compare against, Sjeng the xboard
+# engine the guides connect (tests/test_docs.py);
 # the Qt/X libraries let PySide6 run offscreen and under xvfb-run.
-DEB_PACKAGES := stockfish nodejs gcc clang llvm xvfb xauth libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 \
+DEB_PACKAGES := stockfish sjeng nodejs gcc clang llvm xvfb xauth libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 \
                 libfontconfig1 libdbus-1-3 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 \
                 libxcb-image0 libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-randr0
 

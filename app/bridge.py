@@ -233,6 +233,13 @@ class DivideService:
         for oracle in oracles:
             oracle.cancel()
 
+    def names(self, pair) -> tuple[str | None, str | None]:
+        """What `pair`'s oracles call their engines once made (an engine file's `name`, not its
+        file's stem); None for one not made yet."""
+        with self._lock:
+            made = [self._oracles.get(s.text) if s is not None else None for s in (pair.engine, pair.reference)]
+        return tuple(o.name if o is not None else None for o in made)
+
     def waiting(self) -> list[str]:
         """What every engine call running now is waiting for (core.engines.process.Activity.words)."""
         with self._lock:

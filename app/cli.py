@@ -23,8 +23,9 @@ def build_parser(argv=()) -> argparse.ArgumentParser:
     every other command (enough for `perftscope --help` and for argparse's own errors)."""
     parser = argparse.ArgumentParser(
         prog="perftscope",
-        description="A workbench for chess move-generator authors: perft, divide, suites, "
-                    "reference engines, a mismatch finder, fuzzing and shrinking.")
+        description="A workbench for chess move-generator authors: count perft, check your "
+                    "engine against a reference, find the first position where it goes wrong "
+                    "and the source line behind it, test it at scale, race it.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     first = next((a for a in argv if not a.startswith("-")), None)      # no global option takes a value
     chosen = COMMANDS[first][0] if first in COMMANDS else None

@@ -14,6 +14,8 @@ from perftscope.core.board.position import Position
 from perftscope.core.errors import EngineError, PerftscopeError
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
+from .model import Origin
+
 
 def engines_line(engine: str | None, reference: str) -> str:
     """What the line above the tree says about its engines."""
@@ -26,6 +28,7 @@ class DivideController(QObject):
     FinderController, `finder_panel` the finder's report, `set_fen(fen) -> bool` the board
     command that loads a position (a bad one is a message)."""
     started = Signal()                  # a divide or search began: the tree is what to look at
+    locateRequested = Signal(object, int)   # *Which line?* on a row or the finder's report: its Origin, depth
     waitingChanged = Signal(str)        # which engine call is being waited for ("" when none)
 
     def __init__(self, model, engines, divides, tree_model, tree, finder, finder_panel, set_fen, parent=None):
@@ -41,8 +44,9 @@ class DivideController(QObject):
         finder.level.connect(self._level)
         finder.found.connect(self._found)
         finder.failed.connect(self._finder_failed)
-        tree_model.failed.connect(lambda message: model.say("divide stopped") if message == "stopped"
-                                  else model.say(f"divide failed: {message}", error=True))
+        tree_model.failed.connect(lambda message: self._say("divide stopped") if message == "stopped"
+                                  else self._say(f"divide failed: {message}", error=True))
+        tree_model.loaded.connect(self._engine_names)
         tree_model.loaded.connect(lambda index: None if index.isValid() else self._divide_done())
         engines.changed.connect(lambda: divides.set_timeout(engines.timeout))
 
@@ -83,21 +87,23 @@ class DivideController(QObject):
         self.abandon()
         self.tree.set_depth(depth)
         try:
-            self.divides.set_pair(self.engines.pair())
+            pair = self.engines.pair()
+            self.divides.set_pair(pair)
         except EngineError as e:
+            pair = None
             self.divides.refuse(e)            # the divide fails with it, as an engine that cannot start
         fen, moves = self._root()
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
         self.tree.set_about(fen, moves, engines_line(engine, reference))
-        self.model.divide_started()
+        self.model.divide_started(pair=pair)
         self.started.emit()
         return fen, moves, engine, reference
 
     def divide(self, depth: int):
         *_, engine, reference = self._start_tree(depth, fetch=True)
         against = f"{engine} against {reference}" if engine else f"{reference} (no engine chosen)"
-        self.model.say(f"Dividing at depth {depth}: {against}…")
+        self._say(f"Dividing at depth {depth}: {against}…")
 
     def new_root(self, fen: str):
         """A tree row's position becomes the board's, divided at one less depth."""
@@ -105,15 +111,33 @@ class DivideController(QObject):
         if self.set_fen(fen):
             self.divide(depth)
 
+    def _engine_names(self, index=None):
+        """Once the engines answered: the names they give themselves in the headers and words."""
+        pair = self.model.divide_pair
+        if pair is None:
+            return
+        engine, reference = self.divides.names(pair)
+        model = self.tree_model
+        was = (model.engine, model.reference)
+        model.rename(engine or model.engine, reference or model.reference)
+        if (model.engine, model.reference) != was:
+            self.tree.set_about(model.fen, model.root.moves, engines_line(model.engine or None, model.reference))
+
+    def _say(self, text: str, error: bool = False):
+        """A message about the tree's result: its engines' (gone once others are chosen)."""
+        self.model.say(text, error, self.model.divide_pair)
+
     def _divide_done(self):
+        if self.finder.running:
+            return                     # a level of the search, not a divide: the search says its result
         engine, ref = self.tree_model.totals()
         depth, name, reference = self.tree_model.root.depth, self.tree_model.engine, self.tree_model.reference
         if engine is None:
-            self.model.say(f"divide {depth}: {reference} counts {ref:,} nodes")
+            self._say(f"divide {depth}: {reference} counts {ref:,} nodes")
         elif engine == ref:
-            self.model.say(f"divide {depth}: {name} and {reference} agree ({engine:,} nodes)")
+            self._say(f"divide {depth}: {name} and {reference} agree ({engine:,} nodes)")
         else:
-            self.model.say(f"divide {depth}: {name} {engine:,}, {reference} {ref:,} "
+            self._say(f"divide {depth}: {name} {engine:,}, {reference} {ref:,} "
                            f"({engine - ref:+,}): expand the marked rows or press Find first mismatch", error=True)
 
     def stop(self):
@@ -175,7 +199,30 @@ class DivideController(QObject):
             mark = mismatch_layer(node.move, verdict, tree.engine, _why(pos, node.move))
         self.model.show_row(tree.fen, shown, moves, caption, mark)
         if mark is not None:
-            self.model.say(mark.notes[0])
+            self._say(mark.notes[0])
+
+    # --- Which line? on the tree's results -------------------------------------------------
+    def locate_row(self, fen: str, moves, depth: int):
+        """*Which line?* on a row of the tree (`moves` from the tree's `fen`): the engines the tree
+        was divided with, whatever the selector holds now."""
+        pair = self.model.divide_pair
+        if pair is None or pair.engine is None or fen != self.tree_model.fen:
+            self.model.say("Which line? needs the engine this tree was divided with: divide again", error=True)
+            return
+        self.locateRequested.emit(Origin(pair, self.divides.request(fen, moves)), depth)
+
+    def locate_found(self, fen: str, path, depth: int):
+        """*Which line?* on the finder's report (`path` from its root `fen`): the engines and the
+        position the search ran on."""
+        from perftscope.core.engines.oracle import Request
+        origin = self.finder.origin
+        if origin is None:
+            self.model.say("Which line? needs the engines of the search: find the mismatch again", error=True)
+            return
+        root = origin.request.from_root()
+        if root.root != fen:                   # a report of another root than its search's: its own FEN
+            root = Request.of(fen)
+        self.locateRequested.emit(Origin(origin.pair, root.then(*path)), depth)
 
     # --- the finder ----------------------------------------------------------------------
     def find_mismatch(self, depth: int):
@@ -187,8 +234,12 @@ class DivideController(QObject):
             return
         fen, moves, engine, reference = self._start_tree(depth, fetch=False)
         self.finder_panel.set_finding(engine, reference, fen, depth)
-        self.model.say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
-        self.finder.start(fen, depth, moves, (engine, reference))
+        self._say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
+        if self.model.divide_pair is None:
+            self.finder.fail(str(self.divides.refused))
+            return
+        # the tree's root Request: the engine under test is sent the FEN as written
+        self.finder.start(Origin(self.model.divide_pair, self.divides.request(fen, moves)), depth)
 
     def _level(self, where, level):
         """One level of the finder: the rows of the position reached so far."""
@@ -204,7 +255,7 @@ class DivideController(QObject):
     def _finder_failed(self, message):
         self.tree_model.stop_loading(message)
         self.finder_panel.show_error(message)
-        self.model.say(f"finder: {message}", error=True)
+        self._say(f"finder: {message}", error=True)
 
     def _found(self, report):
         self.finder_panel.show_report(report)
@@ -215,7 +266,7 @@ class DivideController(QObject):
             if not failed_at_root:              # the root's own failure is said above the tree already
                 self.tree.add_note(report.error)
             failed = report.failure.word if report.failure is not None else "failed"
-            self.model.say(f"{report.engine} {failed} during the search: the levels found before are kept; "
+            self._say(f"{report.engine} {failed} during the search: the levels found before are kept; "
                            f"its error is above the tree and in the Finder report", error=True)
             return
         if report.cancelled:
@@ -226,12 +277,12 @@ class DivideController(QObject):
             last = report.levels[-1] if report.levels else None
             inconsistent = last is not None and last.engine_total is not None and last.engine_total == last.total
             if report.note and report.totals_only and not inconsistent:
-                self.model.say(f"{report.engine} and {report.reference} differ at {report.fen} (it prints only "
+                self._say(f"{report.engine} and {report.reference} differ at {report.fen} (it prints only "
                                f"totals, so not move by move): see the Finder report", error=True)
             elif report.note:
-                self.model.say(f"{report.engine} is inconsistent: see the Finder report", error=True)
+                self._say(f"{report.engine} is inconsistent: see the Finder report", error=True)
             else:
-                self.model.say(f"✔ no mismatch: {report.engine} agrees with {report.reference} "
+                self._say(f"✔ no mismatch: {report.engine} agrees with {report.reference} "
                                f"at depth {report.depth}")
             return
         self.tree.reveal(below)
@@ -241,10 +292,17 @@ class DivideController(QObject):
         where = " ".join(report.path) or "the root"
         state = (f"; its position goes wrong after {report.state_trace.move}" if report.state_trace is not None
                  else "")
-        self.model.say(f"first mismatch after {where}: {odd} {verdict.word}{state} — see the Finder report",
+        self._say(f"first mismatch after {where}: {odd} {verdict.word}{state} — see the Finder report",
                        error=True)
 
     # --- a tree filled without engine calls ------------------------------------------
+    def _readable_pair(self):
+        """The selection's EnginePair (a saved session's engines, just chosen), None when unreadable."""
+        try:
+            return self.engines.pair()
+        except EngineError:
+            return None
+
     def open_finding(self, finding, pair):
         """A Test-engine finding in the divide tree: its engines (`pair`, the session's) chosen
         again, its position on the board, the finder's levels inserted along its path (no
@@ -263,18 +321,23 @@ class DivideController(QObject):
         if changed:
             said += f" (set to the finding's: {', '.join(changed)})"
         if report is None:
-            self.model.say(said, error=True)
+            self._say(said, error=True)
             return
         self.finder_panel.set_finding(engine, reference, fen, finding.depth)
-        self.finder.replay(report)                 # the levels into the tree, the differing row selected
-        self.model.say(said, error=True)
+        origin = Origin(pair, self.divides.request(fen)) if pair is not None else None
+        self.finder.replay(report, origin)         # the levels into the tree, the differing row selected
+        self._say(said, error=True)
 
     def restore(self, divide: dict | None, report, row=None):
         """Show a saved session's divide rows and finder report (app.session) as they were:
         the row the board showed (`row`, moves from the tree's FEN; by default the finder's
         differing one) expanded and selected, its mark on the board."""
+        from perftscope.core.engines.oracle import Request
+
         from .session import fill_divide
-        self.finder.state.result = report
+        pair = self._readable_pair()
+        self.finder.restore(report, Origin(pair, Request.of(report.root_fen))
+                            if report is not None and pair is not None else None)
         if report is not None:
             self.finder_panel.show_report(report)
         else:
@@ -285,7 +348,7 @@ class DivideController(QObject):
             about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
             self.tree.set_about(divide["fen"], divide.get("moves", ()),
                                 engines_line(divide.get("engine"), divide.get("reference")))
-            self.model.divide_started(about)
+            self.model.divide_started(about, pair)
             self._select(row if row is not None else self._mismatch_row())
 
 

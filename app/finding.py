@@ -1,4 +1,4 @@
-"""The finder's workflow for the window: core.mismatch.jobs.FindJob on the engine and the reference
+"""The finder's workflow for the window: core.mismatch.find_job.FindJob on the engine and the reference
 of the divide tree, run by a JobController, each level handed to whoever shows it as it arrives
 (with the path to its position), the report kept in the model's "find" state.
 
@@ -8,8 +8,6 @@ ask it for work. Nothing here blocks the GUI thread.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
-
-from perftscope.core.errors import PerftscopeError
 
 from .bridge import Bridge, DivideService, Ticket
 from .jobs import JobController
@@ -36,30 +34,43 @@ class FinderController(QObject):
         """The last finished report (None before one, or after a failure)."""
         return self.state.result
 
-    def start(self, fen: str, depth: int, moves=(), engines: tuple[str, ...] = ()):
-        """Search from `fen` + `moves` at `depth`; a search still running is abandoned."""
-        from perftscope.core.mismatch.jobs import FindJob, FindSettings
-        self.cancel()
-        divides, pair, refused = self.divides, self.divides.pair, self.divides.refused
-        try:
-            # the tree's root Request: the engine under test is sent the FEN as written
-            settings = FindSettings(divides.request(fen, moves), depth)
-        except PerftscopeError as e:
-            self.state.fail(str(e))
-            self.failed.emit(str(e))
-            return
-        job = FindJob(settings, lambda: divides.oracles(pair, refused), engines)
-        self.jobs.start(job, "", on_event=self._level, ticket=divides.track(Ticket()))
+    @property
+    def origin(self):
+        """The engines and position (app.model.Origin) of the search shown (None before one)."""
+        return self.state.given
 
-    def replay(self, report):
-        """Deliver a finished search's levels and report as the search did, with no engine
-        call (a Test-engine finding opened in the tree)."""
+    def start(self, origin, depth: int):
+        """Search from `origin` (an app.model.Origin: the tree's engines and root Request) at `depth`;
+        a search still running is abandoned."""
+        from perftscope.core.mismatch.find_job import FindJob, FindSettings
         self.cancel()
-        self.state.begin(None, "")
+        divides, pair = self.divides, origin.pair
+        job = FindJob(FindSettings(origin.request, depth), lambda: divides.oracles(pair),
+                      (pair.engine_name, pair.reference_name))
+        self.jobs.start(job, "", given=origin, on_event=self._level, ticket=divides.track(Ticket()))
+
+    def fail(self, message: str):
+        """The search cannot start (the engines chosen cannot be read)."""
+        self.cancel()
+        self.state.fail(message)
+        self.failed.emit(message)
+
+    def replay(self, report, origin=None):
+        """Deliver a finished search's levels and report as the search did, with no engine
+        call (a Test-engine finding opened in the tree), `origin` the engines and position it
+        was found with."""
+        self.cancel()
+        self.state.begin(None, "", given=origin)
         for level in report.levels:
             self._level(level)
         self.state.end(report, "")
         self.found.emit(report)
+
+    def restore(self, report, origin=None):
+        """A saved session's report, found with `origin`'s engines (None: not known)."""
+        self.cancel()
+        self.state.begin(None, "", given=origin)
+        self.state.end(report, "")
 
     def cancel(self):
         """Stop delivering this search's results; the caller cancels the oracles' calls."""

@@ -20,7 +20,7 @@ from perftscope.core.board.position import START_FEN
 from perftscope.core.race.runner import standard_positions
 from perftscope.widgets import palette
 from perftscope.widgets.board import BoardPanel
-from perftscope.widgets.context import ContextBar
+from perftscope.widgets.context import ContextBar, grey_caption
 from perftscope.widgets.divide_export import DivideActions, install as install_row_menu
 from perftscope.widgets.divide_tree import DivideModel, DivideTreePanel
 from perftscope.widgets.elided import ElidedLabel
@@ -42,7 +42,7 @@ from .engine_tests import EngineTestController
 from .everyday import BoardCommands, Notation
 from .finding import FinderController
 from .locating import LocateController
-from .memory import WindowMemory
+from .memory import WindowMemory, fit_on_screen
 from .menus import Menus
 from .model import MainModel
 from .race import RaceController
@@ -129,7 +129,7 @@ class MainWindow(QMainWindow):
         self.menus = Menus(self, self.board, self.board_commands, self.sessions, self.exports, self.notation)
         self.memory = WindowMemory(self.settings, self, self.legend, self.notation, self.run_panel,
                                    {"test_engine": self.test_engine, "race": self.race_panel,
-                                    "suspects": self.suspects_panel})
+                                    "suspects": self.suspects_panel}, divide_tree=self.tree)
         self.memory.restore_overlays()
         self._connect()
         self.memory.restore()
@@ -204,9 +204,12 @@ class MainWindow(QMainWindow):
         self.board.positionChanged.connect(lambda pos: model.board_moved(pos, self.board.root()))
         self.board.fenWritten.connect(self.divides.remember_written)
         self.board.positionChanged.connect(self._show_chess960)
+        self.board.positionChanged.connect(self.library.show_position)
         model.showRequested.connect(self.board.set_position)
         model.changed.connect(self._show_model)
         model.messageChanged.connect(self._show_message)
+        self.engines.changed.connect(lambda: model.engines_chosen(self.engines.readable_pair()))
+        model.jobs["locate"].changed.connect(self._show_model)       # a result arriving for another position
         self.legend.toggled.connect(self._show_layers)
         self.library.positionChosen.connect(self.board_commands.load)
         self.chess960.toggled.connect(self.board_commands.set_chess960)
@@ -218,9 +221,11 @@ class MainWindow(QMainWindow):
         self.runs.starting.connect(lambda: self.tabs.setCurrentWidget(self.run_tab))
         self.engine_tests.openRequested.connect(self.divider.open_finding)
         self.locating.starting.connect(lambda: self.tabs.setCurrentWidget(self.suspects_panel))
-        self.exports.locateRequested.connect(self.locating.locate)
-        self.finder_panel.locateRequested.connect(self.locating.locate)
-        self.test_engine.locateRequested.connect(lambda finding: self.locating.locate(finding.fen, (), finding.depth))
+        # *Which line?* starts from the result's own engines and position (its Origin)
+        self.exports.locateRequested.connect(self.divider.locate_row)
+        self.finder_panel.locateRequested.connect(self.divider.locate_found)
+        self.divider.locateRequested.connect(self.locating.locate)
+        self.engine_tests.locateRequested.connect(self.locating.locate)
         self.bridge.add_hook(self._tick)
 
     def _tick(self):
@@ -240,6 +245,7 @@ class MainWindow(QMainWindow):
         self.tree.set_stale(model.divide_stale)
         self.run_context.set_stale(model.run_stale)
         self.run_panel.set_stale(model.run_stale)
+        grey_caption(self.suspects_panel.caption, model.locate_stale)
         self._show_message()
 
     def _show_layers(self):
@@ -279,6 +285,9 @@ class MainWindow(QMainWindow):
     def _first_sizes(self):
         """Unless the splitters were left otherwise: the library 200 px at 1024 and a tenth of
         what is wider beyond that (257 px at 1600), the rest 5 to 6 between the board and the tabs."""
+        if fit_on_screen(self):                       # now that its frame (title bar) is known
+            QTimer.singleShot(0, self._first_sizes)   # the splitter's new width first
+            return
         if "main" in self.memory.restored:
             return
         width = sum(self.main_splitter.sizes())

@@ -1,6 +1,6 @@
 """`perftscope locate` for the Suspect lines tab: a core.locate.job.LocateJob on the engines and
-timeout of the window's engine selection, the board's position (or one a *Which line?* action
-names) and the tab's depth, run by the tab's app.jobs.JobController. The runs' progress and the
+timeout of the window's engine selection and the board's position, or on a result's own engines
+and position (a *Which line?* action's app.model.Origin), and the tab's depth, run by the tab's app.jobs.JobController. The runs' progress and the
 job's activity are the status line; the result is kept in the model's "locate" state and shown
 by the panel. A suspect clicked puts a failing position that ran it on the board. Stop halts the
 covered engine process at once. Nothing here blocks the GUI thread."""
@@ -21,35 +21,39 @@ class LocateController(JobTab):
         self.selection, self.main_model = selection, main_model
         panel.suspectChosen.connect(self.show_failing)
 
-    def start(self, options: dict, fen: str | None = None, moves=(), depth: int | None = None):
-        """Locate with the panel's `options` on `fen` + `moves` (None: the board's position) at
-        `depth` (None: the tab's)."""
+    def start(self, options: dict, origin=None, depth: int | None = None):
+        """Locate with the panel's `options` on `origin` (an app.model.Origin: a result's engines and
+        position; None: the selection's engines on the board's position) at `depth` (None: the tab's)."""
+        from perftscope.core.engines.oracle import Request
         from perftscope.core.locate.job import LocateJob, LocateSettings
+
+        from .model import Origin
         if self.jobs.running:
             return
-        if not self.selection.engine:
-            self.panel.show_error("Choose the engine to locate in first (the Divide tab's engine)")
-            return
-        if fen is None:
-            fen, moves = self.main_model.board_root
         try:
-            settings = LocateSettings(self.selection.engine, self.selection.reference, fen, tuple(moves),
+            if origin is None:
+                origin = Origin(self.selection.pair(), Request.of(*self.main_model.board_root))
+            pair, request = origin.pair, origin.request
+            if pair.engine is None:
+                raise PerftscopeError("Choose the engine to locate in first (the Divide tab's engine)")
+            settings = LocateSettings(pair.engine, pair.reference, request.written, request.moves,
                                       depth or options["depth"], tuple(options["sources"]),
-                                      seconds=options["seconds"], timeout=self.selection.timeout,
+                                      seconds=options["seconds"], timeout=pair.timeout,
                                       runs=options["runs"], mutants=options.get("mutants", 0),
                                       build=options.get("build", ""))
             job = LocateJob(settings)
         except PerftscopeError as e:
-            self.panel.show_error(str(e))
+            self.state.fail(str(e))
             return
         self.panel.clear()
         self.starting.emit()
         self.jobs.start(job, f"Locating {job.pair.engine_name}: finding the failing position…", given=settings,
                         on_result=self._result)
 
-    def locate(self, fen: str, moves=(), depth: int = 1):
-        """*Which line?*: locate on this position with the tab's options."""
-        self.start(self.panel.options(), fen, moves, depth)
+    def locate(self, origin, depth: int = 1):
+        """*Which line?* on a result: locate on its engines and position (an app.model.Origin) with
+        the tab's options."""
+        self.start(self.panel.options(), origin, depth)
 
     def _result(self, result) -> tuple[str, bool]:
         self.panel.show_result(result)
@@ -82,6 +86,9 @@ class LocateController(JobTab):
         run = self.failing_run(suspect)
         if run is None:
             return
+        from perftscope.core.board.position import Position
+        shown = Position.from_fen(run.fen).play(list(run.moves))
+        self.main_model.locate_shows = shown        # one of the result's runs: the result is not stale
         self.main_model.show(run.fen, run.moves)
         self.main_model.say(f"{suspect.where} ran in this failing position: {run.verdict}")
 

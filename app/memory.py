@@ -1,5 +1,5 @@
 """What the window remembers between sessions, with QSettings: its size and splitters, the
-overlay layers shown, the notation, the run panel's depth, workers and table size, and the
+overlay layers shown, the notation, the Divide depth, the run panel's depth, workers and table size, and the
 run settings of the Test engine tab (suite or fuzz, its numbers), of the Race tab (engines,
 yardsticks, positions, budget) and of the Suspect lines tab (source folder, depth, seconds, runs). (The engine selection remembers itself:
 widgets.reference.EngineSelection.)
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, QRect
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QSplitter
 
 from perftscope.widgets.overlays import LAYERS
@@ -17,6 +18,7 @@ GEOMETRY_KEY = "window/geometry"
 SPLITTERS_KEY = "window/splitters/"
 OVERLAYS_KEY = "board/overlays"
 RUN_KEYS = ("run/depth", "run/workers", "run/hash_exp")
+DIVIDE_DEPTH_KEY = "divide/depth"
 # panels whose choices() are kept as one JSON text each (a list of one item survives QSettings)
 PANEL_KEYS = {"test_engine": "test_engine/choices", "race": "race/choices", "suspects": "suspects/choices"}
 
@@ -27,9 +29,10 @@ class WindowMemory:
     with choices()/set_choices(dict) by their PANEL_KEYS name (the Test engine, Race and Suspect
     lines tabs)."""
 
-    def __init__(self, settings, window, legend, notation, run_panel, panels=None):
+    def __init__(self, settings, window, legend, notation, run_panel, panels=None, divide_tree=None):
         self.settings, self.window, self.legend, self.notation, self.run_panel = \
             settings, window, legend, notation, run_panel
+        self.divide_tree = divide_tree        # its depth box (depth(), set_depth(int))
         self.panels = dict(panels or {})
         self.restored: set[str] = set()       # the splitters put back as they were left
 
@@ -52,6 +55,7 @@ class WindowMemory:
         geometry = s.value(GEOMETRY_KEY)
         if isinstance(geometry, QByteArray):
             self.window.restoreGeometry(geometry)
+        fit_on_screen(self.window)
         for name, splitter in self._splitters().items():
             state = s.value(SPLITTERS_KEY + name)
             if isinstance(state, QByteArray) and splitter.restoreState(state):
@@ -61,6 +65,12 @@ class WindowMemory:
         self.run_panel.set_settings(depth=None if depth is None else int(depth),
                                     workers=None if workers is None else int(workers),
                                     hash_exp=None if hash_exp is None else int(hash_exp))
+        depth = s.value(DIVIDE_DEPTH_KEY)
+        if self.divide_tree is not None and depth is not None:
+            try:
+                self.divide_tree.set_depth(int(depth))
+            except (TypeError, ValueError):
+                pass            # written by hand or another version: the box keeps its default
         for name, panel in self.panels.items():
             remembered = s.value(PANEL_KEYS[name])
             try:
@@ -77,6 +87,32 @@ class WindowMemory:
             s.setValue(SPLITTERS_KEY + name, splitter.saveState())
         for key, value in zip(RUN_KEYS, self.run_panel.settings()):
             s.setValue(key, value)
+        if self.divide_tree is not None:
+            s.setValue(DIVIDE_DEPTH_KEY, self.divide_tree.depth())
         for name, panel in self.panels.items():
             s.setValue(PANEL_KEYS[name], json.dumps(panel.choices()))
         s.sync()
+
+
+def fit_on_screen(window, area: QRect | None = None) -> bool:
+    """Keep `window` whole inside the screen's available area (`area`; default: its screen's, the
+    desktop's panels left out): no larger than it, moved back inside it, so the status bar is
+    never below the screen's edge (a first launch's default size on a small screen, a geometry
+    saved on a larger one). True when it was resized."""
+    if area is None:
+        screen = window.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return False
+        area = screen.availableGeometry()
+    frame, inner = window.frameGeometry(), window.geometry()
+    extra_w, extra_h = frame.width() - inner.width(), frame.height() - inner.height()   # title bar, borders
+    width = max(window.minimumWidth(), min(inner.width(), area.width() - extra_w))
+    height = max(window.minimumHeight(), min(inner.height(), area.height() - extra_h))
+    resized = (width, height) != (inner.width(), inner.height())
+    if resized:
+        window.resize(width, height)
+    x = min(max(frame.x(), area.x()), area.x() + area.width() - width - extra_w)
+    y = min(max(frame.y(), area.y()), area.y() + area.height() - height - extra_h)
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(max(x, area.x()), max(y, area.y()))
+    return resized

@@ -10,6 +10,7 @@ button that puts its position back (`show`), and never relabels it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
@@ -17,13 +18,39 @@ from perftscope.core.board.position import Position
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.job import Progress, Subject
 
+if TYPE_CHECKING:
+    from perftscope.core.engines.oracle import Request
+    from perftscope.core.engines.pair import EnginePair
+
+
+@dataclass(frozen=True)
+class Origin:
+    """What a result was computed for: the engines (their specs as parsed, options kept, and the
+    timeout) and the position (a Request: read once where it entered). Whatever starts from a
+    result (*Which line?*, opening a finding) starts from its Origin, never from what the engine
+    selector or the board holds by then: a finding of one engine located in another would say
+    "agree", a false verdict."""
+    pair: EnginePair
+    request: Request
+
+    def then(self, *moves: str) -> Origin:
+        """The same engines on the position after `moves` more."""
+        return Origin(self.pair, self.request.then(*moves))
+
 
 @dataclass(frozen=True)
 class Message:
-    """The status line: `about` is the board's position when it was said (None: before any)."""
+    """The status line and what it is about: `about` the board's position when it was said (None:
+    before any), `engines` the EnginePair it speaks of (None: no engine's result)."""
     text: str = ""
     error: bool = False
     about: Position | None = None
+    engines: EnginePair | None = None
+
+
+def same_engines(a: EnginePair | None, b: EnginePair | None) -> bool:
+    """The same engine and reference (their specs, options included); the timeout aside."""
+    return (a is None) == (b is None) and (a is None or (a.engine, a.reference) == (b.engine, b.reference))
 
 
 class JobState(QObject):
@@ -59,6 +86,14 @@ class JobState(QObject):
             self.status, self.error = status, error
             self.changed.emit()
 
+    def add(self, item, merge=None):
+        """A result arrived: appended to `items`, or with `merge(items, item)` counted on one alike."""
+        if merge is not None:
+            merge(self.items, item)
+        else:
+            self.items.append(item)
+        self.changed.emit()
+
     def advance(self, progress: Progress):
         self.progress = progress
         if progress.text:
@@ -90,8 +125,10 @@ class MainModel(QObject):
         self.board_root: tuple[str, tuple] = ("", ())   # ... as its first FEN and the moves played from it
         self.analysis = None                      # core.board.analysis of the board's position
         self.divide_about: Position | None = None  # the position the divide tree was computed for
+        self.divide_pair: EnginePair | None = None  # ... and its engines (None: none could be read)
         self.run_about: Position | None = None     # the position the last run counted
         self.run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
+        self.locate_shows: Position | None = None  # a failing position of the locate result, shown from it
         self.row_shown: tuple | None = None       # moves of the tree row the board shows
         self.mark = None                          # widgets.overlays.Layer: the row's mismatch
         self.caption = ""                         # the board's caption while it shows a row
@@ -144,9 +181,11 @@ class MainModel(QObject):
         self.mark, self.row_shown, self.caption = None, None, ""
 
     # --- what results belong to -------------------------------------------------------
-    def divide_started(self, about: Position | None = None):
-        """The divide tree now belongs to `about` (default: the board's position)."""
+    def divide_started(self, about: Position | None = None, pair: EnginePair | None = None):
+        """The divide tree now belongs to `about` (default: the board's position) and the engines of
+        `pair` (a core.engines.pair.EnginePair)."""
         self.divide_about = about if about is not None else self.position
+        self.divide_pair = pair
         self._forget_row()
         self.changed.emit()
 
@@ -161,14 +200,30 @@ class MainModel(QObject):
         return self.divide_about is not None and self.row_shown is None and self.position != self.divide_about
 
     @property
+    def locate_stale(self) -> bool:
+        """The Suspect lines shown (or being found) are of another position than the board's."""
+        given = self.jobs["locate"].given      # core.locate.job.LocateSettings: its position read once
+        return given is not None and self.position is not None and \
+            self.position not in (given.request.position, self.locate_shows)
+
+    @property
     def run_stale(self) -> bool:
         return self.run_about is not None and self.position != self.run_about
 
     # --- the status line --------------------------------------------------------------
-    def say(self, text: str, error: bool = False):
-        """A message about the board's position as it is now: greyed once the board moves."""
-        self.message = Message(text, error, self.position)
+    def say(self, text: str, error: bool = False, engines: EnginePair | None = None):
+        """A message about the board's position as it is now, and about `engines`' result when it
+        names one: greyed once the board moves, gone once other engines are chosen."""
+        self.message = Message(text, error, self.position, engines)
         self.messageChanged.emit()
+
+    def engines_chosen(self, pair: EnginePair | None):
+        """The selector holds `pair` now (None: nothing readable): a message about other engines'
+        result goes (a divide's counts must not stand beside a session of another engine)."""
+        engines = self.message.engines
+        if engines is not None and not same_engines(engines, pair):
+            self.message = Message()
+            self.messageChanged.emit()
 
     @property
     def message_stale(self) -> bool:

@@ -1,4 +1,4 @@
-"""Races for the Race tab: a core.race.jobs.RaceJob run by the tab's app.jobs.JobController. Each
+"""Races for the Race tab: a core.race.race_job.RaceJob run by the tab's app.jobs.JobController. Each
 event (a heat starting or ending, a depth finished) updates the table and the graphs as it is
 delivered, the timer redraws the graphs, the job's activity says which engine is being waited
 for, and the race itself is the result kept in the model's "race" state. Stop ends the running
@@ -23,12 +23,12 @@ class RaceController(JobTab):
         panel.exportRequested.connect(self.export)
 
     def start(self, settings):
-        """A race with the panel's `settings` (core.race.jobs.RaceSettings); with the Chess960
+        """A race with the panel's `settings` (core.race.race_job.RaceSettings); with the Chess960
         box ticked its positions are played as Chess960."""
         from dataclasses import replace
 
         from perftscope.core.errors import PerftscopeError
-        from perftscope.core.race.jobs import RaceJob
+        from perftscope.core.race.race_job import RaceJob
         from perftscope.core.race.report import settings_text
         from perftscope.core.race.runner import as_chess960
         if self.jobs.running:
@@ -39,7 +39,7 @@ class RaceController(JobTab):
                 settings = replace(settings, positions=tuple(as_chess960(settings.positions)))
             job = RaceJob(settings)
         except PerftscopeError as e:
-            self.panel.show_error(str(e))
+            self.state.fail(str(e))
             return
         race = job.race
         self._index = {(h.racer, h.position.name): i for i, h in enumerate(race.heats)}
@@ -54,7 +54,7 @@ class RaceController(JobTab):
         from perftscope.core.race import report
         race = self.state.result
         if race is None:
-            self.panel.show_error("Nothing to export: no race has run yet")
+            self.state.say("Nothing to export: no race has run yet", error=True)
             return
         if kind == "markdown":
             text = report.to_markdown(race)
@@ -64,7 +64,7 @@ class RaceController(JobTab):
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text + "\n")
         except OSError as e:
-            self.panel.show_error(f"cannot write {path}: {e.strerror or e}")
+            self.state.say(f"cannot write {path}: {e.strerror or e}", error=True)
             return
         self.state.say(f"Race exported as {kind} to {path}")
 

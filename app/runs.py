@@ -1,4 +1,4 @@
-"""Perft runs for the run panel: a core.counting.jobs.PerftJob run by the tab's JobController; the
+"""Perft runs for the run panel: a core.counting.perft_job.PerftJob run by the tab's JobController; the
 pool counts on its own threads, the bridge's timer reads the run's live counters (the job's
 snapshot) and feeds the graphs and the progress, and the result is kept in the model's "run"
 state. A run counts the board's position when it starts and says so, in the line above the
@@ -50,7 +50,7 @@ class RunController(JobTab):
 
     def start(self, depth: int, workers: int, hash_exp: int):
         from perftscope.app import warmup
-        from perftscope.core.counting.jobs import PerftJob, PerftSettings
+        from perftscope.core.counting.perft_job import PerftJob, PerftSettings
         self.starting.emit()
         if self.jobs.running or not warmup.ready("pool"):
             return                  # one at a time; none before its kernels are loaded (app.launch)

@@ -187,7 +187,7 @@ def missing_engines(data: dict) -> list[str]:
     """The session's engines that cannot be run here any more (a program moved or deleted):
     one line each. The session still opens: its saved results need no engine."""
     from perftscope.core.engines.process import executable
-    from perftscope.core.engines.spec import parse_spec
+    from perftscope.core.engines.spec import BY_NAME, parse_spec
     lines = []
     for role in ("engine", "reference"):
         text = data.get(role)
@@ -195,12 +195,14 @@ def missing_engines(data: dict) -> list[str]:
             continue
         try:
             spec = parse_spec(text)
-            if spec.kind in ("uci", "perftree"):
+            needs = BY_NAME[spec.kind].needs          # what follows the colon, as core.engines.spec.KINDS says
+            if spec.kind == "file":                   # an engine file is read, the program it names run
+                if not os.path.isfile(os.path.expanduser(spec.target)):
+                    raise SessionError(f"{spec.target} does not exist")
+            elif needs == "file":
                 executable(spec.target, spec.short_name)
-            elif spec.kind == "cmd":
+            elif needs == "text":
                 executable(shlex.split(spec.target)[0], spec.short_name)
-            elif spec.kind == "file" and not os.path.isfile(os.path.expanduser(spec.target)):
-                raise SessionError(f"{spec.target} does not exist")
         except PerftscopeError as e:
             lines.append(f"the {role} {text!r} cannot be run here ({e})")
     return lines

@@ -76,19 +76,15 @@ STEPS: dict[str, Step] = {s.name: s for s in (
     Step("perft", "perft and divide", _perft),
     Step("analysis", "analysis overlays", _analysis, ("board",)),
     Step("split", "splitting a tree for the workers", _split, ("board",)),
+    # kernel_cache.POOL_STEP (not imported here: it loads llvmlite before the splash)
     Step("pool", "the parallel perft pool", _pool, ("perft", "split")),
 )}
 
 
-def _marker(name: str):
-    from perftscope.core.kernel_cache import CACHE_DIR     # known without importing numba
-    return CACHE_DIR / f"prepared-{name}"
-
-
 def is_cached(name: str) -> bool:
     """The step's kernels are in the cache (a helper or a process of this version finished it)."""
-    from perftscope.core.kernel_cache import is_new
-    return not is_new(_marker(name))
+    from perftscope.core.kernel_cache import is_prepared     # known without importing numba
+    return is_prepared(name)
 
 
 def cache_is_warm() -> bool:
@@ -97,11 +93,9 @@ def cache_is_warm() -> bool:
 
 def _run(name: str):
     """Run a step here (compile or load), and mark it cached."""
+    from perftscope.core.kernel_cache import mark_prepared
     STEPS[name].run()
-    try:
-        _marker(name).touch()
-    except OSError:
-        pass                    # a cache that cannot be written: this process compiled it in memory
+    mark_prepared(name)
 
 
 def warm(progress: Callable[[int, int, str], None] = lambda done, total, label: None,

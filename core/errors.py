@@ -55,13 +55,19 @@ class EngineCrashed(EngineFailed):
     """The engine exited (or closed its output) before finishing its answer.
 
     `own_error`: its last meaningful stderr line(s), runtime trailers dropped;
-    `command`: the command line (or the line sent) that it failed on."""
+    `command`: the command line (or the line sent) that it failed on; `exit_code`: the code it
+    exited with (negative: the signal that killed it; None when it did not exit by itself);
+    `output`: what it printed before it ended, where the caller kept it (a refusal in its words:
+    core.engines.command)."""
     kind = "crash"
 
-    def __init__(self, message: str, own_error: str = "", command: str = ""):
+    def __init__(self, message: str, own_error: str = "", command: str = "", exit_code: int | None = None,
+                 output: tuple[str, ...] = ()):
         super().__init__(message)
         self.own_error = own_error
         self.command = command
+        self.exit_code = exit_code
+        self.output = output
 
 
 class EngineTimeout(EngineFailed):
@@ -80,8 +86,14 @@ class EngineFlood(EngineFailed):
 
 class EngineRefused(EngineFailed):
     """The engine refused a position or a move perftscope checked as legal (`Illegal move:
-    e1g1`), or answered for another position than the one asked (a move it ignored)."""
+    e1g1`), or answered for another position than the one asked (a move it ignored).
+    `own_error`: the engine's own words, when a line of it said so."""
     kind = "refused"
+
+    def __init__(self, message: str, own_error: str = "", command: str = ""):
+        super().__init__(message)
+        self.own_error = own_error
+        self.command = command
 
 
 class EngineUnreadable(EngineFailed):

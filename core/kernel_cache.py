@@ -67,6 +67,29 @@ def is_new(folder: Path) -> bool:
         return True
 
 
+# the preparation step of the pool's kernels (app.warmup), which every fast count calls: once it is
+# in the cache, a request of a few million leaves counts with them, not through the move list
+POOL_STEP = "pool"
+
+
+def prepared_marker(step: str) -> Path:
+    """The file that says a preparation step's kernels (app.warmup.STEPS) are in the cache."""
+    return CACHE_DIR / f"prepared-{step}"
+
+
+def is_prepared(step: str) -> bool:
+    """Whether step's kernels are in the cache: loading them compiles nothing."""
+    return not is_new(prepared_marker(step))
+
+
+def mark_prepared(step: str) -> None:
+    """Say that step's kernels are in the cache (after they were compiled or loaded)."""
+    try:
+        prepared_marker(step).touch()
+    except OSError:
+        pass                    # a cache that cannot be written: this process compiled in memory
+
+
 def cannot_write(folder: Path = CACHE_DIR) -> str | None:
     """Why `folder` cannot hold the cache (None: it can); creates it."""
     try:

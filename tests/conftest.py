@@ -9,6 +9,10 @@ import pytest
 
 # Qt must know before any QApplication exists that there is no screen here.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# ... and a screen as large as the largest window a test opens: the window keeps itself inside its
+# screen (app.memory.fit_on_screen), and the offscreen platform's own screen is 800x800
+if os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={Path(__file__).parent / 'offscreen_screen.json'}"
 # Ctrl-C is what several tests send to the processes they start. A suite started where it is ignored
 # (a script's background job: `nohup ... &`) would hand that on to every process it starts, Python
 # would install no handler of its own in them, and the interrupt would never arrive: those tests
@@ -87,6 +91,13 @@ def engine_path(monkeypatch):
     the engines start with `#!/usr/bin/env python3` and need this venv's python-chess."""
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     return lambda name: str(Path(__file__).parent / "engines" / f"{name}.py")
+
+
+@pytest.fixture
+def fen_reads(monkeypatch):
+    """Every FEN read from now on (tests/fen_readings.py): one per position entering, or a test says why not."""
+    from .fen_readings import count_fen_reads
+    return count_fen_reads(monkeypatch)
 
 
 @pytest.fixture

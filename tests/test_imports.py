@@ -127,9 +127,9 @@ PUBLIC = {
     "perftscope.core.engines.lenient_fen": {"lenient_fen", "fen_as_written"},   # the FEN field, where a FEN enters
     "perftscope.core.mismatch.verdicts": None,                      # the vocabulary: every name
     "perftscope.core.mismatch.finder": {"Row"},
-    "perftscope.core.mismatch.jobs": {"SuiteSettings", "FuzzSettings"},
+    "perftscope.core.mismatch.session_job": {"SuiteSettings", "FuzzSettings"},
     "perftscope.core.race.runner": {"RacePosition"},
-    "perftscope.core.race.jobs": {"RaceSettings"},
+    "perftscope.core.race.race_job": {"RaceSettings"},
     "perftscope.core.race.report": {"short_verdict"},
 }
 GUARDED = tuple(f"{PACKAGE}.core.{room}" for room in ("engines", "mismatch", "race"))
@@ -167,3 +167,55 @@ def test_the_widget_rule_sees_a_widget_reaching_into_the_machinery(tmp_path):
     taken = [t for t in names_taken(widget) if t[0].startswith(GUARDED)]
     assert [t for t in taken if t[1] not in (PUBLIC.get(t[0]) or set())] == \
         [("perftscope.core.engines.oracles", "make_oracle")]
+
+
+# core's rooms from the bottom up: a module imports from its own room or from rooms below it, never
+# above (the engines read answers; what an answer means to a comparison is mismatch's). The first
+# layer is core's loose modules, which import nothing of perftscope; the last layer's rooms are
+# independent of each other.
+CORE_LAYERS = (
+    ("errors", "limits", "units", "kernel_cache", "job"),
+    ("kernels",),
+    ("board",),
+    ("counting",),
+    ("engines",),
+    ("mismatch",),
+    ("race", "locate", "bench"),
+)
+
+
+def core_room(module: str) -> str:
+    """'engines' for perftscope.core.engines.spec, 'errors' for perftscope.core.errors, '' outside core."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == [PACKAGE, "core"] else ""
+
+
+def arrows_back_up(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    layer = {r: i for i, rooms in enumerate(CORE_LAYERS) for r in rooms}
+    wrong = []
+    for name, deps in edges.items():
+        here = core_room(name)
+        if not here:
+            continue
+        for dep in deps:
+            there = core_room(dep)
+            if there and there != here and layer[there] >= layer[here]:
+                wrong.append((name, dep))
+    return sorted(wrong)
+
+
+def test_every_room_of_core_has_its_layer():
+    rooms = {core_room(name) for name in graph()} - {""}
+    assert rooms == {r for layer in CORE_LAYERS for r in layer}
+
+
+def test_no_arrow_goes_back_up_between_cores_rooms():
+    assert arrows_back_up(graph()) == []
+
+
+def test_an_arrow_back_up_is_seen():
+    assert arrows_back_up({"perftscope.core.engines.divide_parser": {"perftscope.core.mismatch.verdicts",
+                                                                     "perftscope.core.board.position"},
+                           "perftscope.core.race.runner": {"perftscope.core.locate.job"}}) == \
+        [("perftscope.core.engines.divide_parser", "perftscope.core.mismatch.verdicts"),
+         ("perftscope.core.race.runner", "perftscope.core.locate.job")]

@@ -67,3 +67,18 @@ class ContextBar(QWidget):
 
     def text(self) -> str:
         return self.label.text()
+
+
+STALE_WORDS = "computed for another position — "
+
+
+def grey_caption(label, stale: bool):
+    """Grey a result's one-line caption (a QLabel saying what it belongs to) while the board shows
+    another position, its words kept after STALE_WORDS; as it was once the board is back."""
+    text = label.text()
+    fresh = text[len(STALE_WORDS):] if text.startswith(STALE_WORDS) else text
+    if not fresh:
+        return
+    label.setText(STALE_WORDS + fresh if stale else fresh)
+    label.setStyleSheet(f"color:{palette.STALE}; background:{palette.STALE_BG};" if stale
+                        else f"color:{palette.MUTED}")

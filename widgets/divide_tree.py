@@ -105,6 +105,12 @@ class DivideModel(QAbstractItemModel):
         if fetch:
             self._load(self.root)
 
+    def rename(self, engine: str, reference: str):
+        """The engines as they call themselves once started (an engine file's `name`)."""
+        if (engine, reference) != (self.engine, self.reference):
+            self.engine, self.reference = engine if self.compared else "", reference
+            self.headerDataChanged.emit(Qt.Horizontal, 0, VERDICT_COLUMN)
+
     @property
     def compared(self) -> bool:
         return self.root.compared

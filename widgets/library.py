@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from perftscope import resources
+from perftscope.core.board.position import Position
 from perftscope.core.counting.suites import SuiteEntry, load
 
 RESOURCES = resources.DIR
@@ -60,6 +61,7 @@ class LibraryPanel(QWidget):
         box.addWidget(self.tree, 1)
         box.addWidget(self.note)
         self.groups = load_library(root)
+        self._positions: dict = {}       # an entry's FEN -> its Position, read when first compared
         self._fill()
         self.tree.itemClicked.connect(self._chosen)
         self.tree.currentItemChanged.connect(lambda item, _: self._describe(item))
@@ -100,6 +102,25 @@ class LibraryPanel(QWidget):
         if e is not None:
             self._describe(item)
             self.positionChosen.emit(e.full_fen, title_of(e))
+
+    def show_position(self, position):
+        """The board shows `position` (a core.board.position.Position): the entry of that position
+        stays selected, another one is deselected (its note would name a position not shown)."""
+        current = self.tree.currentItem()
+        if current is not None and self._position(current) == position:
+            return
+        self.tree.setCurrentItem(None)
+        self.tree.clearSelection()
+        self.note.clear()
+
+    def _position(self, item):
+        """The entry's Position, read once."""
+        e = self._entry(item)
+        if e is None:
+            return None
+        if e.full_fen not in self._positions:
+            self._positions[e.full_fen] = Position.from_fen(e.full_fen)
+        return self._positions[e.full_fen]
 
     def _apply_filter(self, text: str):
         needle = text.strip().lower()

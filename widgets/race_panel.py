@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFi
                                QVBoxLayout, QWidget)
 
 from perftscope.core.limits import RUN_DEPTH_LIMIT
-from perftscope.core.race.jobs import RaceSettings
+from perftscope.core.race.race_job import RaceSettings
 from perftscope.core.units import format_rate
 
 from .race_graphs import RaceGraphs
@@ -25,11 +25,11 @@ RESULT_MIN_WIDTH = 170      # px: a verdict wraps onto a second line rather than
 
 
 class RacePanel(StartStop, QWidget):
-    """`startRequested(settings)`: a core.race.jobs.RaceSettings (engines, yardsticks, positions,
+    """`startRequested(settings)`: a core.race.race_job.RaceSettings (engines, yardsticks, positions,
     seconds or depth, threads and hash_mb, timeout); it watches the window's "race" JobState.
     `exportRequested(kind, path)` with kind 'markdown' or 'json'. `selection` is the window's
     widgets.reference.EngineSelection: its engine is the one offered first."""
-    startRequested = Signal(object)        # core.race.jobs.RaceSettings
+    startRequested = Signal(object)        # core.race.race_job.RaceSettings
     stopRequested = Signal()
     exportRequested = Signal(str, str)
 

@@ -35,6 +35,13 @@ def split_spec(spec: str) -> tuple[str, str]:
         return kind, rest
 
 
+def options_of(spec: str) -> str:
+    """The options a spec's kind carries, as written ("[chess960=false]" of
+    `perftree[chess960=false]:PATH`; "" for none): kept when its path is edited."""
+    kind = spec.partition(":")[0]
+    return kind[kind.index("["):] if "[" in kind else ""
+
+
 def short_name(spec: str) -> str:
     """What a column header or a message calls an engine: 'my-perft.sh', 'eng', 'core'."""
     from perftscope.core.engines.spec import parse_spec
@@ -89,7 +96,7 @@ class EngineSelection(QObject):
         kind, rest = split_spec(spec or NO_ENGINE)
         if kind not in {k for k, _ in self.kinds(allow_none=default == NO_ENGINE)}:
             return default
-        return f"{kind}:{rest.strip()}" if _needs(kind) else kind
+        return f"{kind}{options_of(spec)}:{rest.strip()}" if _needs(kind) else kind
 
     def set(self, engine: str | None = None, reference: str | None = None, timeout: float | None = None):
         """Choose any of the three (None: keep it); remembered at once."""
@@ -115,6 +122,14 @@ class EngineSelection(QObject):
         """Short names of the engine (None when none is chosen) and the reference."""
         return (short_name(self.engine) if self.engine else None), short_name(self.reference)
 
+    def readable_pair(self):
+        """pair(), or None while a spec cannot be read (half typed)."""
+        from perftscope.core.errors import EngineError
+        try:
+            return self.pair()
+        except EngineError:
+            return None
+
     def pair(self):
         """The choice as a core.engines.pair.EnginePair; EngineError naming a spec that is not
         complete yet (a kind chosen, its path still empty)."""
@@ -138,12 +153,16 @@ class SpecSelector(QWidget):
         self.kind.setMinimumContentsLength(KIND_CHARS)
         self.path = QLineEdit()
         self.path.setMinimumWidth(PATH_MIN_WIDTH)
+        self.options = ""               # the spec's options ("[chess960=false]"), kept as the path changes
+        self.options_label = QLabel()
+        self.options_label.setToolTip("Options of this engine spec, kept as written")
         self.browse = QToolButton()
         self.browse.setText("…")
         self.browse.setToolTip("Choose the file")
         self.row = QHBoxLayout(self)
         self.row.setContentsMargins(0, 0, 0, 0)
         self.row.addWidget(self.kind)
+        self.row.addWidget(self.options_label)
         self.row.addWidget(self.path)
         self.row.addWidget(self.browse)
         self._show_path()
@@ -152,8 +171,18 @@ class SpecSelector(QWidget):
         self.browse.clicked.connect(self._choose_file)
 
     def spec(self) -> str:
+        """The spec as shown, its options included."""
         kind = self.kind.currentData()
-        return f"{kind}:{self.path.text().strip()}" if _needs(kind) else kind
+        return f"{kind}{self.options}:{self.path.text().strip()}" if _needs(kind) else kind
+
+    def parsed(self):
+        """The spec shown as a core.engines.spec.Spec (options kept); None while it cannot be read."""
+        from perftscope.core.engines.spec import parse_spec
+        from perftscope.core.errors import EngineError
+        try:
+            return parse_spec(self.spec()) if self.spec() else None
+        except EngineError:
+            return None
 
     def name(self) -> str:
         return short_name(self.spec())
@@ -161,6 +190,7 @@ class SpecSelector(QWidget):
     def set_spec(self, spec: str):
         """Show `spec` (nothing is announced)."""
         kind, rest = split_spec(spec or NO_ENGINE)
+        self.options = options_of(spec or NO_ENGINE)
         i = self.kind.findData(kind)
         self.kind.blockSignals(True)
         self.kind.setCurrentIndex(i if i >= 0 else 0)
@@ -172,6 +202,8 @@ class SpecSelector(QWidget):
     def _show_path(self):
         needs = _needs(self.kind.currentData())
         self.path.setVisible(bool(needs))
+        self.options_label.setText(self.options.strip("[]"))
+        self.options_label.setVisible(bool(needs and self.options))
         self.row.setStretch(0, 0 if needs else 1)       # the kind takes the row when it is alone
         self.row.setStretch(1, 1)
         self.browse.setVisible(needs == "file")

@@ -103,6 +103,7 @@ class SuspectsPanel(StartStop, QWidget):
         mono.setStyleHint(QFont.TypeWriter)
         self.source_view.setFont(mono)
         self.file_label = QLabel()
+        self.file_label.setWordWrap(True)     # a long path must not widen the window beyond a small screen
         source_box = QWidget()
         source_layout = QVBoxLayout(source_box)
         source_layout.setContentsMargins(0, 0, 0, 0)

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QHeaderView,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from perftscope import resources
-from perftscope.core.mismatch.jobs import FuzzSettings, SuiteSettings
+from perftscope.core.mismatch.session_job import FuzzSettings, SuiteSettings
 
 from . import palette
 from .cells import WrappedCells, row_table
@@ -26,7 +26,7 @@ MOVES_COLUMN = COLUMNS.index("Moves")
 
 
 class TestEnginePanel(StartStop, QWidget):
-    """`startRequested(settings)`: a core.mismatch.jobs.SuiteSettings or FuzzSettings (the engines
+    """`startRequested(settings)`: a core.mismatch.session_job.SuiteSettings or FuzzSettings (the engines
     are the selection's); `openRequested(finding)` when a row is activated. It watches the
     window's "test" JobState."""
     startRequested = Signal(object)
@@ -37,6 +37,7 @@ class TestEnginePanel(StartStop, QWidget):
     def __init__(self, selection: EngineSelection, parent=None):
         super().__init__(parent)
         self.findings: list = []
+        self._counts: dict[int, int] = {}    # id of a finding shown -> its count as shown
         self.move_name = None          # the SAN/UCI toggle: name(fen, moves, uci), None for UCI
         self.selection = selection
         self.choice = EngineChoice(selection)
@@ -77,6 +78,11 @@ class TestEnginePanel(StartStop, QWidget):
         self.status = QLabel("Choose the engine to test, then Start.")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.found_with = QLabel()      # the engines the findings belong to, marked once others are chosen
+        self.found_with.setWordWrap(True)
+        self.found_with.hide()
+        self.engines_stale = False
+        self._given = None              # the EnginePair the findings were found with
         self.table = row_table(COLUMNS)
         header = self.table.horizontalHeader()
         # the columns share the table's width (no sideways scrolling, at 1024 px too), in SHARES:
@@ -102,6 +108,7 @@ class TestEnginePanel(StartStop, QWidget):
         layout.addWidget(self.options)
         layout.addLayout(buttons)
         layout.addWidget(self.status)
+        layout.addWidget(self.found_with)
         layout.addWidget(self.table, 1)
         hint = QLabel("Click a row to open it in the divide tree, the finder's path expanded.")
         hint.setStyleSheet(f"color: {palette.MUTED}")
@@ -109,6 +116,7 @@ class TestEnginePanel(StartStop, QWidget):
         layout.addWidget(hint)
 
         self.mode.currentIndexChanged.connect(self.options.setCurrentIndex)
+        selection.changed.connect(self._mark_engines)
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
         # a click opens the row every time, selected already or not; Enter opens it as well
@@ -177,6 +185,41 @@ class TestEnginePanel(StartStop, QWidget):
         self.startRequested.emit(self.settings())
 
     # --- fed by the controller -----------------------------------------------------------
+    def show_state(self, state):
+        """The tab's JobState: its findings (a row each, a merged one's count updated), the engines
+        they were found with."""
+        super().show_state(state)
+        self._given = state.given
+        if not state.items and self.findings:
+            self.clear()                           # a new session
+        engines = state.subject.engines[:2] if state.subject is not None else ("engine", "reference")
+        for finding in state.items:
+            if self._counts.get(id(finding)) != finding.count:
+                self.add_finding(finding, *engines)
+        self._mark_engines()
+
+    def _mark_engines(self):
+        """Say which engines the findings belong to; marked, the rows greyed, while the selector
+        holds others (opening a finding or Which line? use the finding's, never those)."""
+        given = self._given
+        if given is None or not self.findings:
+            self.engines_stale = False
+            self.found_with.hide()
+            self.table.setStyleSheet("")
+            return
+        now = self.selection.readable_pair()
+        self.engines_stale = now is None or (now.engine, now.reference) != (given.engine, given.reference)
+        found = f"found with {given.engine_name} against {given.reference_name}"
+        if self.engines_stale:
+            self.found_with.setText(f"<b>{found}</b>, not the engines chosen now: a row opens with its own")
+            self.found_with.setStyleSheet(f"color:{palette.STALE}; background:{palette.STALE_BG};")
+            self.table.setStyleSheet(f"QTableView {{ color:{palette.STALE}; }}")
+        else:
+            self.found_with.setText(found)
+            self.found_with.setStyleSheet(f"color:{palette.MUTED}")
+            self.table.setStyleSheet("")
+        self.found_with.show()
+
     def set_running(self, running: bool):
         super().set_running(running)
         for w in (self.choice, self.mode, self.options):
@@ -184,7 +227,9 @@ class TestEnginePanel(StartStop, QWidget):
 
     def clear(self):
         self.findings.clear()
+        self._counts.clear()
         self.table.setRowCount(0)
+        self._mark_engines()
 
     def add_finding(self, finding, engine: str, reference: str):
         """One row per finding; a finding shown already (merged with another position's, its
@@ -197,6 +242,7 @@ class TestEnginePanel(StartStop, QWidget):
             self.findings.append(finding)
             row = self.table.rowCount()
             self.table.insertRow(row)
+        self._counts[id(finding)] = finding.count
         # the moves of the minimal position, shown beside it (the tooltip has the original's)
         minimal = finding.shrunk.fen if finding.shrunk is not None else "—"
         label = finding.label + (f" ×{finding.count}" if finding.count > 1 else "")
@@ -212,6 +258,7 @@ class TestEnginePanel(StartStop, QWidget):
                 item.setForeground(Qt.darkRed)
             self.table.setItem(row, col, item)
         self.table.resizeRowToContents(row)
+        self._mark_engines()
 
     def _moves(self, finding) -> str:
         if finding.engine_failed:

@@ -7,17 +7,17 @@ costs most of a second. Adding a command means adding a module and a line here.
 COMMANDS = {
     "perft": ("perft", "count leaf nodes"),
     "divide": ("perft", "perft of each legal move (Stockfish's format)"),
-    "suite": ("suite", "check a perft suite (EPD or .perft), with the core or against an engine"),
+    "suite": ("suite", "check a perft suite (EPD or .perft), with the core or an engine"),
     "bench": ("bench", "perft speed against Stockfish"),
     "gui": ("gui", "open the desktop workbench"),
-    "analyze": ("analyze", "checkers, pins, attacked squares, king zones, en-passant verdicts"),
+    "analyze": ("analyze", "checkers, pins, attacked squares, king zones, en passant"),
     "compare": ("compare", "find the first position where an engine and a reference differ"),
-    "engine": ("engine", "check that perftscope understands an engine"),
+    "engine": ("engine", "learn how an engine prints its divide, and check it agrees"),
     "fuzz": ("fuzz", "fuzz an engine with random play and edge positions"),
     "shrink": ("shrink", "reduce a failing position to a minimal one"),
     "perftree": ("perftree", "divide in perftree's script protocol"),
-    "locate": ("locate", "rank the engine's own source lines by how failing and passing positions run them"),
-    "race": ("race", "race engines on perft beside the core and Stockfish, counts checked; A/B two builds"),
+    "locate": ("locate", "rank your engine's source lines: which one is wrong"),
+    "race": ("race", "race engines on perft, counts checked; A/B two builds"),
 }
 
 

@@ -1,14 +1,19 @@
 """`perftscope compare`: find where an engine's move generation departs from a reference."""
 from __future__ import annotations
 
-from perftscope.core.mismatch.finder import Level, Report, find_mismatch
+import sys
+
+from perftscope.core.mismatch.find_job import FindJob, FindSettings
+from perftscope.core.mismatch.finder import Level, Report
 from perftscope.core.engines.oracle import Request
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, stockfish_available
+from perftscope.core.engines.pipes import quoted
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from . import add_parser
 from .common import add_engine_args, add_position_args, print_json
+from .job_runner import JobRunner
 
 
 def register(sub):
@@ -42,12 +47,19 @@ def run(args) -> int:
             print(flush=True)
         said: set[str] = set()
 
-        def progress(level: Level):
-            _print_level(level)
-            _print_reading(engine, args.verbose, said)
+        def progress(event):
+            if isinstance(event, Level) and not args.json:
+                _print_level(event)
+                _print_reading(engine, args.verbose, said)
 
-        report = find_mismatch(engine, reference, request, args.depth,
-                               progress=None if args.json else progress).raise_unless_finding()
+        # the finder as the window runs it: a Job, Ctrl-C as its Stop (the engine call running killed)
+        job = FindJob(FindSettings(request, args.depth), lambda: (engine, reference), (engine.name, reference.name))
+        runner = JobRunner(job, progress, quiet=args.json)
+        report = runner.run()
+        if runner.stopped:
+            print(f"perftscope: stopped after {len(report.levels)} level{'s' if len(report.levels) != 1 else ''} "
+                  f"of the search: no verdict", file=sys.stderr)
+            return 130
         if report.crash and not args.json:
             _print_reading(engine, args.verbose, said)
     if args.json:
@@ -91,7 +103,7 @@ def _print_level(level: Level):
     if differing:
         print(f"  {'move':<{width}}  {'engine':>12}  {'reference':>12}")
     for row in differing:
-        mark = "  <- followed" if row.move == level.chosen else "  (refused)" if row.refused else ""
+        mark = "  <- followed" if row.move == level.chosen else f"  (refused: {quoted(row.refused, 60)})" if row.refused else ""
         print(f"  {row.move:<{width}}  {_count(row.engine):>12}  {_count(row.reference):>12}{mark}")
     agreeing = len(level.rows) - len(differing)
     print(f"  ({'1 move agrees' if agreeing == 1 else f'{agreeing} moves agree'})" if differing else

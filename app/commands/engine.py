@@ -5,6 +5,7 @@ next session reads it at once."""
 from __future__ import annotations
 
 from perftscope.core.errors import CalibrationError, EngineError
+from perftscope.core.mismatch.failures import does, failure_kind
 from perftscope.core.engines.calibration import Probe, probes
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, Request, make_oracle
 
@@ -15,6 +16,8 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 _VERDICTS = {0: "understood, and it agrees with the core",
              1: "understood, but it disagrees with the core or fails: run perftscope compare to find where",
              2: "not understood: see above"}
+# an engine that fails the first position asked: understood (its answer is a failure), a finding
+_FAILS = "understood, but it {does} on the start position: a finding about the engine, see above"
 
 
 def register(sub):
@@ -59,9 +62,7 @@ def run_check(args) -> int:
             print(f"\nverdict    {_VERDICTS[2]}")
             return 2
         except EngineError as e:
-            print(f"\nfailed on the start position: {e}")
-            print(f"\nverdict    {_VERDICTS[2]}")
-            return 2
+            return _failed_on_start(e)
         print("\ncalibration: positions whose divides are known, read as learned")
         worst = 0
         for probe in calibration.standard:
@@ -73,6 +74,23 @@ def run_check(args) -> int:
             worst = max(worst, _check_deeper(engine, core, args.depth))
     print(f"\nverdict    {_VERDICTS[worst]}")
     return worst
+
+
+def _failed_on_start(error: EngineError) -> int:
+    """The engine failed the start position, the first one asked: a crash, a hang, a flood or a
+    refusal is a finding about the engine (1), its own error line quoted; only an answer that
+    cannot be read (or an engine that cannot be run) leaves it not understood (2)."""
+    kind = failure_kind(error)
+    if kind in ("unreadable", "error"):
+        print(f"\nfailed on the start position: {error}")
+        print(f"\nverdict    {_VERDICTS[2]}")
+        return 2
+    print(f"\n{does(kind)} on the start position: {error}")
+    own = getattr(error, "own_error", "")
+    if own:
+        print(f"      | {own}")
+    print(f"\nverdict    {_FAILS.format(does=does(kind))}")
+    return 1
 
 
 def _head(probe: Probe, verbose: bool) -> str:
@@ -158,7 +176,7 @@ def _verdict(parsed, truth: dict) -> tuple[int, list[str]]:
 def _zeros_at_depth_1(engine, probe: Probe, worst: int, verdict: list[str], notes: list[str]):
     """Moves listed with 0 at depth 2 that are not legal: asked at depth 1, a move it does not
     count there is a pseudo-legal move it rejects; one it counts is an illegal move it plays."""
-    from perftscope.core.mismatch.verdicts import zero_rows_note
+    from perftscope.core.engines.divide_parser import zero_rows_note
     dropped = probe.parsed.dropped
     try:
         at_1 = engine.answer(Request.of(probe.fen), 1).moves or {}

@@ -72,7 +72,7 @@ def has_display() -> bool:
     if sys.platform != "linux":
         return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or \
-        os.environ.get("QT_QPA_PLATFORM", "") in ("offscreen", "minimal", "vnc")
+        os.environ.get("QT_QPA_PLATFORM", "").partition(":")[0] in ("offscreen", "minimal", "vnc")   # (its options after ':')
 
 
 def overlay_names(text: str | None) -> set | None:

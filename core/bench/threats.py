@@ -4,7 +4,7 @@ Four scenarios engine authors use: the king not threatened, the king in check, t
 king swept over every square of a middlegame board, and a board full of queens.
 Each is timed for the generator's single-square test (movegen.is_attacked, asked
 about the king's square), the bulk king-zone pass (both sides' attack counts on
-both zones, core.kernels.analysis.king_zones) and, for scale, the full attack map
+both zones, core.kernels.overlay_masks.king_zones) and, for scale, the full attack map
 of the opponent (movegen.attacks_of). The clock runs around a jitted loop of many
 queries; the best of `repeat` runs counts.
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import kernels
-from ..kernels import analysis as _k
+from ..kernels import overlay_masks as _k
 from ..kernels.attacks import bishop_attacks, rook_attacks
 from ..kernels.board import FLAG_CASTLE, FLAG_EP, FLAG_PROMOTION, make, move_flag, move_to
 from ..kernels.movegen import _K_EMPTY, _Q_EMPTY, king_safety

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import kernels
 from ..errors import PerftscopeError
+from ..kernel_cache import POOL_STEP, mark_prepared
 from ..limits import TABLE_DEPTH_LIMIT, TABLE_MAX_EXP, WORKERS_LIMIT, table_bytes
 from ..kernels import hashtable as _h
 from ..kernels import perft as _k
@@ -266,7 +267,13 @@ def prepare(stats: bool = False) -> None:
             # two workers and a table: the split's perft, expand and merge, the divide's
             # legal moves and the hashed worker kernel, with the types every run passes
             PerftRun(pos, 4, 2, _h.MIN_EXP, True, False, _s.DEFAULT_MIN_DEPTH, prepared=True).result()
+            mark_prepared(POOL_STEP)       # small requests count with these kernels from now on
         _prepared.add(stats)
+
+
+def is_prepared() -> bool:
+    """Whether this process has loaded the kernels of a plain run (prepare())."""
+    return False in _prepared
 
 
 def start_perft(pos: Position, depth: int, workers: int | None = None, hash_exp: int = -1,

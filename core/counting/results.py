@@ -60,6 +60,12 @@ class Snapshot:
     cancelled: bool
 
 
+# which kernels counted a Result: the pool's (perft 2's C kernels below a split) or the move list's
+# (core.counting.shallow)
+POOL = "pool"
+MOVE_LIST = "move list"
+
+
 @dataclass(frozen=True)
 class Result:
     fen: str
@@ -73,6 +79,7 @@ class Result:
     hash: HashStats | None = None
     items: int = 0
     worker_cpu: tuple[float, ...] = ()      # each worker thread's CPU seconds
+    path: str = POOL                         # POOL or MOVE_LIST
 
     @property
     def nps(self) -> float:

@@ -321,7 +321,7 @@ def _learn(probes_: list[Probe], name: str, examples: dict) -> Dialect:
         raise CalibrationError(
             f"cannot learn how {name} prints its divide: no line of its answers carries the counts of "
             f"the calibration positions (its first line for the start position: {first!r}); is the "
-            f"command right? (see README, Debug your engine)")
+            f"command right? (see docs/connect-your-engine.md)")
     row_lines = [(p, line) for p in probes_ for line in analysed[id(p)] if _row_shape_of(line, rows, row_index)]
     for p, line in row_lines:
         value = line.tokens[row_index[_row_shape_of(line, rows, row_index)]][1]

@@ -154,7 +154,7 @@ def load_engine_file(target: str) -> EngineFile:
     own_lines = protocol == "uci" and ("start" in data or "position" in data)
     table = data.get("dialect")
     if table is not None and not isinstance(table, dict):
-        raise EngineError(f"file:{target}: [dialect] must be a table (see README)")
+        raise EngineError(f"file:{target}: [dialect] must be a table (see docs/connect-your-engine.md)")
     dialect = None if table is None else Dialect.from_dict(table, f"file:{target} [dialect]")
     dialogue = replace(
         base, command=tuple(command), cwd=cwd, env=tuple((str(k), str(v)) for k, v in env.items()),

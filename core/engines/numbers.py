@@ -44,13 +44,3 @@ def readings(text: str) -> dict[str, int]:
         except ValueError:
             pass
     return out
-
-
-def printed_forms(value: int) -> dict[str, str]:
-    """{separator: how `value` looks grouped by it}, '' for plain digits."""
-    plain = str(value)
-    forms = {"": plain}
-    if value >= 1000:
-        grouped = f"{value:,}"
-        forms.update({s: grouped.replace(",", s) for s in SEPARATORS})
-    return forms

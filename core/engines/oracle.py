@@ -89,8 +89,43 @@ class Request:
         return replace(self, moves=(), position=self.start) if self.moves else self
 
 
+@dataclass(frozen=True)
+class Call:
+    """One engine call as it goes down to the process: `request` at `depth`, its root sent as
+    written (`as_written`: the engine under test, see lenient_fen) or as it stands."""
+    request: Request
+    depth: int
+    as_written: bool = False
+
+    @property
+    def fen(self) -> str:
+        """The root FEN this side is sent."""
+        return self.request.sent(self.as_written)
+
+    @property
+    def moves(self) -> list[str]:
+        return list(self.request.moves)
+
+    @property
+    def position(self) -> Position:
+        """Where the moves lead, already played."""
+        return self.request.position
+
+
 def _move_list(moves) -> tuple[str, ...]:
     return tuple(m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves))
+
+
+def refused_words(refusals: dict[str, EngineRefused], answered: dict[str, int], total: int) -> dict[str, str]:
+    """{move: the engine's own words} of the legal moves an engine printing only totals refused
+    to play below a position where it counts `total`, the others `answered`. A refusal is
+    believed where the engine answers for other moves, or counts nothing here (it generates no
+    move); one that refused every move yet counts leaves below them failed on every call: the
+    first failure is raised as it came (a crash stays a crash)."""
+    if refusals and not answered and total != 0:
+        first = next(iter(refusals.values()))
+        raise first.__cause__ if isinstance(first.__cause__, EngineError) else first
+    return {m: e.own_error or str(e) for m, e in refusals.items()}
 
 
 def _check(oracle: Oracle, request) -> None:
@@ -165,22 +200,23 @@ class Oracle:
         return self.divide_refused(request, depth, as_written)[0]
 
     def divide_refused(self, request: Request, depth: int = 1,
-                       as_written: bool = False) -> tuple[dict[str, int], list[str]]:
+                       as_written: bool = False) -> tuple[dict[str, int], dict[str, str]]:
         """(divide, refused): as divide(); from an engine that prints only totals, a legal move it
         refuses to play is left out of the divide (a move it does not generate) and listed in
-        `refused`, the other moves kept."""
+        `refused` with the engine's own words, the other moves kept (see refused_words)."""
         answer = self.answer(request, depth, as_written)
         if answer.moves is not None:
-            return answer.moves, []
+            return answer.moves, {}
         if depth == 1:
             raise EngineError(f"{self.name} prints only totals: a depth-1 divide cannot be read "
                               f"from them (it counted {answer.total} moves)")
-        rows, refused = {}, []
+        rows, refusals = {}, {}
         for m in request.position.legal_moves():
             try:
                 rows[m] = self.answer(request.then(m), depth - 1, as_written).total
-            except EngineRefused:
-                refused.append(m)
+            except EngineRefused as e:
+                refusals[m] = e
+        refused = refused_words(refusals, rows, answer.total)
         if sum(rows.values()) != answer.total:
             # its own total counts other moves than the legal ones it was asked about one by one:
             # these rows alone would agree with the reference where the engine does not
@@ -192,16 +228,14 @@ class Oracle:
         return self.answer(request, depth, as_written).total
 
     def _ask(self, request: Request, depth: int, as_written: bool) -> Answer:
-        """One call on `request` (under the lock): the root FEN each side is sent, the moves, and
-        the position they reach, handed to `_answer`."""
-        return self._answer(request.sent(as_written), list(request.moves), depth, request.position)
+        """One call on `request` (under the lock), handed to `_answer` as the Call it is."""
+        return self._answer(Call(request, depth, as_written))
 
-    def _answer(self, fen: str, moves: list[str], depth: int, position: Position) -> Answer:
-        """`position` is fen + moves, already parsed and played by answer()."""
-        rows = self._divide(fen, moves, depth, position)
+    def _answer(self, call: Call) -> Answer:
+        rows = self._divide(call)
         return Answer(rows, sum(rows.values()))
 
-    def _divide(self, fen: str, moves: list[str], depth: int, position: Position) -> dict[str, int]:
+    def _divide(self, call: Call) -> dict[str, int]:
         raise NotImplementedError
 
     def cancel(self):

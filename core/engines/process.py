@@ -283,7 +283,8 @@ class EngineProcess:
             message = f"{self.name} {how} while answering {what} but kept running; it was stopped{detail}"
         else:
             message = f"{self.name} {describe_exit(self.proc.returncode)} while answering {what}{detail}"
-        error = EngineCrashed(message, own_error=own, command=self.command)
+        error = EngineCrashed(message, own_error=own, command=self.command,
+                              exit_code=None if lingered else self.proc.returncode, output=tuple(stderr))
         if self.log is not None:
             self.log.add("!", str(error))
         return error

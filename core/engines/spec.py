@@ -59,6 +59,8 @@ KINDS = (
          "an interactive program described by an engine file"),
 )
 BY_NAME = {k.name: k for k in KINDS}
+# what an engine's speed is measured against: the core, and Stockfish where it is installed
+YARDSTICKS = ("core", "stockfish")
 SPECS = ", ".join(k.written for k in KINDS[:-1]) + f" or {KINDS[-1].written}"
 BUILTIN = tuple(k.name for k in KINDS if k.builtin)
 WITH_TARGET = tuple(k.name for k in KINDS if not k.builtin)

@@ -30,7 +30,8 @@ NO_PERFT_WAIT = 1.0            # seconds a UCI engine may stay silent after `go 
 NO_PERFT_READY = 0.5
 # the advice to an engine without the protocol's perft: many have none at all (Glaurung, Toga II,
 # GNU Chess, Phalanx, HoiChess), so a perft command is not presumed
-OWN_PERFT = "if it counts perft with a command of its own, describe that in an engine file (see README)"
+OWN_PERFT = ("if it counts perft with a command of its own, describe that in an engine file "
+             "(see docs/connect-your-engine.md)")
 
 
 class UciPerft(Perft):
@@ -119,9 +120,9 @@ class UciProtocol(ConsoleProtocol):
     def handshake(self):
         return UciHandshake(self)
 
-    def request_lines(self, fen, moves, depth, position):
-        lines = super().request_lines(fen, moves, depth, position)
-        if position.chess960 == self.chess960:
+    def request_lines(self, call):
+        lines = super().request_lines(call)
+        if call.position.chess960 == self.chess960:
             return lines
         self.chess960 = not self.chess960
         return [f"setoption name UCI_Chess960 value {'true' if self.chess960 else 'false'}"] + lines

@@ -7,6 +7,12 @@ The kernels' files are found in that folder by their content, not by where they 
 its cache on the folder a source file sits in, so another checkout of the same sources, or the
 same version installed in another environment, would compile every kernel again (minutes on a
 slow host) although CACHE_DIR is already keyed on exactly those sources.
+
+A cached kernel is loaded without numba's registries of implementations: numba installs all of
+them (its typing and lowering of every numpy, math and container function, some 250 templates)
+before its first cache load, a third of a warm `divide -d 1`'s CPU, though a load only maps
+machine code and its runtime. A compile installs them itself (numba's compiler refreshes both
+contexts first), so a kernel missing from the cache still compiles as before.
 """
 import functools
 import hashlib
@@ -16,6 +22,7 @@ from pathlib import Path
 
 import numba
 from numba.core import caching
+from numba.core.runtime import rtsys
 
 from ..kernel_cache import CACHE_DIR, HAS_BMI2, SLIDER_MODE, cannot_write, is_new  # noqa: F401
 
@@ -57,9 +64,23 @@ class _ByContent(caching.UserProvidedCacheLocator):
         return super().from_function(py_func, py_file)
 
 
+_load_with_registries = caching.Cache.load_overload
+
+
+def _load_overload(self, sig, target_context):
+    """numba's Cache.load_overload for one of our kernels, less its target_context.refresh():
+    the runtime (NRT: kernels that return arrays allocate) is all a loaded kernel needs."""
+    if not isinstance(getattr(getattr(self, "_impl", None), "locator", None), _ByContent):
+        return _load_with_registries(self, sig, target_context)
+    rtsys.initialize(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+
+
 if CACHE:
     numba.config.CACHE_DIR = str(CACHE_DIR)      # before any kernel below is decorated
     caching.CacheImpl._locator_classes.insert(0, _ByContent)
+    caching.Cache.load_overload = _load_overload
     if _new and sys.stderr.isatty():
         # the first run compiles (seconds): say so rather than seem to hang
         print("perftscope: compiling the move generator for this CPU (first run only)...",

@@ -86,7 +86,7 @@ def attacks_of(T, P, N, D, O, K, side, occ, up):
 def blocker_ray(T, ksq, sniper, side, occ):
     """The ray king..sniper (sniper included) when exactly one piece stands between
     them and it belongs to `side`, else 0. With `side` ours the piece is pinned; with
-    `side` theirs it is a discovered-check candidate (core.kernels.analysis)."""
+    `side` theirs it is a discovered-check candidate (core.kernels.overlay_masks)."""
     ray = T[BETWEEN + ksq * 64 + sniper]
     between = ray & occ
     if between and (between & (between - ONE)) == 0 and (between & side):

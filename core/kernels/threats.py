@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from .cache import CACHE
-from .analysis import king_zones
+from .overlay_masks import king_zones
 from .bits import atomic_load, popcnt
 from .movegen import attacks_of, is_attacked
 

@@ -224,7 +224,7 @@ class LocateJob:
                 self._doing = "the children of the minimal position"
                 self._batch(covered, [small.then(m) for m in small.position.legal_moves()[:CHILDREN]],
                             "children", over)
-            self._doing = f"a short fuzz on positions with {result.focus or 'any'} moves"
+            self._doing = f"a short fuzz on positions with {(result.focus or 'any move').removesuffix(' move')} moves"
             self._batch(covered, islice(self._fuzz(result.focus, over), FUZZ_RUNS), "fuzz", over)
             ranking = True
         except OracleCancelled:

@@ -29,15 +29,16 @@ from typing import Callable
 
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
+from ..errors import EngineError, EngineRefused
+from ..engines.divide_parser import zero_rows_note
 from ..engines.notation import is_bare_promotion
-from ..engines.oracle import Request
+from ..engines.oracle import Request, refused_words
+from ..engines.pipes import quoted
 from ..engines.oracles import Oracle, OracleCancelled
 from ..engines.totals import sum_mismatch
 from ..board.position import START_FEN, Position
-from .failures import at_path, failure_kind, word
+from .failures import Failure, at_path, failure_kind
 from .state_trace import StateTrace, trace_state
-from .verdicts import zero_rows_note
 
 _DEPENDS = "its count depends on how the position was reached"
 
@@ -45,11 +46,12 @@ _DEPENDS = "its count depends on how the position was reached"
 @dataclass(frozen=True)
 class Row:
     """One move of a level's diff table; a count is None when that side did not generate the move
-    (`refused`: the engine, asked to play it, refused it: a move it does not generate)."""
+    (`refused`: the engine, asked to play it, refused it, in these words: a move it does not
+    generate)."""
     move: str
     engine: int | None
     reference: int | None
-    refused: bool = False
+    refused: str = ""
 
     @property
     def differs(self) -> bool:
@@ -58,12 +60,15 @@ class Row:
     def to_json(self) -> dict:
         data = {"move": self.move, "engine": self.engine, "reference": self.reference}
         if self.refused:
-            data["refused"] = True
+            data["refused"] = self.refused
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> Row:
-        return cls(data["move"], data["engine"], data["reference"], data.get("refused", False))
+        refused = data.get("refused", "")
+        if refused is True:                 # saved before the engine's words were kept
+            refused = "refused"
+        return cls(data["move"], data["engine"], data["reference"], refused or "")
 
 
 @dataclass
@@ -95,43 +100,6 @@ class Level:
     def from_json(cls, data: dict) -> Level:
         return cls(data["fen"], data["depth"], [Row.from_json(r) for r in data["rows"]], data.get("chosen"),
                    data.get("total"), data.get("engine_total"))
-
-
-@dataclass(frozen=True)
-class Failure:
-    """An oracle call that failed on the way down. `side`: 'engine' (the engine under test) or
-    'reference'; `kind`: how a call that broke off failed ('crash', 'timeout', 'flood', or the
-    error's own `kind`), or 'error' for any other EngineError (an answer that cannot be used, an
-    engine that cannot start); `message`: one line naming the engine and where it failed;
-    `own_error`: the engine's own error line (else the message); `command`: the command line it
-    failed on; `path`: the moves from the root FEN to the position it was asked about."""
-    side: str
-    kind: str
-    message: str
-    own_error: str = ""
-    command: str = ""
-    path: tuple[str, ...] = ()
-    error: EngineError | None = field(default=None, compare=False, repr=False)   # as it was raised
-
-    @property
-    def word(self) -> str:
-        """What the engine did, as every report says it (core.mismatch.failures): crashed, hung..."""
-        return word(self.kind)
-
-    @property
-    def is_finding(self) -> bool:
-        """The engine under test crashed, hung or flooded: something found out about it, not a
-        failure of the comparison."""
-        return self.side == "engine" and self.kind != "error"
-
-    def to_json(self) -> dict:
-        return {"side": self.side, "kind": self.kind, "message": self.message, "own_error": self.own_error,
-                "command": self.command, "path": list(self.path)}
-
-    @classmethod
-    def from_json(cls, data: dict) -> Failure:
-        return cls(data["side"], data["kind"], data["message"], data.get("own_error", ""),
-                   data.get("command", ""), tuple(data.get("path", ())))
 
 
 @dataclass
@@ -241,10 +209,11 @@ class Report:
         return report
 
 
-def diff_rows(engine: dict[str, int], reference: dict[str, int], refused=()) -> list[Row]:
-    """Rows in the reference's order, then the engine's extra moves in its order; `refused` the
-    moves the engine refused to play (not generated)."""
-    rows = [Row(m, engine.get(m), c, m in refused) for m, c in reference.items()]
+def diff_rows(engine: dict[str, int], reference: dict[str, int], refused=None) -> list[Row]:
+    """Rows in the reference's order, then the engine's extra moves in its order; `refused`
+    {move: the engine's words} of the moves it refused to play (not generated)."""
+    refused = refused or {}
+    rows = [Row(m, engine.get(m), c, refused.get(m, "")) for m, c in reference.items()]
     rows += [Row(m, c, None) for m, c in engine.items() if m not in reference]
     return rows
 
@@ -277,7 +246,7 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
         if cancelled is not None and cancelled():
             report.cancelled = True
             return report
-        side, asked, refused = "engine", report.path, []
+        side, asked, refused = "engine", report.path, {}
         try:
             # the engine under test is given the FEN as written (core.engines.lenient_fen)
             answer = engine.answer(request, remaining, as_written=True)
@@ -291,14 +260,16 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
                 if remaining == 1 or answer.total == sum(theirs.values()):
                     _compare_totals(report, pos, remaining, answer.total, theirs, progress)
                     return _traced(report, engine, request, remaining, answer, cancelled)
-                ours, side = {}, "engine"
+                ours, side, refusals = {}, "engine", {}
                 for move in theirs:
                     asked = report.path + [move]
                     try:
                         ours[move] = engine.perft(request.then(move), remaining - 1, as_written=True)
-                    except EngineRefused:     # it would not play the move: one it does not generate
-                        refused.append(move)
+                    except EngineRefused as e:     # it would not play the move: one it does not generate
+                        refusals[move] = e
                     report.engine_calls += 1
+                asked = report.path + list(refusals)[:1]     # where a refusal not believed failed
+                refused = refused_words(refusals, ours, answer.total)
             dropped = getattr(answer.parsed, "dropped", None)
             if dropped and remaining > 1:      # listed with 0: rejected, or an illegal move with nothing below?
                 side = "engine"
@@ -339,8 +310,8 @@ def find_mismatch(engine: Oracle, reference: Oracle, request: Request, depth: in
             return _traced(report, engine, request, remaining, answer, cancelled)
         if missing or extra:
             report.missing, report.extra, report.explanations = _explained(pos, missing, extra)
-            for move in refused:
-                report.explanations[move] += "; asked to play it, the engine refused it"
+            for move, words in refused.items():
+                report.explanations[move] += f"; asked to play it, the engine refused it ({quoted(words, 80)})"
             report.unreachable = _unreachable(start, pos)
             return _traced(report, engine, request, remaining, answer, cancelled)
         if not differing:
@@ -452,32 +423,29 @@ def failed_at_root(engine: Oracle, request: Request, depth: int, error: EngineEr
     return _failed(report, engine, "engine", error, [], request.position)
 
 
+def on_start_position(error: EngineError | None) -> bool:
+    """The engine crashed, hung or flooded on the start position, asked first to learn how it
+    prints a divide (core.engines.calibration): a finding about it, not about the position asked."""
+    return getattr(error, "calibrating", False) and failure_kind(error) in ("crash", "timeout", "flood")
+
+
 def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path, at: Position) -> Report:
     """An oracle failed mid-descent at `at` (the root + `path`): the report ends there, with the
     levels found so far."""
     fen = at.fen()
     where = f"{at_path(path)} (FEN {fen})"
-    own = getattr(error, "own_error", "") or ""
-    calibrating = getattr(error, "calibrating", False)
-    if calibrating and isinstance(error, EngineTimeout):
-        # it hung on the first position perftscope asks any engine: a finding, said of that position
-        kind = "timeout"
+    kind = failure_kind(error)
+    if on_start_position(error):
+        # it crashed, hung or flooded on the first position perftscope asks any engine: a
+        # finding, said of that position
         where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints "
                  f"a divide, before the position asked")
-    else:
-        # failing on the start position while perftscope learned how it talks is not about this one
-        kind = "error" if calibrating else failure_kind(error)
+    elif getattr(error, "calibrating", False):
+        # any other failure while perftscope learned how it talks is not about this position
+        kind = "error"
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
-    if isinstance(error, EngineCrashed):
-        message = f"{oracle.name} {word('crash')} {where}: {own or error}"
-    else:
-        text = str(error)
-        if text.startswith(f"{oracle.name}: "):
-            text = text[len(oracle.name) + 2:]
-        message = f"{oracle.name} {word(kind)} {where}: {text}"
-    report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
-                             tuple(path), error)
+    report.failure = Failure.of(error, oracle.name, where, side, path, kind)
     report.path, report.fen, report.reached = list(path), fen, at   # where it failed; the levels say how it got there
     return report
 

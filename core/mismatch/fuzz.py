@@ -15,7 +15,7 @@ pinned along the back rank) alternate with the 960 start positions and random pl
 Each position is compared at `depth`; a difference at a shallower depth shows there too, and
 the finder then walks down to where the move lists differ. Every mismatch (and every crash) is
 drilled down, classified and shrunk. The same seed gives the same sequence of positions. A
-session (core.mismatch.session): one engine process and one reference, made from an EnginePair.
+session (core.mismatch.engine_session): one engine process and one reference, made from an EnginePair.
 """
 from __future__ import annotations
 
@@ -36,12 +36,11 @@ from ..engines.oracles import OracleCancelled
 from ..engines.oracle import Request
 from ..engines.pair import EnginePair
 from ..board.position import START_FEN, Position
-from .shrink import can_arise
+from .shrink import DEFAULT_SHRINK_CALLS, can_arise
 from ..counting.suites import load
-from .session import EngineSession
+from .engine_session import EngineSession
 
 DEFAULT_DEPTH = 2
-DEFAULT_SHRINK_CALLS = 60
 MAX_PLIES = 60                 # random games are at most this long
 START_SUITES = ("standard.epd", "perftsuite.epd", "edge_cases.epd")
 CHESS960_SUITES = ("chess960.perft",)     # python-chess_chess960.perft holds the 960 starts themselves

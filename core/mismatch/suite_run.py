@@ -7,7 +7,7 @@ classified and shrunk; the summary by class; JUnit XML for an engine's own CI.
     >>> [c.finding.kind for c in run.cases if c.finding]
     ['ep-rank-pin', 'ep-rank-pin', ...]
 
-A session (core.mismatch.session): each of the `jobs` worker threads owns its own engine and
+A session (core.mismatch.engine_session): each of the `jobs` worker threads owns its own engine and
 reference (one process each), so N jobs run N engine processes at once. Expected counts come from
 the suite; a position without any is counted by the reference up to `max_depth` (default 3).
 """
@@ -29,11 +29,10 @@ from ..engines.oracles import Oracle, OracleCancelled
 from ..engines.pair import EnginePair
 from ..board.position import Position
 from ..counting.suites import SuiteEntry
-from .session import EngineSession
-from .shrink import why_unreachable
+from .engine_session import EngineSession
+from .shrink import DEFAULT_SHRINK_CALLS, why_unreachable
 
 DEFAULT_DEPTH_WITHOUT_COUNTS = 3
-DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position
 IN_FLIGHT = 4                   # positions queued per job ahead of the one running
 
 

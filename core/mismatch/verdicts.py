@@ -68,20 +68,3 @@ def classify(engine: int | None, reference: int | None, compared: bool = True) -
         return COUNT_DIFFERS
     return AGREES
 
-
-def zero_rows_note(moves: list[str], depth: int | None, rejected: bool = False) -> str:
-    """The note on moves an engine listed with 0 that are not legal (its rows dropped, not a
-    finding). Only at depth 1, or once the engine was asked at depth 1 and did not count them
-    (`rejected`), is a 0 the engine rejecting a pseudo-legal move; deeper, a 0 may be an illegal
-    move it plays with nothing below it, so the note says only what was seen.
-
-        >>> zero_rows_note(["h4h3", "f4e3"], 1)
-        '2 moves listed with 0 that are not legal (pseudo-legal moves it rejects): h4h3 f4e3'
-    """
-    plural = len(moves) != 1
-    head = f"{len(moves)} move{'s' if plural else ''} listed with 0 that {'are' if plural else 'is'} not legal"
-    if depth == 1 or depth is None or rejected:
-        asked = f", and at depth 1 it does not count {'them' if plural else 'it'} either" \
-            if rejected and depth != 1 else ""
-        return f"{head} (pseudo-legal moves it rejects{asked}): {' '.join(moves)}"
-    return f"{head} (nothing below {'them' if plural else 'it'} at depth {depth}): {' '.join(moves)}"

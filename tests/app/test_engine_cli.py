@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from perftscope.core.engines import calibration
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.oracle import Request
 
@@ -12,6 +13,7 @@ from .cli_run import run
 
 ENGINES = Path(__file__).parent.parent / "engines"
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 TYPE_ERROR = "TypeError: Cannot read properties of undefined (reading 'piece')"
 
@@ -67,6 +69,32 @@ def test_engine_check_of_an_engine_not_understood(capsys, tmp_path):
     assert ("not read: chatty.sh: no rows (rows look like `{move} {count}{rest}` or `{move}: {count}{rest}`) "
             "in its answer to the start position; it printed 2 other lines, the first 'hello, I am a chess engine'") in out
     assert "      | hello, I am a chess engine" in out
+
+
+def test_an_engine_crashing_on_every_fen_is_a_finding_not_an_engine_not_understood(capsys, engine_path):
+    # its FEN reader raises on every FEN (as chess-game 0.2.4's does): perftscope understood it
+    engine = f"perftree:{engine_path('fen_reader_crash')}"
+    said = "ValueError: invalid literal for int() with base 10: '-'"
+    code, out, _ = run(capsys, "engine", "check", engine)
+    assert code == 1, out
+    assert "\ncrashes on the start position: fen_reader_crash.py exited with code 1 while answering " in out
+    assert f"\n      | {said}\n" in out
+    assert "not understood" not in out
+    assert out.rstrip().endswith("verdict    understood, but it crashes on the start position: a finding about "
+                                 "the engine, see above")
+    # compare says the same of it
+    code, out, _ = run(capsys, "compare", "-d", "2", "--reference", "core", "--engine", engine)
+    assert code == 1 and f"crash      fen_reader_crash.py crashed at the root (FEN {START}): {said}\n" in out, out
+    # and as a command template, which it crashes on while its dialect is learned, before the position asked
+    template = f"cmd:{engine_path('fen_reader_crash')} {{depth}} {{fen}} {{moves}}"
+    code, out, _ = run(capsys, "compare", "-d", "2", "-f", EP_PIN, "--reference", "core", "--engine", template)
+    assert code == 1 and (f"crash      fen_reader_crash.py crashed on the start position ({START}), the first one "
+                          f"asked to learn how it prints a divide, before the position asked: {said}\n") in out, out
+    # fuzz: one finding, said of the start position, not one per position tried nor shrunk elsewhere
+    code, out, _ = run(capsys, "fuzz", "--engine", template, "--positions", "3")
+    assert code == 1 and "3 findings (1 distinct)" in out and "minimal" not in out, out
+    assert (f"crash: the engine crashed on the start position ({START}), the first one asked to learn how "
+            f"it prints a divide: {said}\n") in out
 
 
 def test_compare_reports_a_crash_as_a_finding(capsys, engine_path):
@@ -172,13 +200,15 @@ def test_a_malformed_chess960_answer_says_so_and_the_engine_is_understood(capsys
     assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
 
 
-def test_an_engine_hanging_on_a_chess960_fen_costs_seconds_not_the_timeout(capsys, engine_path, tmp_path):
+def test_an_engine_hanging_on_a_chess960_fen_costs_seconds_not_the_timeout(capsys, engine_path, tmp_path, monkeypatch):
+    # the Chess960 probe's own bound, 1 s here (at least 5 s in use): two calibrations wait it out
+    monkeypatch.setattr(calibration, "CHESS960_SECONDS", (1.0, 1.0))
     spec = _trouble(tmp_path, "hang")
     code, out, _ = run(capsys, "engine", "check", spec, "--timeout", "120")
     assert code == 0, out
     assert out.count("    agrees\n") == 7
     line = _chess960_line(out)
-    assert line.startswith("does not take Chess960 positions: hang.sh: no answer within 5 s to "), line
+    assert line.startswith("does not take Chess960 positions: hang.sh: no answer within 1 s to "), line
     assert "its stderr ends with 'ValueError: no rook on h1 for the castling right K'" in line
     assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
     # the Chess960 position is the last one asked: from it to the end of the check

@@ -217,8 +217,10 @@ def test_settings_survive_a_new_window(qtbot, window):
     w.suspects_panel.depth.setValue(4)
     w.suspects_panel.seconds.setValue(90)
     w.suspects_panel.runs.setValue(30)
+    w.tree.set_depth(4)                                      # the Divide depth
     w.close()
     again = window()
+    assert again.tree.depth() == 4
     assert again.test_engine.choices() == {"mode": "fuzz", "suite": "chess960.perft", "max_depth": 2,
                                            "jobs": 2, "depth": 2, "seconds": 75.0, "seed": 9}
     assert again.race_panel.specs() == ["python-chess", "uci:/usr/games/stockfish"]
@@ -320,3 +322,15 @@ def test_san_reaches_the_test_engine_findings(qtbot, window, engine_path):
     assert moves() == f"{NOT_GENERATED.word} a7a8n"
     w.menus.san.trigger()
     assert moves() == f"{NOT_GENERATED.word} a7a8n (a8=N)"
+
+
+def test_the_library_deselects_its_entry_once_the_board_shows_another_position(qtbot, window):
+    w = window()
+    group = w.library.tree.topLevelItem(0)
+    item = next(group.child(i) for i in range(group.childCount()) if "Kiwipete" in group.child(i).text(0))
+    w.library.tree.setCurrentItem(item)
+    w.library.tree.itemClicked.emit(item, 0)
+    assert w.board.position.fen().startswith("r3k2r/p1ppqpb1") and w.library.tree.currentItem() is item
+    assert "Kiwipete" in w.library.note.text()
+    w.board_commands.set_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")
+    assert w.library.tree.currentItem() is None and w.library.note.text() == ""

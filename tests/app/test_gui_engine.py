@@ -416,3 +416,16 @@ def test_an_engine_printing_only_totals_is_shown_by_its_totals(qtbot, window, en
     qtbot.waitUntil(lambda: w.model.root.state == "failed", timeout=30000)
     assert "counts 160 leaves at depth 2 here, but its counts below each legal move add up to 136 (+24)" in \
         w.tree.summary.text()
+
+
+def test_an_engine_files_name_heads_its_column(qtbot, window, engine_path, tmp_path):
+    """The column and the words call the engine what its file names it, not the file's stem."""
+    toml = tmp_path / "d3.toml"
+    toml.write_text(f'name = "perft_d3"\ncommand = ["{engine_path("interactive")}", "{engine_path("ep_rank_pin")}"]\n'
+                    'position = "position fen {fen} moves {moves}"\ndivide = "divide {depth}"\n'
+                    'sentinel = "echo done"\n')
+    w = window(EP_PIN, f"file:{toml}", "core")
+    w.divider.divide(2)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
+    assert w.model.headers()[1] == "perft_d3"
+    assert w.message.text().startswith("⚠ divide 2: perft_d3 ")

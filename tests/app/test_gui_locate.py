@@ -48,7 +48,9 @@ def test_the_planted_line_is_ranked_first_and_a_click_shows_it(qtbot, window):
     # the move-aware step ranked it: the twin without the pawn on b7 makes no b7b8n, and the row says so
     assert panel.table.item(row, 0).text().endswith("*") and "on the way to" in panel.table.item(row, 6).text()
 
+    assert not panel.caption.text().startswith("computed for another position")
     window.board_commands.set_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")       # the board elsewhere
+    assert panel.caption.text().startswith("computed for another position — Suspect lines of")
     panel.table.scrollToItem(panel.table.item(row, 1))
     rect = panel.table.visualItemRect(panel.table.item(row, 1))
     qtbot.mouseClick(panel.table.viewport(), Qt.LeftButton, pos=rect.center())
@@ -58,6 +60,7 @@ def test_the_planted_line_is_ranked_first_and_a_click_shows_it(qtbot, window):
     marked = {selection.cursor.blockNumber() + 1 for selection in panel.source_view.extraSelections()}
     assert line in marked and 1 not in marked          # the shebang runs in every run: not marked
     shown = window.main_model.position
+    assert panel.caption.text().startswith("Suspect lines of")     # a position the result ran: its own
     failing = [r for r in result.runs if r.failed
                and Position.from_fen(r.fen).play(" ".join(r.moves)) == shown]
     assert failing, shown.fen()
@@ -80,24 +83,34 @@ def test_stop_ends_the_run_at_once(qtbot, window):
     assert "stopped" in panel.status.text()
 
 
+# what the selector holds by the time Which line? is asked: a correct engine, which would agree
+OTHER = f"perftree:{HERE.parent / 'correct.py'}"
+
+
 def test_which_line_in_the_finder_report_locates_its_position(qtbot, window):
-    from perftscope.core.engines.pair import EnginePair
-    from perftscope.core.mismatch.finder import find_mismatch
-    engine, reference = EnginePair.parse(ENGINE, "core", 30.0).make_both()
-    try:
-        report = find_mismatch(engine, reference, Request.of(PROMOTES), 2)
-    finally:
-        engine.close()
-        reference.close()
+    """With the engines of the search, whatever the selector holds by then (another engine would
+    agree: "nothing to locate", a false verdict)."""
+    said = []
+    window.main_model.messageChanged.connect(lambda: said.append(window.main_model.message.text))
+    window.divider.find_mismatch(2)
+    qtbot.waitUntil(lambda: not window.divider.busy(), timeout=30000)
+    report = window.divider.report
     assert report.missing == ["b7b8n"]
-    window.finder_panel.show_report(report)
+    # while it searched, nothing said the divide was done and asked for the search already running
+    assert not [text for text in said if "Find first mismatch" in text], said
+    assert window.message.text().startswith("⚠ first mismatch after")
     assert window.finder_panel.which_line.isEnabled()
+    window.engines.set(engine=OTHER)
+    assert window.message.text() == ""              # it spoke of movegen.py's result: gone with it
     window.suspects_panel.runs.setValue(2)
     window.finder_panel.which_line.click()
     assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, tuple(report.path), 1)
+    assert str(given.engine) == ENGINE
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
+    result = window.main_model.jobs["locate"].result
+    assert result.subject.engines[0] == "movegen.py" and not result.agree
 
 
 def action(menu, starts: str):
@@ -115,11 +128,13 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
     missing = window.model.node(window.model.find(["b7b8n"]))
     agreeing = window.model.node(window.model.find(["e1d1"]))
     assert action(window.exports.menu_for(agreeing), "Which line?") is None
+    window.engines.set(engine=OTHER)                 # the tree keeps the engines it was divided with
     menu = window.exports.menu_for(missing)
     action(menu, "Which line?").trigger()
     assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, (), 1)
+    assert str(given.engine) == ENGINE
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
     assert window.main_model.jobs["locate"].result.suspects
 
@@ -134,11 +149,17 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
         engine.close()
         reference.close()
     assert finding.kind == "promotion"
-    panel.add_finding(finding, "movegen.py", "core")
+    window.engines.set(engine=ENGINE)
+    found_by_a_session(window, EnginePair.parse(ENGINE, "core", 30.0), finding)
+    assert panel.found_with.text() == "found with movegen.py against core" and not panel.engines_stale
+    window.engines.set(engine=OTHER)                 # chosen since: the finding is still movegen.py's
+    assert panel.engines_stale and "found with movegen.py against core</b>, not the engines chosen now" \
+        in panel.found_with.text()
     menu = panel.row_menu(0)
     action(menu, "Which line?").trigger()
     given = window.main_model.jobs["locate"].given
     assert window.locating.running and (given.fen, given.depth) == (PROMOTES, 2)
+    assert str(given.engine) == ENGINE and given.timeout == 30.0
     window.locating.stop()
     qtbot.waitUntil(lambda: not window.locating.running, timeout=10000)
 
@@ -178,3 +199,12 @@ def test_the_fix_is_shown_beside_its_line_and_saved_as_a_patch(qtbot, tmp_path, 
     import subprocess
     subprocess.run(["patch", "-p1", "-s", "-i", str(saved)], cwd=fixed, check=True)
     assert "attacked(board, row + 3, not white)" in (fixed / "movegen.py").read_text()
+
+
+def found_by_a_session(window, pair, finding):
+    """`finding` delivered to the Test engine tab as a session on `pair` delivers it."""
+    from perftscope.core.job import Subject
+    state = window.main_model.jobs["test"]
+    state.begin(Subject(engines=(pair.engine_name, pair.reference_name)), "", given=pair)
+    window.engine_tests.found(finding)
+    state.end(None, "")

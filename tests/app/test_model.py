@@ -51,3 +51,18 @@ def test_the_status_line_is_about_the_position_it_was_said_for(qtbot):
     assert said[-1].text == "first mismatch after e2e4" and said[-1].error and not model.message_stale
     moved(model, AFTER_E4, (START_FEN, ("e2e4",)))
     assert model.message_stale
+
+
+def test_a_message_about_an_engines_result_goes_once_other_engines_are_chosen(qtbot):
+    from perftscope.core.engines.pair import EnginePair
+    model = MainModel()
+    moved(model, Position.from_fen(START_FEN))
+    d3 = EnginePair.parse("perftree:/x/d3.py", "core", 60)
+    model.say("divide 2: d3.py 545, core 568 (-23)", error=True, engines=d3)
+    model.engines_chosen(EnginePair.parse("perftree:/x/d3.py", "core", 30))     # the timeout alone: kept
+    assert model.message.text.startswith("divide 2: d3.py 545")
+    model.engines_chosen(EnginePair.parse("perftree[chess960=false]:/x/d3.py", "core", 60))
+    assert model.message.text == ""
+    model.say("Loaded Kiwipete")                         # about no engine: stays whatever is chosen
+    model.engines_chosen(None)
+    assert model.message.text == "Loaded Kiwipete"

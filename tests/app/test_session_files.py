@@ -104,3 +104,40 @@ def test_a_session_whose_engine_is_gone_opens_and_says_so(qtbot, busy_window, sa
 def test_an_unreadable_session_path_is_a_message(tmp_path):
     with pytest.raises(PerftscopeError, match="cannot read the session .*: Is a directory"):
         load(str(tmp_path))
+
+
+@pytest.mark.parametrize("kind", [k for k in __import__("perftscope.core.engines.spec", fromlist=["KINDS"]).KINDS
+                                  if k.needs], ids=lambda k: k.name)
+def test_every_kind_that_names_a_program_is_checked_for_a_moved_engine(kind):
+    """The kinds come from the one table (xboard included), not from a list of its own."""
+    from perftscope.app.session import missing_engines
+    target = "/nowhere/engine" + (" perft {depth} {fen}" if kind.needs == "text" else
+                                  ".toml" if kind.name == "file" else "")
+    lines = missing_engines({"engine": f"{kind.name}:{target}", "reference": "core"})
+    assert len(lines) == 1 and lines[0].startswith(f"the engine '{kind.name}:/nowhere/engine") \
+        and "cannot be run here" in lines[0]
+
+
+def test_a_specs_options_survive_the_selector_a_saved_session_and_a_restart(qtbot, busy_window, saved, tmp_path):
+    from pathlib import Path
+
+    from perftscope.widgets.reference import EngineSelection
+    w = busy_window
+    engine = Path(__file__).parents[1] / "engines" / "ep_rank_pin.py"
+    spec = f"perftree[chess960=false]:{engine}"
+    path = tmp_path / "options.json"
+    path.write_bytes(_edit(saved, _set(["engine"], spec)))
+    assert w.sessions.open(str(path))
+    assert w.engines.specs()[0] == spec and w.engines.pair().engine.chess960 is False
+    selector = w.test_engine.choice.engine
+    assert selector.spec() == spec and selector.options_label.isVisibleTo(w.test_engine)
+    moved = tmp_path / "ep_rank_pin.py"                      # the user points the selector at another copy
+    moved.write_bytes(engine.read_bytes())
+    selector.path.setText(str(moved))
+    selector.path.editingFinished.emit()
+    assert w.engines.specs()[0] == f"perftree[chess960=false]:{moved}"
+    assert selector.parsed().chess960 is False
+    w.sessions.save(str(tmp_path / "again.json"))
+    assert json.loads((tmp_path / "again.json").read_text())["engine"] == f"perftree[chess960=false]:{moved}"
+    w.engines.settings.sync()
+    assert EngineSelection(w.engines.settings).specs()[0] == f"perftree[chess960=false]:{moved}"   # a restart

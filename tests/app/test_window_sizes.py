@@ -107,3 +107,56 @@ def test_findings_keep_their_fens_in_their_column_on_compact_rows(qtbot, window,
             assert item.text() in item.toolTip()                   # whole in its tooltip
     found_at = table.item(1, COLUMNS.index("Found at")).text()
     assert found_at.startswith("fuzz #12: r3k2r/") and found_at.endswith("and 10 more")
+
+
+SMALL_SCREEN = ('{"screens": [{"name": "small", "x": 0, "y": 0, "width": 1024, "height": 700, '
+                '"logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}')
+FIT = """
+import json, sys
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from perftscope.app.gui import MainWindow
+app = QApplication([])
+settings = QSettings(sys.argv[1], QSettings.IniFormat)
+shapes = []
+def launch(saved=None):
+    w = MainWindow(settings=settings)
+    w.show()
+    for _ in range(3):
+        app.processEvents()
+    frame, bar = w.frameGeometry(), w.statusBar()
+    bottom = bar.mapToGlobal(bar.rect().bottomLeft()).y()
+    shapes.append([frame.x(), frame.y(), frame.width(), frame.height(), bottom])
+    return w
+w = launch()                                   # a first launch: the default size is 1560x900
+w.setGeometry(1, 25, 1024, 700)                # left where a larger screen's window would be
+w.close()
+launch()                                       # restored
+print(json.dumps(shapes))
+"""
+
+
+def test_the_window_fits_the_available_screen_at_first_launch_and_restored(tmp_path):
+    """On a 1024x700 screen the window is inside the screen's available area, its status bar too,
+    at a first launch and when a saved geometry would put it lower."""
+    import json
+    import os
+    import subprocess
+    import sys
+    config = tmp_path / "screen.json"
+    config.write_text(SMALL_SCREEN)
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
+    out = subprocess.run([sys.executable, "-c", FIT, str(tmp_path / "settings.ini")], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    for x, y, width, height, bottom in json.loads(out.stdout.splitlines()[-1]):
+        assert x >= 0 and y >= 0 and x + width <= 1024 and y + height <= 700, (x, y, width, height)
+        assert bottom < 700
+
+
+def test_a_suspect_lines_result_keeps_the_window_on_a_small_screen(qtbot, window, engine_path):
+    w = window((1024, 700))
+    w.tabs.setCurrentWidget(w.suspects_panel)
+    w.suspects_panel.show_source(str(engine_path("ep_rank_pin")))      # its file named above the source
+    qtbot.wait(20)
+    assert w.minimumSizeHint().width() <= 1024 and w.width() == 1024

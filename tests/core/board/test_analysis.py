@@ -9,7 +9,7 @@ import pytest
 from perftscope import resources
 from perftscope.core import kernels
 from perftscope.core.board.analysis import analyze, explain_move
-from perftscope.core.kernels import analysis as ka
+from perftscope.core.kernels import overlay_masks as ka
 from perftscope.core.board.position import Position
 from perftscope.core.counting.suites import load
 

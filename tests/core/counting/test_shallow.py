@@ -2,6 +2,7 @@
 python-chess (Chess960, en passant and pins included), which requests count as small, no compile
 inside a run's clock, cancel, and a small request that never loads the pool's kernels."""
 import json
+import os
 import subprocess
 import sys
 import time
@@ -81,13 +82,17 @@ def test_depth_zero_and_one():
     (START_FEN, 4, 197_281), (START_FEN, 5, 4_865_609), (START_FEN, 6, 119_060_324),
     (KIWIPETE, 4, 4_085_603), (KIWIPETE, 5, 193_690_690), (POSITION_3, 6, 11_030_083),
     (POSITION_3, 7, 178_633_661), (POSITION_4, 5, 15_833_292), (POSITION_5, 4, 2_103_487)])
-def test_the_estimate_and_what_counts_as_small(fen, depth, nodes):
+def test_the_estimate_and_what_counts_as_small(fen, depth, nodes, monkeypatch):
     pos = Position.from_fen(fen)
     guess = shallow.estimate(pos, depth)
     assert nodes / 2 <= guess <= nodes * 2, guess
-    assert shallow.is_small(pos, depth) == (guess <= shallow.SHALLOW_LEAVES)
-    # the trees of a 20 M estimate or less are counted here, the much bigger ones go to the pool
-    assert shallow.is_small(pos, depth) == (nodes < 30_000_000)
+    # before the pool's kernels are cached, the trees of a 20 M estimate or less are counted
+    # here, the much bigger ones go to the pool
+    monkeypatch.setattr(shallow, "pool_is_cached", lambda: False)
+    assert shallow.is_small(pos, depth) == (guess <= shallow.SHALLOW_LEAVES) == (nodes < 30_000_000)
+    # once they are, a tree of a million leaves or more is theirs
+    monkeypatch.setattr(shallow, "pool_is_cached", lambda: True)
+    assert shallow.is_small(pos, depth) == (guess <= shallow.WARM_LEAVES) == (nodes < 1_000_000)
 
 
 def test_depth_three_or_less_is_always_small_and_counts_nothing_to_say_so():
@@ -147,3 +152,48 @@ def test_a_small_request_loads_no_kernel_of_the_pool():
     assert not pool & set(seen["3"]), seen["3"]
     assert "perftscope.core.kernels.listed" not in seen["1"] and "perftscope.core.kernels.listed" in seen["3"]
     assert "perftscope.core.kernels.movegen" in seen["1"]
+
+
+def _perft_json(argv, env=None) -> tuple[dict, list[str]]:
+    """`perftscope perft ARGV --json` in a process of its own: (its answer, the core modules it imported)."""
+    code = ("import sys, json\n"
+            "from perftscope.app.cli import main\n"
+            f"main({[*argv, '--json']!r})\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('perftscope.core.'))))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    *answer, modules = run.stdout.splitlines()
+    return json.loads("".join(answer)), json.loads(modules)
+
+
+def test_a_request_of_millions_counts_on_the_pools_kernels_once_they_are_cached():
+    """Position 4 depth 5 (15.8 M leaves) and position 3 depth 6 (11.0 M): counted by the fast
+    kernels (perft 2's C kernels, through the pool) on a cache that holds them, as the suite's
+    does, on the workers asked for; a tree of thousands still by the move list."""
+    from perftscope.core.counting import pool
+    pool.prepare()              # the pool's kernels in the cache (the suite's preparation did it)
+    answer, modules = _perft_json(["perft", "-d", "5", "-f", POSITION_4, "-w", "2"])
+    assert answer["nodes"] == 15_833_292 and answer["path"] == "pool" and answer["workers"] == 2
+    assert "perftscope.core.kernels.two_ply" in modules
+    answer, _ = _perft_json(["perft", "-d", "6", "-f", POSITION_3, "-w", "1"])
+    assert answer["nodes"] == 11_030_083 and answer["path"] == "pool" and answer["workers"] == 1
+    answer, _ = _perft_json(["perft", "-d", "4", "-w", "2"])
+    assert answer["nodes"] == 197_281 and answer["path"] == "move list" and answer["workers"] == 1
+
+
+def test_a_request_of_millions_takes_the_move_list_while_the_pools_kernels_are_not_cached(tmp_path):
+    """A cache whose pool step was never prepared (the move generator's kernels are there, so
+    that nothing compiles here): position 4 depth 5 is counted through the move list, and
+    nothing of the pool is imported, since loading it would compile it."""
+    from perftscope.app import warmup
+    from perftscope.core.kernel_cache import CACHE_DIR
+    warmup.warm(steps=("board", "perft"))      # the move list's kernels: loaded, or compiled once
+    ours = tmp_path / CACHE_DIR.name
+    ours.mkdir()
+    for name in ("kernels", "tables.npy"):
+        (ours / name).symlink_to(CACHE_DIR / name)
+    answer, modules = _perft_json(["perft", "-d", "5", "-f", POSITION_4, "-w", "2"],
+                                  env={**os.environ, "PERFTSCOPE_CACHE": str(tmp_path)})
+    assert answer["nodes"] == 15_833_292 and answer["path"] == "move list" and answer["workers"] == 1
+    assert "perftscope.core.kernels.two_ply" not in modules and "perftscope.core.counting.pool" not in modules
+    assert not (ours / "prepared-pool").exists()

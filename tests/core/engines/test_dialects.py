@@ -177,7 +177,7 @@ def test_a_uci_engine_without_go_perft_is_told_at_once(how, engine_path, tmp_pat
            "perft 2' nor to `stop`, and answered `isready` at once" if how == " --ignores" else "it answered "
     assert str(err.value).startswith(f"no-perft has no `go perft` ({said}")
     assert str(err.value).endswith("): if it counts perft with a command of its own, describe that in an engine "
-                                   "file (see README)")
+                                   "file (see docs/connect-your-engine.md)")
 
 
 @pytest.mark.parametrize("how", ["", " --complains"])

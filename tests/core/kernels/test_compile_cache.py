@@ -135,3 +135,21 @@ def test_a_compiler_object_the_interrupt_left_half_built_is_not_a_traceback(when
         assert out.stderr == ""
     else:
         assert "Exception ignored in" in out.stderr and "ObjectRef.__del__" in out.stderr
+
+
+def test_a_warm_load_installs_none_of_numbas_registries_and_a_compile_after_it_still_works():
+    """A kernel loaded from the cache needs its machine code and numba's runtime, not numba's
+    registries of implementations (numba.np.arraymath is one: imported by them alone), whose
+    installation was a third of a warm `divide -d 1`. A function compiled afterwards in the same
+    process installs them itself and runs."""
+    code = ("import sys\n"
+            "from perftscope.app.cli import main\n"
+            "main(['divide', '-d', '2', '-f', sys.argv[1]])\n"
+            "print('arraymath' , 'numba.np.arraymath' in sys.modules)\n"
+            "import numba, numpy as np\n"
+            "print('compiled', numba.njit(lambda n: np.arange(n).sum())(10))\n")
+    run = subprocess.run([sys.executable, "-c", code, KIWIPETE], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    assert "Nodes searched: 2039" in lines and "e5f7: 44" in lines
+    assert lines[-2:] == ["arraymath False", "compiled 45"]

@@ -181,12 +181,14 @@ def test_a_refused_move_is_a_move_not_generated_and_the_divide_keeps_the_rest(re
     fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
     with make_oracle(refusing_engine) as engine, make_oracle("core") as core:
         rows, refused = engine.divide_refused(Request.of(fen), 2)
-        assert refused == ["e1g1", "e1c1"] and len(rows) == 24 and rows["a1b1"] == 24
+        assert refused == {"e1g1": "Illegal move: e1g1", "e1c1": "Illegal move: e1c1"}
+        assert len(rows) == 24 and rows["a1b1"] == 24
         report = find_mismatch(engine, core, Request.of(fen), 2)
     assert report.failure is None and not report.crash
     assert report.missing == ["e1g1", "e1c1"] and report.path == []
-    assert report.explanations["e1g1"] == "castling king-side; asked to play it, the engine refused it"
+    assert report.explanations["e1g1"] == ("castling king-side; asked to play it, the engine refused it "
+                                           "('Illegal move: e1g1')")
     level = report.levels[0]
     assert len(level.rows) == 26
     assert [r.move for r in level.rows if r.refused] == ["e1g1", "e1c1"]
-    assert level.to_json()["rows"][[r.move for r in level.rows].index("e1g1")]["refused"] is True
+    assert level.to_json()["rows"][[r.move for r in level.rows].index("e1g1")]["refused"] == "Illegal move: e1g1"

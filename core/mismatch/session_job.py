@@ -1,26 +1,20 @@
-"""The finder and the engine sessions (suite and fuzz) as core.job.Jobs: typed settings, events
-as they come, the engine being waited for as the activity, a typed result.
+"""The engine sessions (suite and fuzz) as a core.job.Job: typed settings, each finding as it
+comes, the engine being waited for as the activity, a SessionOutcome as the result.
 
     job = SessionJob(pair, FuzzSettings(seed=1, depth=2, seconds=30))
     outcome = job.run(print)        # each Finding (alike ones merged) and a Progress per position
-
-    job = FindJob(FindSettings(Request.of(fen), depth=3), lambda: (engine, reference), ("mine", "core"))
-    report = job.run(print)         # each Level as it is divided
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
-from ..engines.oracle import Oracle, Request
 from ..engines.pair import EnginePair
 from ..job import Emit, Progress, Subject, ignore
 from .findings import Finding, merge
-from .finder import Report, find_mismatch
+from .shrink import DEFAULT_SHRINK_CALLS
 
 
-# --- engine sessions ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SuiteSettings:
     """Every position of a bundled suite (`suite`: its file name in perftscope.resources), each
@@ -33,11 +27,16 @@ class SuiteSettings:
 
 @dataclass(frozen=True)
 class FuzzSettings:
-    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for `seconds`."""
+    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for
+    `seconds` (None: no time limit) or `positions` positions, until the `first` finding if asked,
+    each finding shrunk with up to `shrink_calls` engine calls."""
     seed: int = 1
     depth: int = 2
-    seconds: float = 30.0
+    seconds: float | None = 30.0
     chess960: bool = False        # Chess960 castling positions and play from the 960 starts
+    positions: int | None = None
+    first: bool = False
+    shrink_calls: int = DEFAULT_SHRINK_CALLS
 
 
 @dataclass
@@ -92,6 +91,7 @@ class SessionJob:
             said = f"{settings.suite}{' as Chess960' if settings.chess960 else ''}: "
         else:
             session = Fuzzer(self.pair, seed=settings.seed, depth=settings.depth, seconds=settings.seconds,
+                             positions=settings.positions, first=settings.first, shrink_calls=settings.shrink_calls,
                              on_finding=found, on_position=tested, chess960=settings.chess960)
             said = ""
         self.session = session
@@ -128,37 +128,3 @@ class SessionJob:
         if current is not None:
             text += f"; {current.words(engine)}"
         return text
-
-
-# --- the finder --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class FindSettings:
-    """Where the search starts (a Request: the position checked once, the moves played from it)
-    and at which depth."""
-    request: Request
-    depth: int
-
-
-class FindJob:
-    """find_mismatch as a Job: `oracles()` gives (engine, reference) on the job's thread (starting
-    an engine can fail: that is the run's error); `engines` name them for the Subject. Each Level
-    is an event; stop() ends the search before its next engine call (to end a long call too, the
-    caller cancels the oracles)."""
-
-    def __init__(self, settings: FindSettings, oracles: Callable[[], tuple[Oracle, Oracle]],
-                 engines: tuple[str, ...] = ()):
-        self.settings, self._oracles = settings, oracles
-        request = settings.request
-        self.subject = Subject(request.written, tuple(request.moves), engines)
-        self._stopped = threading.Event()
-
-    def run(self, emit: Emit = ignore) -> Report:
-        engine, reference = self._oracles()
-        return find_mismatch(engine, reference, self.settings.request, self.settings.depth,
-                             progress=emit, cancelled=self._stopped.is_set).raise_unless_finding()
-
-    def stop(self):
-        self._stopped.set()
-
-    def activity(self) -> str | None:
-        return None                    # the divide tab says which engine call is waited for
