@@ -38,9 +38,8 @@ class LocateController(JobTab):
                 raise PerftscopeError("Choose the engine to locate in first (the Divide tab's engine)")
             settings = LocateSettings(pair.engine, pair.reference, request.written, request.moves,
                                       depth or options["depth"], tuple(options["sources"]),
-                                      seconds=options["seconds"], timeout=pair.timeout,
-                                      runs=options["runs"], mutants=options.get("mutants", 0),
-                                      build=options.get("build", ""))
+                                      seconds=options["seconds"], timeout=pair.timeout, runs=options["runs"],
+                                      mutants=options.get("mutants", 0), build=options.get("build", ""))
             job = LocateJob(settings)
         except PerftscopeError as e:
             self.state.fail(str(e))

@@ -132,6 +132,7 @@ class SuspectsPanel(StartStop, QWidget):
         beside.addWidget(fix_box)
         beside.setStretchFactor(0, 3)
         beside.setStretchFactor(1, 2)
+        self._beside = beside
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.table)
         split.addWidget(beside)
@@ -151,6 +152,7 @@ class SuspectsPanel(StartStop, QWidget):
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
         self.table.clicked.connect(lambda index: self.choose(index.row()))
+        self.show_fix(None)
 
     def options(self) -> dict:
         folder = self.source.text().strip()
@@ -222,6 +224,7 @@ class SuspectsPanel(StartStop, QWidget):
                 self.table.setItem(row, col, item)
         if self.suspects:
             self.show_source(self.suspects[0].path)
+            self.scroll_to(self.suspects[0].line)
         self.show_fix(self._fix_of(self.suspects[0]) if self.suspects else None)
 
     def _fix_of(self, suspect):
@@ -238,10 +241,13 @@ class SuspectsPanel(StartStop, QWidget):
         self.fix = fix
         self.save_patch.setEnabled(fix is not None)
         if fix is not None:
-            self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)} "
-                                   f"turns all {fix.failing_fixed} failing runs to pass, keeps {fix.passing_kept} "
-                                   f"passing, and agrees at {html.escape(', '.join(fix.checked_by))}")
+            self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
+                                   f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
+                                   f"{html.escape(', '.join(fix.checked_by))}</span>")
             self.fix_view.setPlainText(fix.diff)
+            sizes = self._beside.sizes()
+            if sum(sizes) and sizes[1] < 0.4 * sum(sizes):      # the diff readable beside the source
+                self._beside.setSizes([int(0.55 * sum(sizes)), sum(sizes) - int(0.55 * sum(sizes))])
             return
         self.fix_view.clear()
         result = self.result

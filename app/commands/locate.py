@@ -104,6 +104,8 @@ def run(args) -> int:
         print(f"agree      {result.subject.engines[0]} and {result.subject.engines[1]} agree at depth "
               f"{settings.depth}: no failing run, nothing to locate")
         return 0
+    for warning in result.warnings:
+        print(f"warning    {warning}")
     example = result.example
     where = example.fen + (f" moves {' '.join(example.moves)}" if example.moves else "")
     print(f"failing    {where}")
@@ -133,8 +135,8 @@ def run(args) -> int:
     print()
     for fix in result.fixes:
         if fix.confirmed:
-            print(f"fix        {fix.file}:{fix.line}: {fix.change} turns all {fix.failing_fixed} failing runs to pass, "
-                  f"keeps {fix.passing_kept} passing, and agrees at {', '.join(fix.checked_by)}")
+            print(f"fix        {fix.file}:{fix.line}: {fix.change} {fix.said()}, and agrees at "
+                  f"{', '.join(fix.checked_by)}")
             print("\n".join("           " + line for line in fix.diff.rstrip("\n").split("\n")))
     if mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
         top = result.suspects[0] if result.suspects else None
@@ -143,8 +145,11 @@ def run(args) -> int:
         print("no fix     no one-token change fixes it (a missing check?)" +
               (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top else "") + refuted)
     if any(s.way for s in shown):
+        from perftscope.core.locate.spectra import missed
         twin = result.twins[0]
-        print(f"*: ran on the way to {twin.move}, not in the same position without {twin.without}: ranked above "
+        way = (f"ran where {twin.move} should have been generated" if twin.move in missed(result.runs[twin.failing])
+               else f"ran on the way to {twin.move} (the lines that play it after those that generate it)")
+        print(f"*: {way}, not in the same position without {twin.without}: ranked above "
               f"the rest, then by the runs where {twin.move} is possible")
     print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence), of how many"
           + ("; mutants rank first, the spectrum after" if mutation is not None and mutation.tried else ""))

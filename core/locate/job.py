@@ -99,6 +99,7 @@ class LocateResult:
     seconds: float = 0.0
     stopped: bool = False
     mutation: MutationResult | None = None   # what the suspect lines' mutants did (None: not tried)
+    warnings: list[str] = field(default_factory=list)   # the FEN as written, a position no game reaches
 
     @property
     def fixes(self) -> list[Fix]:
@@ -126,7 +127,7 @@ class LocateResult:
                           for t in self.twins],
                 "example": None if self.example is None else self.example.to_json(),
                 "focus": self.focus, "sources": list(self.sources), "coverage": list(self.coverage),
-                "seconds": round(self.seconds, 2), "stopped": self.stopped,
+                "seconds": round(self.seconds, 2), "stopped": self.stopped, "warnings": list(self.warnings),
                 "fixes": [f.to_json() for f in self.fixes],
                 "mutants": None if self.mutation is None else {
                     "made": self.mutation.made, "tried": self.mutation.tried,
@@ -201,6 +202,11 @@ class LocateJob:
             if report.agree:
                 result.agree = True
                 return self._done(result, start)
+            for warning in asked.warnings:
+                result.warnings.append(f"the FEN's {warning} (for the truth; {covered.name} is given the FEN "
+                                       f"as written)")
+            result.warnings += [f"this position cannot arise in a real game ({reason}); engines legitimately "
+                                f"disagree here" for reason in report.unreachable]
             failing = asked.from_root().then(*report.path)
             board = failing.position.chess_board()
             result.focus = focus_of(board, report.missing + report.extra)
@@ -214,7 +220,10 @@ class LocateJob:
             covered.origin = "shrink"
             shrunk = None
             try:
-                shrunk = shrink(covered, reference, failing, 1, max_calls=SHRINK_CALLS, cancelled=over)
+                # a FEN that does not stand as written is not shrunk: every step would be a position
+                # that stands, none still what the engine was given
+                if not failing.warnings:
+                    shrunk = shrink(covered, reference, failing, 1, max_calls=SHRINK_CALLS, cancelled=over)
             except OracleCancelled:
                 pass
             if shrunk is not None and shrunk.fen != failing.position.fen():
@@ -270,10 +279,10 @@ class LocateJob:
         result.twins = move_aware(result.runs)
         result.suspects = rank(result.runs, self.sources, result.focus, result.twins)
         if s.mutants and not self._stop.is_set():
-            self._mutate(result, reference, emit)
+            self._mutate(result, reference, emit, covered.plain)
         return self._done(result, start)
 
-    def _mutate(self, result: LocateResult, reference: Oracle, emit: Emit):
+    def _mutate(self, result: LocateResult, reference: Oracle, emit: Emit, dialect: Oracle):
         s = self.settings
         build = s.build or self.program.build
         if self.program.kind == "native" and not build:
@@ -289,7 +298,7 @@ class LocateJob:
             emit(Progress(tried[0], None, text))
         mutation = self._mutation = Mutation(self.pair.engine.text, self.sources, result.runs,
                                              lambda path: _relative(path, self.sources), build,
-                                             timeout=s.timeout, budget=s.mutants, emit=said)
+                                             timeout=s.timeout, budget=s.mutants, emit=said, dialect=dialect)
         end = time.monotonic() + s.mutant_seconds
 
         def over() -> bool:

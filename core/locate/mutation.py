@@ -5,11 +5,11 @@ runs the spectrum ranking was made from.
 A mutant of the faulty line tends to turn failing runs into passing ones; a mutant of a correct
 line tends to break passing runs. Each mutant is run on the failing runs first, the finder's
 first: one that leaves the first failing run's answer as it was is rejected there (most are).
-One that turns a failing run to pass is then run on the passing runs, until it has broken
-BREAKS of them. A line's score is its best mutant's: the share of failing runs it turns to pass,
-times the share of passing runs it keeps; then the share of failing runs whose answer it changes
-at all (Metallaxis: where a check is missing, no mutant fixes, but mutants there change the
-wrong answer).
+One that changes a failing run's answer is then run on the passing runs that reach its line,
+until it has broken BREAKS of them. A line's score is its best mutant's: the share of failing
+runs it turns to pass, times the share of passing runs it keeps; then the share of failing runs
+whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
+fixes, but mutants there change the wrong answer without breaking the right ones).
 
 A mutant that turns every failing run to pass and keeps every passing run is a candidate; it is
 a fix only once confirmed beyond the runs: the position the locate was asked about at its depth
@@ -32,6 +32,7 @@ from typing import Callable
 from ..engines.oracle import Request
 from ..engines.oracles import make_oracle
 from ..engines.process import launched_with
+from ..engines.program import ProgramOracle
 from ..errors import EngineError, OracleCancelled
 from .mutants import Mutant, language_of, mutants_of
 from .runs import Run, judge
@@ -60,7 +61,7 @@ class Outcome:
 
     def score(self, total_failing: int) -> tuple[float, float]:
         kept = 1.0 - self.broke / self.passing if self.passing else 1.0
-        return self.fixed / total_failing * kept, self.changed / total_failing
+        return self.fixed / total_failing * kept, self.changed / total_failing * kept
 
 
 @dataclass
@@ -72,17 +73,25 @@ class LineEvidence:
     best: Outcome | None = None
     score: tuple[float, float] = (0.0, 0.0)
 
-    def words(self, total_failing: int, total_passing: int) -> str:
+    def words(self, failing: int, total_failing: int, total_passing: int) -> str:
+        """What its best mutant did, over the `failing` runs mutants are tried on (of `total_failing`)."""
         b = self.best
         if b is None or not b.changed:
             return f"{self.mutants} mutant{'s' if self.mutants != 1 else ''} here change no failing run"
         if not b.fixed:
-            return (f"a mutant here ({b.mutant.change}) changes the answer of {b.changed} of {total_failing} "
-                    f"failing runs, fixes none")
-        broke = f"breaks {b.broke} of {b.passing}" + (f" passing runs tried (of {total_passing})"
-                                                     if b.passing < total_passing else "")
-        return (f"a mutant here ({b.mutant.change}) turns {b.fixed} of {total_failing} failing runs to pass, "
-                f"{broke}")
+            return (f"a mutant here ({b.mutant.change}) changes the answer of "
+                    f"{counted(b.changed, failing, total_failing, 'failing')}, fixes none, breaks "
+                    f"{counted(b.broke, b.passing, total_passing, 'passing')}")
+        return (f"a mutant here ({b.mutant.change}) turns {counted(b.fixed, failing, total_failing, 'failing')} to pass, "
+                f"breaks {counted(b.broke, b.passing, total_passing, 'passing')}")
+
+
+def counted(n: int, tried: int, total: int, what: str) -> str:
+    """'7 of 7 failing runs', '12 of 12 failing runs tried (of 31)', 'none of the 17 passing
+    runs tried' (the time was up)."""
+    if not tried and total:
+        return f"? (none of the {total} {what} runs tried in the time)"
+    return f"{n} of {tried} {what} runs" + (f" tried (of {total})" if tried < total else "")
 
 
 @dataclass
@@ -96,13 +105,21 @@ class Fix:
     diff: str
     failing_fixed: int
     passing_kept: int
+    failing_runs: int = 0        # the failing runs of the locate (mutants are tried on the first FAILING_RUNS)
+    passing_runs: int = 0        # the passing runs (those reaching its line are run, up to PASSING_RUNS)
     confirmed: bool = False
     checked_by: list[str] = field(default_factory=list)
     doubt: str = ""
 
+    def said(self) -> str:
+        """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
+        return (f"turns {counted(self.failing_fixed, self.failing_fixed, self.failing_runs, 'failing')} to pass, "
+                f"keeps {counted(self.passing_kept, self.passing_kept, self.passing_runs, 'passing')}")
+
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "change": self.change, "diff": self.diff,
                 "failing_fixed": self.failing_fixed, "passing_kept": self.passing_kept,
+                "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
                 "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None}
 
 
@@ -135,11 +152,13 @@ class Mutation:
 
     def __init__(self, spec: str, sources, runs: list[Run], relative: Callable[[str], str], build: str = "",
                  timeout: float = 10.0, workers: int = 2, budget: int = 300,
-                 emit: Callable[[str], None] = lambda text: None):
+                 emit: Callable[[str], None] = lambda text: None, dialect=None):
         self.spec, self.sources, self.build = spec, tuple(sources), build
+        self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
         self.failing = [r for r in runs if r.failed and r.expected][:FAILING_RUNS]
         self.passing = [r for r in runs if not r.failed and r.expected][:PASSING_RUNS]
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
+        self.dialect = dialect           # the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")
         self._current: set = set()
         self._guard = threading.Lock()
@@ -241,7 +260,7 @@ class Mutation:
             for candidate in candidates[:CANDIDATES]:
                 m = candidate.mutant
                 fix = Fix(self.relative(m.path), m.line, m.path, m.change, m.diff(texts[m.path], self.relative(m.path)),
-                          candidate.fixed, candidate.passing)
+                          candidate.fixed, candidate.passing, self.total_failing, self.total_passing)
                 if confirmation is not None and not self._halted.is_set():
                     self._confirm(shadows[0], fix, m, confirmation)
                 result.fixes.append(fix)
@@ -257,7 +276,8 @@ class Mutation:
             return f"the engine's build command ({self.build}) fails in a copy of its source folder"
         start = time.monotonic()
         run = self.failing[0]
-        failed, verdict = self._judge(shadow, run, self.timeout)
+        with _Engine(self, shadow) as engine:
+            failed, verdict = self._judge(engine, run, self.timeout)
         if verdict != run.verdict:
             return (f"a copy of the engine's source does not answer as the engine did ({verdict}): give --source "
                     f"the folder holding the program and what it runs" + ("" if self.build else
@@ -267,7 +287,7 @@ class Mutation:
 
     def _try(self, shadow: Shadow, mutant: Mutant, over) -> Outcome | None:
         """The mutant's outcome on the runs, None when it does not build or parse."""
-        with shadow.applied(mutant) as target:
+        with shadow.applied(mutant) as target, _Engine(self, shadow) as engine:
             if not shadow.build() or not _parses(target):
                 return None
             outcome = Outcome(mutant)
@@ -285,7 +305,7 @@ class Mutation:
                     if outcome.failing == 1:
                         return outcome      # the finder's failing run never gets here
                     continue
-                failed, verdict = self._judge(shadow, run, self.timeout)
+                failed, verdict = self._judge(engine, run, self.timeout)
                 if not failed:
                     outcome.fixed += 1
                     outcome.changed += 1
@@ -293,55 +313,36 @@ class Mutation:
                     outcome.changed += 1
                 if outcome.failing == 1 and not outcome.changed:
                     return outcome          # the first failing run says it all
-            if not outcome.fixed:
+            if not outcome.changed:
                 return outcome
-            for run in self.passing:
+            for run in self.passing:        # what it breaks weighs against what it changes or fixes
                 if over() or self._halted.is_set() or outcome.broke >= BREAKS:
                     break
                 outcome.passing += 1
                 if reaches(run):
-                    outcome.broke += self._judge(shadow, run, self.timeout)[0]
+                    outcome.broke += self._judge(engine, run, self.timeout)[0]
             return outcome
 
-    def _judge(self, shadow: Shadow, run: Run, timeout: float) -> tuple[bool, str]:
-        answer, error = self._answer(shadow, Request.of(run.fen, run.moves), run.depth, timeout)
+    def _judge(self, engine: _Engine, run: Run, timeout: float) -> tuple[bool, str]:
+        answer, error = engine.answer(Request.of(run.fen, run.moves), run.depth, timeout)
         failed, verdict, _ = judge(answer, error, run.expected)
         return failed, verdict
-
-    def _answer(self, shadow: Shadow, request: Request, depth: int, timeout: float):
-        """(answer, error) of the shadow's engine on `request` at `depth`, in a process of its own."""
-        if self._halted.is_set():
-            raise OracleCancelled("mutants stopped")
-        with launched_with(shadow.env):
-            oracle = make_oracle(shadow.spec, timeout=timeout)
-            with self._guard:
-                self._current.add(oracle)
-            try:
-                return oracle.answer(request, depth, as_written=True), None
-            except OracleCancelled:
-                raise
-            except EngineError as e:
-                return None, e
-            finally:
-                with self._guard:
-                    self._current.discard(oracle)
-                oracle.close()
 
     def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation):
         """Sets `fix.confirmed` (and `checked_by`, or `doubt`): the candidate agrees with the
         reference on the asked position at its depth and one deeper, and on the fuzz positions."""
         checks = [(c.asked, c.depth, f"{c.asked.position.fen()} depth {c.depth}"),
                   (c.asked, c.depth + 1, f"depth {c.depth + 1}")]
-        with shadow.applied(mutant):
+        with shadow.applied(mutant), _Engine(self, shadow) as engine:
             if not shadow.build():
                 fix.doubt = "it no longer builds"
                 return
             for request, depth, said in checks:
-                if not self._agrees(shadow, fix, request, depth, c, said):
+                if not self._agrees(engine, fix, request, depth, c, said):
                     return
             agreed = 0
             for request in c.fuzz:
-                if not self._agrees(shadow, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
+                if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
                     return
                 agreed += 1
             if agreed:
@@ -349,13 +350,58 @@ class Mutation:
         fix.checked_by = [said for _, _, said in checks]
         fix.confirmed = True
 
-    def _agrees(self, shadow, fix, request, depth, c, said) -> bool:
-        answer, error = self._answer(shadow, request, depth, max(self.timeout * 4, 30.0))
+    def _agrees(self, engine: _Engine, fix, request, depth, c, said) -> bool:
+        answer, error = engine.answer(request, depth, max(self.timeout * 4, 30.0))
         theirs = c.reference.divide(request, depth)
         failed, verdict, _ = judge(answer, error, theirs)
         if failed:
             fix.doubt = f"{said}: {verdict}"
         return not failed
+
+
+class _Engine:
+    """The shadow's engine for one mutant: one oracle kept across its runs (an interactive
+    engine's process started once per mutant, not once per run), made again after a call fails;
+    it reads answers in the dialect the engine's own oracle learnt, so it is not calibrated again."""
+
+    def __init__(self, mutation: Mutation, shadow: Shadow):
+        self.mutation, self.shadow = mutation, shadow
+        self.oracle = None
+        self.timeout = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def answer(self, request: Request, depth: int, timeout: float):
+        """(answer, error) on `request` at `depth`."""
+        m = self.mutation
+        if m._halted.is_set():
+            raise OracleCancelled("mutants stopped")
+        with launched_with(self.shadow.env):
+            if self.oracle is None or timeout != self.timeout:
+                self.close()
+                self.oracle, self.timeout = make_oracle(self.shadow.spec, timeout=timeout), timeout
+                if isinstance(self.oracle, ProgramOracle) and isinstance(m.dialect, ProgramOracle):
+                    self.oracle.adopt_dialect(m.dialect)
+                with m._guard:
+                    m._current.add(self.oracle)
+            try:
+                return self.oracle.answer(request, depth, as_written=True), None
+            except OracleCancelled:
+                raise
+            except EngineError as e:
+                self.close()               # a crashed or hung process is not asked again
+                return None, e
+
+    def close(self):
+        if self.oracle is not None:
+            with self.mutation._guard:
+                self.mutation._current.discard(self.oracle)
+            self.oracle.close()
+            self.oracle = None
 
 
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:
@@ -385,10 +431,11 @@ def _parses(path: str) -> bool:
 
 
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
-    """The suspects ordered by their lines' mutants first (best mutant's score, then the share of
-    failing runs its mutants change), the spectrum's order after: a suspect of several lines is
-    split where its lines' mutants differ, each such line a suspect of its own. Equal evidence
-    shares a rank."""
+    """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
+    mutant's share of failing runs turned to pass), the spectrum's order after, and within one of
+    its ranks the share of failing answers the mutants change: a suspect of several lines is split
+    where its lines' mutants differ, each such line a suspect of its own. Equal evidence shares a
+    rank."""
     rows = []
     texts: dict[str, list[str]] = {}
     failing = min(total_failing, FAILING_RUNS)
@@ -399,8 +446,11 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
         if not tried:
             rows.append((s, (0.0, 0.0, 0.0)))
             continue
+        count = sum(e.mutants for e in tried)
+        if not count:
+            rows.append((s, (0.0, 0.0, 0.0)))
+            continue
         if not any(e.score > (0.0, 0.0) for e in tried):
-            count = sum(e.mutants for e in tried)
             rows.append((replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here "
                                              f"change no failing run", mutants=count), (0.0, 0.0, 0.0)))
             continue
@@ -411,19 +461,20 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             if start < n:
                 rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
             fix = fixed.get((s.path, n))
-            said = (f"{fix.change} here is a fix (turns {fix.failing_fixed} of {failing} failing runs to pass, "
-                    f"keeps {fix.passing_kept} passing, and agrees beyond them)" if fix is not None
-                    else e.words(failing, min(total_passing, PASSING_RUNS)))
+            said = (f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)" if fix is not None
+                    else e.words(failing, total_failing, total_passing))
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
                                  mutation=e.score[0], changes=e.score[1], evidence=f"{said}; {s.evidence}"),
                          (float(fix is not None),) + e.score))
             start = n + 1
         if start <= s.last:
             rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
-    rows.sort(key=lambda row: (-row[1][0], -row[1][1], -row[1][2], row[0].rank))
+    # a fix first, then the lines whose mutants turn failing runs to pass; the spectrum's order after,
+    # the lines whose mutants change the failing answers first within one of its ranks
+    rows.sort(key=lambda row: (-row[1][0], -row[1][1], row[0].rank, -row[1][2]))
     out, previous, current = [], None, 0
     for i, (s, score) in enumerate(rows):
-        key = tuple(round(x, 12) for x in score) + (s.rank,)
+        key = (round(score[0], 12), round(score[1], 12), s.rank, round(score[2], 12))
         if key != previous:
             current, previous = i + 1, key
         out.append(replace(s, rank=current))

@@ -46,7 +46,8 @@ def test_the_planted_line_is_ranked_first_and_a_click_shows_it(qtbot, window):
     row = hit[0]
     assert panel.table.item(row, 1).text() == panel.suspects[row].where
     # the move-aware step ranked it: the twin without the pawn on b7 makes no b7b8n, and the row says so
-    assert panel.table.item(row, 0).text().endswith("*") and "on the way to" in panel.table.item(row, 6).text()
+    assert panel.table.item(row, 0).text().endswith("*")
+    assert "ran where b7b8n should have been generated" in panel.table.item(row, 6).text()
 
     assert not panel.caption.text().startswith("computed for another position")
     window.board_commands.set_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")       # the board elsewhere
@@ -164,6 +165,15 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
     qtbot.waitUntil(lambda: not window.locating.running, timeout=10000)
 
 
+def found_by_a_session(window, pair, finding):
+    """`finding` delivered to the Test engine tab as a session on `pair` delivers it."""
+    from perftscope.core.job import Subject
+    state = window.main_model.jobs["test"]
+    state.begin(Subject(engines=(pair.engine_name, pair.reference_name)), "", given=pair)
+    window.engine_tests.found(finding)
+    state.end(None, "")
+
+
 def test_the_fix_is_shown_beside_its_line_and_saved_as_a_patch(qtbot, tmp_path, monkeypatch):
     """An off-by-one planted in a copy of movegen.py: the tab shows the confirmed fix's diff beside
     the source, marks its line, and Save patch… writes the diff."""
@@ -199,12 +209,3 @@ def test_the_fix_is_shown_beside_its_line_and_saved_as_a_patch(qtbot, tmp_path, 
     import subprocess
     subprocess.run(["patch", "-p1", "-s", "-i", str(saved)], cwd=fixed, check=True)
     assert "attacked(board, row + 3, not white)" in (fixed / "movegen.py").read_text()
-
-
-def found_by_a_session(window, pair, finding):
-    """`finding` delivered to the Test engine tab as a session on `pair` delivers it."""
-    from perftscope.core.job import Subject
-    state = window.main_model.jobs["test"]
-    state.begin(Subject(engines=(pair.engine_name, pair.reference_name)), "", given=pair)
-    window.engine_tests.found(finding)
-    state.end(None, "")
