@@ -75,13 +75,13 @@ class DivideController(QObject):
         self.finder.cancel()
         self.divides.cancel()
 
-    def _root(self) -> tuple[str, tuple]:
-        """Where Divide and Find start: the board's position, or, while the board shows one of
-        the tree's rows (the finder's preview, a row clicked), the tree's root, which the
+    def _root(self):
+        """Where Divide and Find start, a Request: the board's position, or, while the board shows
+        one of the tree's rows (the finder's preview, a row clicked), the tree's root, which the
         line above the tree names."""
         if self.model.row_shown is not None and self.tree_model.fen is not None:
-            return self.tree_model.fen, tuple(self.tree_model.root.moves)
-        return self.model.board_root
+            return self.divides.request(self.tree_model.root.moves)
+        return self.model.board_request()
 
     def _start_tree(self, depth: int, fetch: bool):
         self.abandon()
@@ -92,7 +92,9 @@ class DivideController(QObject):
         except EngineError as e:
             pair = None
             self.divides.refuse(e)            # the divide fails with it, as an engine that cannot start
-        fen, moves = self._root()
+        request = self._root()
+        self.divides.set_root(request.from_root())
+        fen, moves = request.root, request.moves
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
         self.tree.set_about(fen, moves, engines_line(engine, reference))
@@ -151,7 +153,7 @@ class DivideController(QObject):
         if self.tree_model.fen is None:
             return
         if not self._select(self._mismatch_row()):
-            self.model.show(self.tree_model.fen, self.tree_model.root.moves)
+            self.model.show_request(self.divides.request(self.tree_model.root.moves))
 
     def _mismatch_row(self) -> list[str] | None:
         """The moves to the finder's first differing row in this tree, None without one."""
@@ -160,8 +162,7 @@ class DivideController(QObject):
             return None
         root = list(self.tree_model.root.moves)
         # the tree's position is its root Request played on (read once per tree); the report's is its own
-        if Position.from_fen(report.root_fen).play(report.path[:len(root)]) != \
-                self.divides.request(self.tree_model.fen, root).position:
+        if report.root_position.play(report.path[:len(root)]) != self.divides.request(root).position:
             return None                       # a report about another tree
         return list(report.path) + [(report.missing + report.extra)[0]]
 
@@ -195,9 +196,9 @@ class DivideController(QObject):
         caption = f"showing the divide row {rel}" + (f" (before {node.move}: {verdict.word})" if odd else "")
         mark = None
         if odd:
-            pos = self.divides.request(tree.fen, shown).position
+            pos = self.divides.request(shown).position
             mark = mismatch_layer(node.move, verdict, tree.engine, _why(pos, node.move))
-        self.model.show_row(tree.fen, shown, moves, caption, mark)
+        self.model.show_row(self.divides.request(shown), moves, caption, mark)
         if mark is not None:
             self._say(mark.notes[0])
 
@@ -209,7 +210,7 @@ class DivideController(QObject):
         if pair is None or pair.engine is None or fen != self.tree_model.fen:
             self.model.say("Which line? needs the engine this tree was divided with: divide again", error=True)
             return
-        self.locateRequested.emit(Origin(pair, self.divides.request(fen, moves)), depth)
+        self.locateRequested.emit(Origin(pair, self.divides.request(moves)), depth)
 
     def locate_found(self, fen: str, path, depth: int):
         """*Which line?* on the finder's report (`path` from its root `fen`): the engines and the
@@ -239,7 +240,7 @@ class DivideController(QObject):
             self.finder.fail(str(self.divides.refused))
             return
         # the tree's root Request: the engine under test is sent the FEN as written
-        self.finder.start(Origin(self.model.divide_pair, self.divides.request(fen, moves)), depth)
+        self.finder.start(Origin(self.model.divide_pair, self.divides.request(moves)), depth)
 
     def _level(self, where, level):
         """One level of the finder: the rows of the position reached so far."""
@@ -324,7 +325,7 @@ class DivideController(QObject):
             self._say(said, error=True)
             return
         self.finder_panel.set_finding(engine, reference, fen, finding.depth)
-        origin = Origin(pair, self.divides.request(fen)) if pair is not None else None
+        origin = Origin(pair, self.divides.request()) if pair is not None else None
         self.finder.replay(report, origin)         # the levels into the tree, the differing row selected
         self._say(said, error=True)
 
@@ -345,7 +346,9 @@ class DivideController(QObject):
         if divide:
             fill_divide(self.tree_model, divide)
             self.tree.set_depth(int(divide["depth"]))       # the next Divide runs at the rows' depth
-            about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
+            root = Request.of(divide["fen"])                # where the saved tree enters
+            self.divides.set_root(root)
+            about = root.then(*divide.get("moves", [])).position
             self.tree.set_about(divide["fen"], divide.get("moves", ()),
                                 engines_line(divide.get("engine"), divide.get("reference")))
             self.model.divide_started(about, pair)

@@ -201,8 +201,8 @@ class MainWindow(QMainWindow):
     # --- wiring ----------------------------------------------------------------------
     def _connect(self):
         model = self.main_model
-        self.board.positionChanged.connect(lambda pos: model.board_moved(pos, self.board.root()))
-        self.board.fenWritten.connect(self.divides.remember_written)
+        self.board.positionChanged.connect(lambda pos: model.board_moved(pos, self.board.root(), self.board.start()))
+        self.board.fenWritten.connect(model.root_written)
         self.board.positionChanged.connect(self._show_chess960)
         self.board.positionChanged.connect(self.library.show_position)
         model.showRequested.connect(self.board.set_position)
