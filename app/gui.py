@@ -227,6 +227,7 @@ class MainWindow(QMainWindow):
         self.finder_panel.locateRequested.connect(self.divider.locate_found)
         self.divider.locateRequested.connect(self.locating.locate)
         self.engine_tests.locateRequested.connect(self.locating.locate)
+        self.races.locateRequested.connect(self.locating.locate)
         self.bridge.add_hook(self._tick)
 
     def _tick(self):
