@@ -1,4 +1,4 @@
-"""Measure the first launch as a user meets it (docs/BENCHMARKS.md, "First launch"): every row of
+"""Measure the first launch as a user meets it (docs/BENCHMARKS.md, "Start-up"): every row of
 the start-up table, each in processes of its own, cold meaning an empty PERFTSCOPE_CACHE (a fresh
 temporary folder: the user's own cache is left alone). Wall time and the process's CPU time
 (children included) side by side: on a shared machine the wall clock also measures the others.

@@ -94,6 +94,13 @@ def engine_path(monkeypatch):
 
 
 @pytest.fixture
+def fen_reads(monkeypatch):
+    """Every FEN read from now on (tests/fen_readings.py): one per position entering, or a test says why not."""
+    from .fen_readings import count_fen_reads
+    return count_fen_reads(monkeypatch)
+
+
+@pytest.fixture
 def refusing_engine(tmp_path, engine_path):
     """The spec of an engine file around refuses_castling.py: totals only, `Illegal move: e1g1`
     for a castle it does not generate."""

@@ -4,29 +4,27 @@
     perftscope divide -d 8 --split 3 --cluster tcp://host:8786
 
 --split K sends the run through core.counting.cluster instead of the in-process pool. The
-answer goes to stdout as usual; the set-up, the Dask dashboard's address and the
-progress (tasks done, nodes, NPS) go to stderr."""
+answer goes to stdout as usual; the set-up, the Dask dashboard's address (with --dashboard) and
+the progress (tasks done, nodes, NPS) go to stderr. The run is a core.counting.cluster.ClusterJob
+run as every long command runs its job (app.commands.job_runner): Ctrl-C stops it, the tasks done
+kept by the journal."""
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from typing import TYPE_CHECKING
 
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.limits import CLUSTER_TASKS as DEFAULT_TASKS, CLUSTER_WORKER_WAIT as WORKER_WAIT, SPLIT_LIMIT, \
     WORKERS_LIMIT
 
-from .common import fail, int_arg, print_json, stderr_is_terminal
+from .common import fail, int_arg, print_json
 
 if TYPE_CHECKING:       # the cluster module is imported by a cluster run alone: it loads every kernel
-    from perftscope.core.counting.cluster import ClusterResult, Progress
-
-LOG_EVERY = 5.0          # seconds between progress lines when stderr is not a terminal
-LIVE_EVERY = 0.25
+    from perftscope.core.counting.cluster import ClusterResult
 # core.counting.cluster.ClusterRun's parameters as this command's flags: its errors name them
 FLAGS = {"depth": "-d", "hash_exp": "-h", "split": "--split", "address": "--cluster", "local": "--local",
-         "journal": "--journal", "wait_workers": "--wait-workers", "tasks": "--tasks"}
+         "journal": "--journal", "wait_workers": "--wait-workers", "tasks": "--tasks", "dashboard": "--dashboard"}
 
 
 def add_cluster_args(parser: argparse.ArgumentParser):
@@ -47,6 +45,8 @@ def add_cluster_args(parser: argparse.ArgumentParser):
                         "are reported sooner")
     g.add_argument("--tasks", type=int_arg("tasks", 1, 1_000_000), metavar="N",
                    help=f"tasks to pack the positions into (default {DEFAULT_TASKS})")
+    g.add_argument("--dashboard", action="store_true",
+                   help="serve the Dask dashboard (a local cluster's on the loopback only) and say its address")
 
 
 def _seconds(text: str) -> float:
@@ -65,7 +65,8 @@ def wants_cluster(args) -> bool:
     if args.split is None:
         extra = [flag for flag, value in (("--cluster", args.cluster), ("--local", args.local),
                                           ("--journal", args.journal), ("--tasks", args.tasks),
-                                          ("--wait-workers", args.wait_workers))
+                                          ("--wait-workers", args.wait_workers),
+                                          ("--dashboard", args.dashboard or None))
                  if value is not None]
         if extra:
             fail(f"{', '.join(extra)} {'needs' if len(extra) == 1 else 'need'} --split K")
@@ -75,71 +76,43 @@ def wants_cluster(args) -> bool:
     return True
 
 
-class _Reporter:
-    """Progress lines on stderr: one live line on a terminal, else one every LOG_EVERY s."""
-
-    def __init__(self):
-        self.live = stderr_is_terminal()
-        self.last_print = 0.0
-        self.last: Progress | None = None
-        self.shown = False
-
-    def start(self, r: ClusterResult):
-        where = f", dashboard {r.dashboard}" if r.dashboard else ""
-        done = f" ({r.tasks_from_journal} from the journal)" if r.tasks_from_journal else ""
-        print(f"cluster: {r.workers} workers, scheduler {r.scheduler}{where}", file=sys.stderr)
-        print(f"split {r.split}: {r.unique_positions:,} unique of {r.total_positions:,} positions "
-              f"(merge ratio {r.merge_ratio:.4f}), {r.tasks} tasks{done}", file=sys.stderr, flush=True)
-
-    def notice(self, message: str):
-        self.close()
-        self.shown = False
-        print(f"perftscope: {message}", file=sys.stderr, flush=True)
-
-    def __call__(self, p: Progress):
-        self.last = p
-        now = time.monotonic()
-        final = p.tasks_done == p.tasks_total
-        if not final and now - self.last_print < (LIVE_EVERY if self.live else LOG_EVERY):
-            return
-        self.last_print = now
-        line = f"tasks {p.tasks_done}/{p.tasks_total}  nodes {p.nodes:,}  nps {p.nps / 1e6:,.1f}M  {p.elapsed:.1f}s"
-        if self.live:
-            sys.stderr.write("\r" + line + "\x1b[K")
-            self.shown = True
-        else:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
-    def close(self):
-        if self.shown:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+def _started(r: ClusterResult, line):
+    where = f", dashboard {r.dashboard}" if r.dashboard else ""
+    done = f" ({r.tasks_from_journal} from the journal)" if r.tasks_from_journal else ""
+    line.say(f"cluster: {r.workers} workers, scheduler {r.scheduler}{where}")
+    line.say(f"split {r.split}: {r.unique_positions:,} unique of {r.total_positions:,} positions "
+             f"(merge ratio {r.merge_ratio:.4f}), {r.tasks} tasks{done}")
 
 
 def run_cluster(args, divide: bool) -> int:
-    from perftscope.core.counting.cluster import ClusterError, run_perft
-    report = _Reporter()
+    from perftscope.core.counting.cluster import ClusterError, ClusterJob, ClusterResult, ClusterRun, Notice
+    from .job_runner import JobRunner
     local = args.local
     if args.cluster is None and local is None:
         local = args.workers
     try:
-        r = run_perft(args.fen, args.moves, args.depth, args.split, divide=divide, address=args.cluster,
-                      local=local, journal=args.journal, tasks=args.tasks or DEFAULT_TASKS,
-                      hash_exp=args.hash, progress=report, on_start=report.start,
-                      wait_workers=args.wait_workers or WORKER_WAIT, notify=report.notice)
+        job = ClusterJob(ClusterRun(args.fen, args.moves, args.depth, args.split, divide, args.tasks or DEFAULT_TASKS,
+                                    args.hash, args.cluster, local, args.journal, args.wait_workers or WORKER_WAIT,
+                                    args.dashboard))
     except ClusterError as e:
-        report.close()
         raise PerftscopeError(e.spelled(FLAGS)) from None
-    except KeyboardInterrupt:
-        report.close()
-        p = report.last
+
+    def heard(event):
+        if isinstance(event, ClusterResult):
+            _started(event, runner.line)
+        elif isinstance(event, Notice):
+            runner.line.say(f"perftscope: {event.text}")
+    runner = JobRunner(job, heard, logged=True)     # a long run's progress is logged where stderr is a file
+    try:
+        r = runner.run()
+    except ClusterError as e:
+        raise PerftscopeError(e.spelled(FLAGS)) from None
+    except KeyboardInterrupt:       # stopped: the tasks done are said, and kept by a journal
+        p = runner.line.last
         kept = f"; the journal {args.journal} keeps them" if args.journal else ""
         if p is not None:
-            print(f"perftscope: {p.tasks_done} of {p.tasks_total} tasks done when interrupted{kept}",
-                  file=sys.stderr)
+            print(f"perftscope: {p.done} of {p.total} tasks done when interrupted{kept}", file=sys.stderr)
         raise
-    report.close()
     if args.json:
         out = {"fen": r.fen, "depth": r.depth, "nodes": r.nodes, "seconds": round(r.seconds, 6),
                "nps": round(r.nps), "workers": r.workers, "split": r.split, "tasks": r.tasks,

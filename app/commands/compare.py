@@ -1,7 +1,8 @@
 """`perftscope compare`: find where an engine's move generation departs from a reference."""
 from __future__ import annotations
 
-from perftscope.core.mismatch.finder import Level, Report, find_mismatch
+from perftscope.core.mismatch.find_job import FindJob, FindSettings
+from perftscope.core.mismatch.finder import Level, Report
 from perftscope.core.engines.oracle import Request
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, stockfish_available
 from perftscope.core.engines.pipes import quoted
@@ -10,6 +11,7 @@ from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from . import add_parser
 from .common import add_engine_args, add_position_args, print_json
+from .job_runner import run_job
 
 
 def register(sub):
@@ -43,12 +45,14 @@ def run(args) -> int:
             print(flush=True)
         said: set[str] = set()
 
-        def progress(level: Level):
-            _print_level(level)
-            _print_reading(engine, args.verbose, said)
+        def progress(event):
+            if isinstance(event, Level) and not args.json:
+                _print_level(event)
+                _print_reading(engine, args.verbose, said)
 
-        report = find_mismatch(engine, reference, request, args.depth,
-                               progress=None if args.json else progress).raise_unless_finding()
+        # the finder as the window runs it: a Job, Ctrl-C as its Stop (the engine call running killed)
+        job = FindJob(FindSettings(request, args.depth), lambda: (engine, reference), (engine.name, reference.name))
+        report = run_job(job, progress, quiet=args.json)
         if report.crash and not args.json:
             _print_reading(engine, args.verbose, said)
     if args.json:

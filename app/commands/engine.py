@@ -5,7 +5,7 @@ next session reads it at once."""
 from __future__ import annotations
 
 from perftscope.core.errors import CalibrationError, EngineError
-from perftscope.core.mismatch.failures import DOES, failure_kind
+from perftscope.core.mismatch.failures import does, failure_kind
 from perftscope.core.engines.calibration import Probe, probes
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS, Request, make_oracle
 
@@ -85,11 +85,11 @@ def _failed_on_start(error: EngineError) -> int:
         print(f"\nfailed on the start position: {error}")
         print(f"\nverdict    {_VERDICTS[2]}")
         return 2
-    print(f"\n{DOES[kind]} on the start position: {error}")
+    print(f"\n{does(kind)} on the start position: {error}")
     own = getattr(error, "own_error", "")
     if own:
         print(f"      | {own}")
-    print(f"\nverdict    {_FAILS.format(does=DOES[kind])}")
+    print(f"\nverdict    {_FAILS.format(does=does(kind))}")
     return 1
 
 

@@ -3,12 +3,17 @@ from __future__ import annotations
 
 import sys
 
-from perftscope.core.mismatch.fuzz import DEFAULT_DEPTH, DEFAULT_SHRINK_CALLS, Fuzzer
+from perftscope.core.job import Subject
+from perftscope.core.mismatch.findings import Finding
+from perftscope.core.mismatch.fuzz import DEFAULT_DEPTH
+from perftscope.core.mismatch.session_job import FuzzSettings, SessionJob
+from perftscope.core.mismatch.shrink import DEFAULT_SHRINK_CALLS
 from perftscope.core.engines.pair import EnginePair
 
 from . import add_parser
 from .common import add_engine_args, add_960_arg, int_arg, print_json, seconds_arg
 from .engine_report import finding_lines, summary_lines
+from .job_runner import run_job
 
 
 def register(sub):
@@ -41,25 +46,26 @@ def register(sub):
 
 def run(args) -> int:
     seconds = args.seconds if args.seconds is not None or args.positions is not None else 30.0
-    fuzzer = Fuzzer(EnginePair.parse(args.engine, args.reference, args.timeout), seed=args.seed,
-                    depth=args.depth, seconds=seconds, positions=args.positions, first=args.first,
-                    shrink_calls=args.shrink_calls, on_finding=None if args.json else _print_finding,
-                    chess960=args.chess960)
-    if not args.json:
-        limit = f"{seconds:g} s" if args.positions is None else f"{args.positions} positions"
-        print(f"engine     {fuzzer.engine_name}")
-        print(f"reference  {fuzzer.reference_name}")
-        print(f"seed {args.seed}, depth {args.depth}, {limit}" + (", Chess960" if args.chess960 else ""),
-              flush=True)
-    try:
-        result = fuzzer.run()
-    except KeyboardInterrupt:
-        fuzzer.stop()
-        raise
-    finally:
-        fuzzer.close()
+    settings = FuzzSettings(args.seed, args.depth, seconds, args.chess960, args.positions, args.first,
+                            args.shrink_calls)
+    # a fuzz session as the Test-engine tab runs it: a SessionJob, each finding an event, Ctrl-C as Stop
+    job = SessionJob(EnginePair.parse(args.engine, args.reference, args.timeout), settings)
+
+    def heard(event):
+        if args.json:
+            return
+        if isinstance(event, Subject):        # the session is made: the engines as they call themselves
+            limit = f"{seconds:g} s" if args.positions is None else f"{args.positions} positions"
+            print(f"engine     {event.engines[0]}")
+            print(f"reference  {event.engines[1]}")
+            print(f"seed {args.seed}, depth {args.depth}, {limit}" + (", Chess960" if args.chess960 else ""),
+                  flush=True)
+        elif isinstance(event, Finding):
+            _print_finding(event)
+    outcome = run_job(job, heard, quiet=args.json)
+    result = job.session.result
     if args.json:
-        print_json({"engine": fuzzer.engine_name, "reference": fuzzer.reference_name, "seed": args.seed,
+        print_json({"engine": outcome.engine, "reference": outcome.reference, "seed": args.seed,
                     "depth": args.depth, "chess960": args.chess960, **result.to_json()})
     else:
         found = sum(f.count for f in result.findings)

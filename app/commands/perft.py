@@ -122,6 +122,8 @@ def _run(args, divide: bool) -> Result:
 def _json_common(r: Result) -> dict:
     return {"fen": r.fen, "depth": r.depth, "nodes": r.nodes, "seconds": round(r.seconds, 6),
             "nps": round(r.nps), "workers": r.workers, "path": r.path,
+            # on a shared machine the wall clock measures the neighbours; this, the work
+            "worker_cpu": [round(c, 6) for c in r.worker_cpu],
             "hash": r.hash.as_dict() if r.hash is not None else None}
 
 

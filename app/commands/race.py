@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from perftscope.core.engines.oracles import SPECS
+from perftscope.core.engines.spec import SPECS, YARDSTICKS
 from perftscope.core.errors import PerftscopeError
 
 from . import add_parser
@@ -73,8 +73,8 @@ def yardsticks_from(text: str) -> tuple[str, ...]:
     if names in ((), ("none",)):
         return ()
     for name in names:
-        if name not in ("core", "stockfish"):
-            raise PerftscopeError(f"--yardsticks: unknown {name!r} (core, stockfish or none)")
+        if name not in YARDSTICKS:
+            raise PerftscopeError(f"--yardsticks: unknown {name!r} ({', '.join(YARDSTICKS)} or none)")
     return names
 
 
@@ -83,10 +83,10 @@ def run(args) -> int:
     from perftscope.core.engines.spec import parse_spec
     from perftscope.core.race import report
     from perftscope.core.race.duel import Duel
-    from perftscope.core.race.runner import Race
+    from perftscope.core.race.race_job import RaceJob, RaceSettings
+    from .job_runner import run_job
 
-    for spec in args.engine:
-        parse_spec(spec)                     # a typo fails before any engine starts
+    specs = [parse_spec(spec) for spec in args.engine]      # read once: a typo fails before any engine starts
     positions = positions_from(args.positions, args.chess960)
     if args.repeat is not None and len(args.engine) != 2:
         raise PerftscopeError("--repeat compares two builds: give exactly two --engine (A, then B)")
@@ -98,16 +98,21 @@ def run(args) -> int:
     printer = _Printer() if live else None
     listener = printer.event if live else None
     if args.repeat is not None:
-        duel = Duel(args.engine[0], args.engine[1], positions, args.repeat, seconds, args.depth, mode,
+        duel = Duel(specs[0], specs[1], positions, args.repeat, seconds, args.depth, mode,
                     args.timeout, listener=listener, on_run=printer.run if live else None)
         race = duel.race
+        if live:
+            print(f"race       {report.settings_text(race, args.repeat)}", flush=True)
+        duel.run()
     else:
+        # a race as the window runs it: a RaceJob, each heat and depth an event, Ctrl-C as Stop
         duel = None
-        race = Race(args.engine, positions, seconds, args.depth, mode, args.timeout,
-                    yardsticks_from(args.yardsticks), listener=listener)
-    if live:
-        print(f"race       {report.settings_text(race, args.repeat)}", flush=True)
-    (duel or race).run()
+        job = RaceJob(RaceSettings(tuple(specs), tuple(positions), seconds, args.depth, args.threads, args.hash_mb,
+                                   args.timeout, yardsticks_from(args.yardsticks)))
+        race = job.race
+        if live:
+            print(f"race       {report.settings_text(race, args.repeat)}", flush=True)
+        run_job(job, (lambda e: printer.event(e.kind, e.heat, e.lap)) if live else None, quiet=not live)
     if args.json:
         print_json(report.to_json(race, duel))
     elif args.markdown:

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from perftscope import resources
-from perftscope.core.mismatch.suite_run import DEFAULT_SHRINK_CALLS
+from perftscope.core.mismatch.shrink import DEFAULT_SHRINK_CALLS
 from perftscope.core.errors import FenError, PerftscopeError, SuiteError
 from perftscope.core.engines.oracles import DEFAULT_TIMEOUT, SPECS
 from perftscope.core.counting.perft import perft

@@ -10,7 +10,7 @@ from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout, E
 from . import dialect_store
 from .mode import Mode, fill_mode
 from .oracle import DEFAULT_TIMEOUT
-from .pipes import MAX_BYTES, MAX_LINES, EngineLog, StderrLine, quoted, readable
+from .pipes import MAX_BYTES, MAX_LINES, StderrLine, quoted, readable
 from .process import EngineProcess, executable
 from .program import PERFTREE, ProgramOracle
 from .spec import Spec
@@ -51,31 +51,33 @@ class CommandOracle(ProgramOracle):
     def _identity(self) -> str:
         return dialect_store.program_identity(self.words[0])
 
-    def _answer(self, fen, moves, depth, position):
+    def _answer(self, call):
         """A call that exited with a code (not a signal) or whose answer cannot be read, having
         said in its own words that it will not play a move sent, refused that move
         (EngineRefused quoting its line), as an engine file's `illegal` line does; any other
         failure is what it was."""
         self._printed = []
         try:
-            return super()._answer(fen, moves, depth, position)
+            return super()._answer(call)
         except (EngineCrashed, EngineUnreadable) as error:
-            refused = _refusal(self.name, error, moves, self._printed)
+            refused = _refusal(self.name, error, call.moves, self._printed)
             if refused is None:
                 raise
             raise refused from error
 
-    def _exchange(self, fen, moves, depth, position, expected):
-        args = fill_template(self.words, fen, moves, depth, position)
-        if self.drop_empty_moves and not moves:
+    def _exchange(self, call, expected):
+        args = fill_template(self.words, call.fen, call.moves, call.depth, call.position)
+        if self.drop_empty_moves and not call.moves:
             args = args[:-1]
         sent = " ".join([os.path.basename(args[0])] + [shlex.quote(a) for a in args[1:]])
         self.last_usage = None
         try:
+            self.log.add(">", shlex.join(args))
+            self._started(EngineProcess(self.name, args, log=self.log, interactive=False,
+                                        max_lines=self.max_lines, max_bytes=self.max_bytes))
             # silence is an answer only where there is no move to list
-            lines = run_command(self.name, args, self.timeout, sent, log=self.log, on_start=self._started,
-                                max_lines=self.max_lines, max_bytes=self.max_bytes,
-                                silence_ok=not position.legal_moves(), stream=self._stream(expected))
+            lines = run_command(self._process, sent, self.timeout, silence_ok=not call.position.legal_moves(),
+                                stream=self._stream(expected))
             self.last_usage = self._process.usage
             if expected is None:           # a request's answer, not a calibration probe's
                 self._printed = lines
@@ -102,7 +104,7 @@ def _refusal(name: str, error: EngineError, moves, printed: list[str]) -> Engine
     """The refusal a failed call was, or None: it exited by itself with a code (a process killed
     by a signal crashed, whatever it printed) or answered what cannot be read, and a line of its
     output says a move sent is illegal, naming it. Nothing else is taken for a refusal."""
-    if not moves:
+    if not moves or getattr(error, "calibrating", False):     # a calibration position has no moves sent
         return None
     if isinstance(error, EngineCrashed):
         if error.exit_code is None or error.exit_code <= 0:
@@ -119,21 +121,14 @@ def _refusal(name: str, error: EngineError, moves, printed: list[str]) -> Engine
     return None
 
 
-def run_command(name: str, args: list[str], timeout: float, what: str, cwd=None, env=None,
-                log: EngineLog | None = None, on_start=None,
-                max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES, silence_ok: bool = True,
+def run_command(process: EngineProcess, what: str, timeout: float, silence_ok: bool = True,
                 stream: str = "stdout") -> list[str]:
-    """Run a program once and return the lines it printed on `stream` (stdout, stderr, or both:
-    stderr's lines then as StderrLine); EngineCrashed when it exits non-zero, EngineTimeout,
-    EngineFlood, OracleCancelled; EngineUnreadable when it printed nothing readable there and
-    `silence_ok` is false. `on_start(process)` lets the caller keep a handle to cancel it from
-    another thread."""
-    if log is not None:
-        log.add(">", shlex.join(args))
-    process = EngineProcess(name, args, cwd=cwd, env=env, log=log, interactive=False,
-                            max_lines=max_lines, max_bytes=max_bytes)
-    if on_start is not None:
-        on_start(process)
+    """Run a started program (asked `what`, as messages quote it) to its end and return the lines
+    it printed on `stream` (stdout, stderr, or both: stderr's lines then as StderrLine);
+    EngineCrashed when it exits non-zero, EngineTimeout, EngineFlood, OracleCancelled;
+    EngineUnreadable when it printed nothing readable there and `silence_ok` is false. The process
+    is killed at the end, whatever happened."""
+    name = process.name
     deadline = time.monotonic() + timeout
     lines = []
     try:

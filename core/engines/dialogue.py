@@ -21,7 +21,7 @@ from ..errors import CalibrationError, EngineCrashed, EngineError, EngineRefused
 from . import dialect_store
 from .dialect import Dialect, normalize
 from .mode import Mode, fill_mode, uci_setoptions
-from .oracle import DEFAULT_TIMEOUT
+from .oracle import DEFAULT_TIMEOUT, Call
 from .pipes import QUIET, EngineLog, StderrLine
 from .process import EngineProcess
 from .program import ProgramOracle
@@ -200,14 +200,15 @@ class Perft(Command):
     of these is known, a silence. A line refusing a move ends the request at once. `stream`: where
     the answer is read (core.engines.program); `holds`: calibration's watch of the answer."""
 
-    def __init__(self, protocol: ConsoleProtocol, lines: list[str], moves, seconds: float, end,
-                 sentinel: bool, stream: str, holds, cancelled: threading.Event):
-        super().__init__(repr(" / ".join(lines)), seconds)
-        self.protocol, self.lines, self.moves = protocol, lines, moves
-        self.end, self.sentinel, self.holds, self.cancelled = end, sentinel, holds, cancelled
-        self.answer_stream = stream
+    def __init__(self, protocol: ConsoleProtocol, lines: list[str], call: Call, reading: Reading, end,
+                 sentinel: bool):
+        super().__init__(repr(" / ".join(lines)), reading.seconds)
+        self.protocol, self.lines, self.moves = protocol, lines, call.moves
+        self.end, self.sentinel, self.cancelled = end, sentinel, reading.cancelled
+        self.holds = reading.expected.watch() if reading.expected is not None else None
+        self.answer_stream = reading.stream
         # an answer on stderr is read with stdout, whose lines are dropped (the log keeps them)
-        self.stream = "stdout" if stream == "stdout" else "both"
+        self.stream = "stdout" if reading.stream == "stdout" else "both"
         self.result: list[str] = []
         self._quiet: float | None = None
 
@@ -277,6 +278,18 @@ def _refused(line: str, moves) -> str:
     return f"the legal move {named[-1]}" if named else ("a move or the position" if moves else "the position")
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How one request's answer is read: in `dialect` (the one learned), or while calibrating
+    against `expected` (the calibration Probe); on `stream` (core.engines.program); within
+    `seconds`; until `cancelled` is set from another thread."""
+    dialect: Dialect | None
+    expected: object
+    stream: str
+    seconds: float
+    cancelled: threading.Event
+
+
 # --- protocols ------------------------------------------------------------------------------
 
 class ConsoleProtocol:
@@ -333,14 +346,12 @@ class ConsoleProtocol:
         return self.engine is not None and self.engine.alive
 
     # --- one request ------------------------------------------------------------------------
-    def request(self, fen, moves, depth, position, *, dialect: Dialect | None, expected, stream: str,
-                seconds: float, cancelled: threading.Event) -> tuple[str, list[str]]:
-        """(what was sent, the answer's lines) for one request to the running engine; `expected`
-        is the calibration Probe while calibrating, `dialect` the one learned otherwise."""
+    def request(self, call: Call, reading: Reading) -> tuple[str, list[str]]:
+        """(what was sent, the answer's lines) for one call to the running engine."""
         engine = self.engine
         engine.pipes.drain()
         engine.pipes.begin_call()
-        command = self.perft_command(fen, moves, depth, position, dialect, expected, stream, seconds, cancelled)
+        command = self.perft_command(call, reading)
         try:
             lines = run(engine, command)
             self.answered = True
@@ -351,28 +362,28 @@ class ConsoleProtocol:
             raise
         return command.what, lines
 
-    def perft_command(self, fen, moves, depth, position, dialect, expected, stream, seconds,
-                      cancelled) -> Perft:
+    def perft_command(self, call: Call, reading: Reading) -> Perft:
         sentinel = self.sentinel()
-        lines = self.request_lines(fen, moves, depth, position)
+        lines = self.request_lines(call)
         if sentinel:
             lines.append(sentinel[0])
-        return self.perft(self, lines, moves, seconds, self.answer_end(depth, sentinel, dialect, expected),
-                          bool(sentinel), stream, expected.watch() if expected is not None else None, cancelled)
+        end = self.answer_end(call.depth, sentinel, reading.dialect, reading.expected)
+        return self.perft(self, lines, call, reading, end, bool(sentinel))
 
-    def request_lines(self, fen, moves, depth, position) -> list[str]:
+    def request_lines(self, call: Call) -> list[str]:
         d = self.dialogue
+        fen, moves, depth, position = call.fen, call.moves, call.depth, call.position
         if d.fen_after:
             fen, moves = position.fen(), []
         lines = [fill_line(t, fen, [] if d.moves_each else moves, depth, position) for t in d.position]
         if d.moves_each:
-            lines += [d.moves_each.replace("{move}", self.move_text(m, fen, moves[:i], position.chess960))
-                      for i, m in enumerate(moves)]
+            lines += [d.moves_each.replace("{move}", text) for text in self.move_texts(fen, moves, position.chess960)]
         lines.append(fill_line(d.divide or d.totals, fen, moves, depth, position))
         return lines
 
-    def move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
-        return move
+    def move_texts(self, fen: str, moves: list[str], chess960: bool) -> list[str]:
+        """Each of `moves` played from `fen` as the engine is to be sent it: as it is (UCI)."""
+        return list(moves)
 
     def sentinel(self) -> tuple[str, str] | None:
         """(sent after the request, the reply that ends its answer), None without one."""
@@ -464,12 +475,11 @@ class InteractiveOracle(ProgramOracle):
         if why and self._allow960 is None:
             self._allow960, self._why_not960 = False, why
 
-    def _exchange(self, fen, moves, depth, position, expected):
+    def _exchange(self, call, expected):
         if not self.protocol.alive:       # it died since: started anew
             self._start()
-        return self.protocol.request(fen, moves, depth, position, dialect=self._dialect, expected=expected,
-                                     stream=self._stream(expected), seconds=self.timeout,
-                                     cancelled=self._cancelled)
+        return self.protocol.request(call, Reading(self._dialect, expected, self._stream(expected), self.timeout,
+                                                   self._cancelled))
 
     def _calibrate(self):
         calibration = super()._calibrate()

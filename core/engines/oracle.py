@@ -89,6 +89,29 @@ class Request:
         return replace(self, moves=(), position=self.start) if self.moves else self
 
 
+@dataclass(frozen=True)
+class Call:
+    """One engine call as it goes down to the process: `request` at `depth`, its root sent as
+    written (`as_written`: the engine under test, see lenient_fen) or as it stands."""
+    request: Request
+    depth: int
+    as_written: bool = False
+
+    @property
+    def fen(self) -> str:
+        """The root FEN this side is sent."""
+        return self.request.sent(self.as_written)
+
+    @property
+    def moves(self) -> list[str]:
+        return list(self.request.moves)
+
+    @property
+    def position(self) -> Position:
+        """Where the moves lead, already played."""
+        return self.request.position
+
+
 def _move_list(moves) -> tuple[str, ...]:
     return tuple(m.strip().lower() for m in (moves.split() if isinstance(moves, str) else moves))
 
@@ -205,16 +228,14 @@ class Oracle:
         return self.answer(request, depth, as_written).total
 
     def _ask(self, request: Request, depth: int, as_written: bool) -> Answer:
-        """One call on `request` (under the lock): the root FEN each side is sent, the moves, and
-        the position they reach, handed to `_answer`."""
-        return self._answer(request.sent(as_written), list(request.moves), depth, request.position)
+        """One call on `request` (under the lock), handed to `_answer` as the Call it is."""
+        return self._answer(Call(request, depth, as_written))
 
-    def _answer(self, fen: str, moves: list[str], depth: int, position: Position) -> Answer:
-        """`position` is fen + moves, already parsed and played by answer()."""
-        rows = self._divide(fen, moves, depth, position)
+    def _answer(self, call: Call) -> Answer:
+        rows = self._divide(call)
         return Answer(rows, sum(rows.values()))
 
-    def _divide(self, fen: str, moves: list[str], depth: int, position: Position) -> dict[str, int]:
+    def _divide(self, call: Call) -> dict[str, int]:
         raise NotImplementedError
 
     def cancel(self):

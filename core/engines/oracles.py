@@ -51,7 +51,8 @@ class CoreOracle(Oracle):
         super().__init__()
         self._run = None
 
-    def _divide(self, fen, moves, depth, pos):
+    def _divide(self, call):
+        pos, depth = call.position, call.depth
         from ..counting import shallow
         if shallow.is_small(pos, depth):
             shallow.prepare(depth)          # on the caller's thread: a compile is not the run's
@@ -76,10 +77,11 @@ class PythonChessOracle(Oracle):
     """python-chess in this process: slow, independent of the core, nothing to install."""
     name = "python-chess"
 
-    def _divide(self, fen, moves, depth, position):
+    def _divide(self, call):
         import chess
-        board = chess.Board(fen, chess960=position.chess960)
-        for uci in moves:
+        depth = call.depth
+        board = chess.Board(call.fen, chess960=call.position.chess960)
+        for uci in call.moves:
             board.push_uci(uci)
         out = {}
         for move in board.legal_moves:

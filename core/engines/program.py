@@ -18,7 +18,7 @@ from . import dialect_store
 from .calibration import Calibration, Probe, calibrate
 from .dialect import Dialect
 from .divide_parser import read_divide
-from .oracle import DEFAULT_TIMEOUT, Answer, Oracle
+from .oracle import DEFAULT_TIMEOUT, Answer, Call, Oracle, Request
 
 # perftree's protocol (`move count` rows, a blank line, the total), read as leniently as scripts
 # written for it print it: a colon after the move, no total
@@ -29,9 +29,8 @@ STOCKFISH = Dialect(rows=("{move}: {count}",), total="Nodes searched: {total}", 
 
 
 class ProgramOracle(Oracle):
-    """Subclasses implement `_exchange(fen, moves, depth, position, expected)` -> (what was sent,
-    the lines printed), `expected` being the calibration Probe while calibrating (None otherwise),
-    and `_identity()`."""
+    """Subclasses implement `_exchange(call, expected)` -> (what was sent, the lines printed),
+    `expected` being the calibration Probe while calibrating (None otherwise), and `_identity()`."""
 
     def __init__(self, spec: str, name: str, timeout: float = DEFAULT_TIMEOUT, dialect: Dialect | None = None,
                  chess960: bool | None = None):
@@ -83,7 +82,7 @@ class ProgramOracle(Oracle):
         if probe.bound is not None:          # the Chess960 probe: seconds, not the whole timeout
             self.timeout = min(timeout, probe.bound)
         try:
-            sent, lines = self._exchange(position.fen(), [], probe.depth, position, expected=probe)
+            sent, lines = self._exchange(Call(Request.at(position), probe.depth), expected=probe)
         finally:
             self.timeout = timeout
             self._doing = ""
@@ -113,23 +112,22 @@ class ProgramOracle(Oracle):
         else:
             self._calibrate()
 
-    def _answer(self, fen, moves, depth, position):
+    def _answer(self, call: Call):
         self._ensure_dialect()
-        if getattr(position, "chess960", False) and self._dialect.chess960 is False:
+        if call.position.chess960 and self._dialect.chess960 is False:
             raise CalibrationError(f"{self.name} does not take Chess960 positions (its calibration, its "
-                                   f"engine file or its spec says so): {position.fen()}")
-        sent, lines = self._exchange(fen, moves, depth, position, expected=None)
+                                   f"engine file or its spec says so): {call.position.fen()}")
+        sent, lines = self._exchange(call, expected=None)
         try:
-            return read_answer(self.name, sent, lines, position, self._dialect, depth, moves)
+            return read_answer(self.name, sent, lines, call, self._dialect)
         except EngineUnreadable:
             if not self._saved:
                 raise
             self.log.add("!", "the answer does not fit the saved dialect: calibrating again")
             self._calibrate()
-            return read_answer(self.name, sent, lines, position, self._dialect, depth, moves)
+            return read_answer(self.name, sent, lines, call, self._dialect)
 
-    def _exchange(self, fen: str, moves: list[str], depth: int, position: Position,
-                  expected: int | None) -> tuple[str, list[str]]:
+    def _exchange(self, call: Call, expected: Probe | None) -> tuple[str, list[str]]:
         raise NotImplementedError
 
     def _stream(self, expected) -> str:
@@ -143,12 +141,11 @@ class ProgramOracle(Oracle):
         return ""
 
 
-def read_answer(name: str, sent: str, lines: list[str], position: Position, dialect: Dialect,
-                depth: int, moves=()) -> Answer:
-    """The engine's lines for `position` read in `dialect`. Chess960 positions keep castling
-    as king takes rook; standard ones read it as the king's two-square move."""
-    chess960 = bool(getattr(position, "chess960", False))
-    parsed = read_divide(lines, position.fen(), dialect, name, sent, depth=depth, chess960=chess960,
-                         moves_sent=moves)
+def read_answer(name: str, sent: str, lines: list[str], call: Call, dialect: Dialect) -> Answer:
+    """The engine's lines for `call` (what it was `sent`) read in `dialect`. Chess960 positions
+    keep castling as king takes rook; standard ones read it as the king's two-square move."""
+    position = call.position
+    parsed = read_divide(lines, position.fen(), dialect, name, sent, depth=call.depth, chess960=position.chess960,
+                         moves_sent=call.moves)
     return Answer(parsed.moves, parsed.nodes, parsed)
 

@@ -120,9 +120,9 @@ class UciProtocol(ConsoleProtocol):
     def handshake(self):
         return UciHandshake(self)
 
-    def request_lines(self, fen, moves, depth, position):
-        lines = super().request_lines(fen, moves, depth, position)
-        if position.chess960 == self.chess960:
+    def request_lines(self, call):
+        lines = super().request_lines(call)
+        if call.position.chess960 == self.chess960:
             return lines
         self.chess960 = not self.chess960
         return [f"setoption name UCI_Chess960 value {'true' if self.chess960 else 'false'}"] + lines

@@ -137,27 +137,34 @@ class XboardProtocol(ConsoleProtocol):
             return f"its features name no Chess960 variant (variants=\"{variants}\")"
         return ""
 
-    def request_lines(self, fen, moves, depth, position):
-        lines = super().request_lines(fen, moves, depth, position)
-        if getattr(position, "chess960", False) and "new" in lines:
+    def request_lines(self, call):
+        lines = super().request_lines(call)
+        if call.position.chess960 and "new" in lines:
             lines.insert(lines.index("new") + 1, "variant fischerandom")
         return lines
 
-    def move_text(self, move: str, fen: str, before: list[str], chess960: bool) -> str:
+    def move_texts(self, fen: str, moves: list[str], chess960: bool) -> list[str]:
+        """Each move as the engine's features ask (usermove, SAN, O-O for a Chess960 castling),
+        each read on the board it is played on: the root FEN read once, the moves played on it."""
         if self.features.get("usermove") == "1" and not self.dialogue.moves_each.startswith("usermove"):
             prefix = "usermove "
         else:
             prefix = ""
-        board = chess.Board(fen, chess960=chess960)
-        for m in before:
-            board.push_uci(m)
-        played = chess.Move.from_uci(move)
+        board = chess.Board(fen, chess960=chess960) if moves else None
+        texts = []
+        for move in moves:
+            texts.append(prefix + self._move_text(board, move))
+            board.push_uci(move)
+        return texts
+
+    def _move_text(self, board: chess.Board, move: str) -> str:
         if self.features.get("san") == "1":
-            return prefix + board.san(board.parse_uci(move))
+            return board.san(board.parse_uci(move))
         if board.chess960 and board.is_castling(board.parse_uci(move)):
+            played = chess.Move.from_uci(move)
             kingside = chess.square_file(played.to_square) > chess.square_file(played.from_square)
-            return prefix + ("O-O" if kingside else "O-O-O")
-        return prefix + move
+            return "O-O" if kingside else "O-O-O"
+        return move
 
     def sentinel(self):
         if self.dialogue.sentinel or self.features.get("ping") != "1":

@@ -3,7 +3,7 @@
 numba compiles every jitted function to machine code of its own with all it calls linked in
 and optimised again: each kernel above perft 2 (`_perft`, the pool's `_search` and
 `run_worker`) re-optimised every perft 2 variant, about a third of a cold start
-(docs/BENCHMARKS.md). A kernel with the C signature below is compiled once, as a numba
+(docs/notebook/speed.md). A kernel with the C signature below is compiled once, as a numba
 `cfunc`, and the kernels above call it through its address, read from the table at run time
 (never a constant: the cached machine code is used by other processes, where the address
 differs).

@@ -25,7 +25,7 @@ def new_counts():
     return np.zeros(MAX_MOVES, np.uint64)
 
 
-# An explicit signature: a recursive kernel is cache-safe only so (docs/BENCHMARKS.md), and it
+# An explicit signature: a recursive kernel is cache-safe only so (docs/notebook/startup.md), and it
 # compiles (or loads) when this module is imported, which only a small request does. nogil: it
 # runs on a thread of its own while the caller waits for Ctrl-C.
 @njit(types.uint64(TABLE, STATE, types.int64, MOVES, types.int64, COUNTS, FLAG, FLAG), nogil=True, cache=CACHE,

@@ -46,7 +46,7 @@ Z_EP = Z_CASTLE + 32              # [file]
 Z_TURN = Z_EP + 16                # xor when white is to move (Polyglot convention)
 # PEXT mode: rook attacks as a rank part and a file part, each 6 relevant bits at most, so
 # 64 entries per square and line (64 KB for both, inside L2) instead of one 800 KB block
-# whose lookups miss the cache in sparse positions (docs/BENCHMARKS.md)
+# whose lookups miss the cache in sparse positions (docs/notebook/speed.md)
 RANK_MASK = Z_TURN + 16           # [sq] relevant squares of sq's rank
 FILE_MASK = RANK_MASK + 64        # [sq] relevant squares of sq's file
 RANK_ATT = FILE_MASK + 64         # [sq*64 + pext(occ, RANK_MASK[sq])] attacks along the rank

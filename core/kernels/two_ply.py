@@ -10,7 +10,7 @@ Five counting sites (king, pawns, knights, diagonal and orthogonal sliders) each
 get the bulk counter inlined by LLVM (`forceinline`: numba types and lowers it once,
 so a site costs LLVM's time only, not a whole numba compile as `inline='always'` did);
 the rare moves (promotions, en passant) share one more, behind a call, and castlings
-count with the king's moves (docs/BENCHMARKS.md). The opponent's sliders boxed in by
+count with the king's moves (docs/notebook/speed.md). The opponent's sliders boxed in by
 their own pieces are left out of the children that cannot open their box (boxed_in).
 The whole is compiled four times, as C kernels that _perft calls
 through their addresses (by_address: linked into no other kernel), for the board shapes of
@@ -246,7 +246,7 @@ def _they_cannot_castle(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
     (movegen.children_cannot_castle): s's own castlings as in perft2, its children counted
     without castling code, as perft2_no_castling counts them. Below the start position the
     opponent's pieces stay between king and rook for the first plies: every depth-2 node of
-    its perft 6 is one of these (docs/BENCHMARKS.md, issue 33)."""
+    its perft 6 is one of these (docs/notebook/speed.md)."""
     return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), STANDARD_CASTLING,
                    NO_CASTLING)
 
@@ -256,7 +256,7 @@ def _no_castling(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
     """perft2 for an s without castling rights (s[8] == 0), so that nothing below it
     has any: compiled without the castling code (the rights' update at each child,
     the castling tests of the king-ban map), which a sparse endgame otherwise pays
-    at every node (docs/BENCHMARKS.md, issue 33)."""
+    at every node (docs/notebook/speed.md)."""
     return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), NO_CASTLING, NO_CASTLING)
 
 
@@ -265,7 +265,7 @@ def _pawns_and_rooks(data, size, P, N, D, O, K, us, occ, ep, cr, key, stm):
     """perft2 for an s without castling rights, knights, bishops or queens (s[8], s[1]
     and s[2] all 0). Its children have none either but where a pawn promotes, and those
     are counted by _count_rare, built for any position. Compiled without the knight and
-    diagonal-slider code, which took about a quarter of position 3's time (docs/BENCHMARKS.md)."""
+    diagonal-slider code, which took about a quarter of position 3's time (docs/notebook/speed.md)."""
     return _perft2(table_view(data, size), (P, N, D, O, K, us, occ, ep, cr, key, stm), PAWNS_AND_ROOKS,
                    PAWNS_AND_ROOKS)
 

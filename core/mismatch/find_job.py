@@ -25,8 +25,8 @@ class FindSettings:
 class FindJob:
     """find_mismatch as a Job: `oracles()` gives (engine, reference) on the job's thread (starting
     an engine can fail: that is the run's error); `engines` name them for the Subject. Each Level
-    is an event; stop() ends the search before its next engine call (to end a long call too, the
-    caller cancels the oracles)."""
+    is an event; stop() ends the search before its next engine call and cancels the call running
+    (OracleCancelled ends the search: the report so far, `cancelled`)."""
 
     def __init__(self, settings: FindSettings, oracles: Callable[[], tuple[Oracle, Oracle]],
                  engines: tuple[str, ...] = ()):
@@ -34,14 +34,17 @@ class FindJob:
         request = settings.request
         self.subject = Subject(request.written, tuple(request.moves), engines)
         self._stopped = threading.Event()
+        self._asked: tuple[Oracle, ...] = ()
 
     def run(self, emit: Emit = ignore) -> Report:
-        engine, reference = self._oracles()
+        engine, reference = self._asked = self._oracles()
         return find_mismatch(engine, reference, self.settings.request, self.settings.depth,
                              progress=emit, cancelled=self._stopped.is_set).raise_unless_finding()
 
     def stop(self):
         self._stopped.set()
+        for oracle in self._asked:
+            oracle.cancel()
 
     def activity(self) -> str | None:
         return None                    # the divide tab says which engine call is waited for

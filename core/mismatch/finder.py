@@ -29,7 +29,7 @@ from typing import Callable
 
 
 from ..board.analysis import analyze, explain_move
-from ..errors import EngineCrashed, EngineError, EngineRefused, EngineTimeout
+from ..errors import EngineError, EngineRefused
 from ..engines.divide_parser import zero_rows_note
 from ..engines.notation import is_bare_promotion
 from ..engines.oracle import Request, refused_words
@@ -37,7 +37,7 @@ from ..engines.pipes import quoted
 from ..engines.oracles import Oracle, OracleCancelled
 from ..engines.totals import sum_mismatch
 from ..board.position import START_FEN, Position
-from .failures import at_path, failure_kind, word
+from .failures import Failure, at_path, failure_kind
 from .state_trace import StateTrace, trace_state
 
 _DEPENDS = "its count depends on how the position was reached"
@@ -100,43 +100,6 @@ class Level:
     def from_json(cls, data: dict) -> Level:
         return cls(data["fen"], data["depth"], [Row.from_json(r) for r in data["rows"]], data.get("chosen"),
                    data.get("total"), data.get("engine_total"))
-
-
-@dataclass(frozen=True)
-class Failure:
-    """An oracle call that failed on the way down. `side`: 'engine' (the engine under test) or
-    'reference'; `kind`: how a call that broke off failed ('crash', 'timeout', 'flood', or the
-    error's own `kind`), or 'error' for any other EngineError (an answer that cannot be used, an
-    engine that cannot start); `message`: one line naming the engine and where it failed;
-    `own_error`: the engine's own error line (else the message); `command`: the command line it
-    failed on; `path`: the moves from the root FEN to the position it was asked about."""
-    side: str
-    kind: str
-    message: str
-    own_error: str = ""
-    command: str = ""
-    path: tuple[str, ...] = ()
-    error: EngineError | None = field(default=None, compare=False, repr=False)   # as it was raised
-
-    @property
-    def word(self) -> str:
-        """What the engine did, as every report says it (core.mismatch.failures): crashed, hung..."""
-        return word(self.kind)
-
-    @property
-    def is_finding(self) -> bool:
-        """The engine under test crashed, hung or flooded: something found out about it, not a
-        failure of the comparison."""
-        return self.side == "engine" and self.kind != "error"
-
-    def to_json(self) -> dict:
-        return {"side": self.side, "kind": self.kind, "message": self.message, "own_error": self.own_error,
-                "command": self.command, "path": list(self.path)}
-
-    @classmethod
-    def from_json(cls, data: dict) -> Failure:
-        return cls(data["side"], data["kind"], data["message"], data.get("own_error", ""),
-                   data.get("command", ""), tuple(data.get("path", ())))
 
 
 @dataclass
@@ -471,7 +434,6 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path,
     levels found so far."""
     fen = at.fen()
     where = f"{at_path(path)} (FEN {fen})"
-    own = getattr(error, "own_error", "") or ""
     kind = failure_kind(error)
     if on_start_position(error):
         # it crashed, hung or flooded on the first position perftscope asks any engine: a
@@ -483,15 +445,7 @@ def _failed(report: Report, oracle: Oracle, side: str, error: EngineError, path,
         kind = "error"
     if side == "engine" and report.fen_warnings:      # it was given the FEN as written, not the one above
         where += f" given the FEN as written, {report.given_fen}"
-    if isinstance(error, EngineCrashed):
-        message = f"{oracle.name} {word('crash')} {where}: {own or error}"
-    else:
-        text = str(error)
-        if text.startswith(f"{oracle.name}: "):
-            text = text[len(oracle.name) + 2:]
-        message = f"{oracle.name} {word(kind)} {where}: {text}"
-    report.failure = Failure(side, kind, message, own or str(error), getattr(error, "command", "") or "",
-                             tuple(path), error)
+    report.failure = Failure.of(error, oracle.name, where, side, path, kind)
     report.path, report.fen, report.reached = list(path), fen, at   # where it failed; the levels say how it got there
     return report
 

@@ -25,7 +25,7 @@ from ..engines.oracle import Request
 from .finder import Report, failed_at_root, find_mismatch, on_start_position
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import START_FEN, Position, parse_square
-from .failures import ENGINE_FAILED, at_path, failure_kind, word
+from .failures import ENGINE_FAILED, FAILURE_KINDS, at_path, failure_kind, finding_kind, word
 from .shrink import Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
 
@@ -33,6 +33,7 @@ from .verdicts import ILLEGAL, NOT_GENERATED
 CLASSES = {
     "ep-rank-pin": "en passant through a rank pin",
     "ep-check": "en-passant check evasion",
+    "ep-pinned": "en passant by a pinned pawn",
     "castling-missing": "castling not generated",
     "castling-rook": "castling moves the rook wrong",
     "castling-attack": "castling through or into attack",
@@ -42,16 +43,11 @@ CLASSES = {
     "check-evasion": "check evasions",
     "king-attack": "the king walking into attack",
     "state": "position state after a move",
-    "crash": "crash",
-    "timeout": "timeout",
-    "flood": "output flood",
-    "refused": "refuses a legal position or move",
-    "unreadable": "answer that cannot be read",
+    # an engine that failed a call rather than answered with the wrong moves, as
+    # core.mismatch.failures, the one wording of a failure, labels it
+    **{kind: FAILURE_KINDS[kind].label for kind in ENGINE_FAILED},
     "other": "other move-list differences",
 }
-# classes of an engine that failed a call rather than answered with the wrong moves, with what
-# it did (core.mismatch.failures: the one wording of a failure)
-FAILURES = {kind: word(kind) for kind in ENGINE_FAILED}
 
 _CASTLES = {"e1g1", "e1c1", "e8g8", "e8c8"}
 _LISTED = 3                     # differing moves a one-line summary names with their reasons
@@ -77,20 +73,26 @@ class Finding:
 
     @property
     def merge_key(self) -> tuple:
-        """Findings alike: the same minimal position and differing moves (the class follows
-        from them: see `investigate`); for a crash the same minimal position; a timeout, which
+        """Findings alike: one bug, one row. Wrong answers of the same class whose example
+        positions hold the same pieces and whose differing moves are explained alike once what a
+        mirror, a colour flip and the kind of slider change is taken out (bug_shape); else the
+        same example position and moves. For a crash the same minimal position; a timeout, which
         is not shrunk (each step would wait the timeout), with every other timeout."""
         if self.kind == "timeout":
             return (self.kind,)
         if self.engine_failed:
             return self.kind, self.example_fen
+        shown = self.minimal if self.minimal is not None else self.report
+        shape = bug_shape(shown) if shown is not None else None
+        if shape is not None:
+            return "answer", self.kind, shape
         return "answer", self.example_fen, tuple(sorted(self.example_moves))
 
     @property
     def engine_failed(self) -> bool:
         """The engine failed a call here instead of answering (crashed, hung, flooded, refused a
         legal request, answered what cannot be read), where the other kinds are wrong answers."""
-        return self.kind in FAILURES
+        return self.kind in ENGINE_FAILED
 
     @property
     def on_start(self) -> bool:
@@ -118,9 +120,9 @@ class Finding:
         shown = self.minimal if self.minimal is not None else self.report
         if shown is None:
             return []
-        word = (lambda m: m) if write is None else (lambda m: write(shown.fen, (), m))
-        return [f"{ILLEGAL.word} {word(m)}" for m in shown.extra] + \
-            [f"{NOT_GENERATED.word} {word(m)}" for m in shown.missing]
+        written = (lambda m: m) if write is None else (lambda m: write(shown.fen, (), m))
+        return [f"{ILLEGAL.word} {written(m)}" for m in shown.extra] + \
+            [f"{NOT_GENERATED.word} {written(m)}" for m in shown.missing]
 
     @property
     def example_fen(self) -> str:
@@ -145,7 +147,7 @@ class Finding:
     def summary(self) -> str:
         """One line: the class, the moves or error, where."""
         if self.engine_failed:
-            verb = FAILURES[self.kind]
+            verb = word(self.kind)
             where = (f"on the start position ({START_FEN}), the first one asked to learn how it prints a divide"
                      if self.on_start else f"{at_path(self.path)} (FEN {self._failed_fen()})")
             return f"{self.label}: the engine {verb} {where}: {self.error}"
@@ -181,6 +183,39 @@ class Finding:
                 "report": None if self.report is None else self.report.to_json(),
                 "shrunk": None if self.shrunk is None else self.shrunk.to_json(),
                 "minimal": None if self.minimal is None else self.minimal.to_json()}
+
+
+_SQUARE = re.compile(r"\b[a-h][1-8](?:[a-h][1-8][qrbn]?)?\b")      # a square, or a move in UCI
+_LINE_NUMBER = re.compile(r"\b(rank|file) [1-8a-h]\b")
+_SLIDERS = {"Q": "S", "R": "S", "B": "S"}
+
+
+def bug_shape(report: Report) -> tuple | None:
+    """What a mirror (of files, where no castling right tells the sides apart), a colour flip and
+    the kind of slider leave of a wrong answer: the pieces on the board (the side to move's and
+    the other's, a queen, rook or bishop alike) and each differing move's kind and explanation
+    with squares, rank and file names and colours taken out, a queen acting along a rank or file
+    called a rook, along a diagonal a bishop (the explanation still says which line). None where
+    the moves do not say the bug (a note, a state bug traced along the route): those merge only
+    on their position."""
+    if report.note or not (report.extra or report.missing) or report.state_trace is not None:
+        return None
+    pos = report.position
+    # a castling right is tied to its side of the board: there the files stay (no mirror)
+    square = (lambda m: m.group(0)[::2]) if pos.castling else (lambda m: "#")
+    pieces = sorted(("own" if p.isupper() == pos.white_to_move else "other", _SLIDERS.get(p.upper(), p.upper()))
+                    for p in pos.board if p.isalpha())
+    moves = []
+    for m in report.extra + report.missing:
+        why = report.explanations.get(m, "")
+        if re.search(r"\balong (?:a |the )?(?:rank|file)", why):
+            why = why.replace("queen", "rook")
+        elif "diagonal" in why:
+            why = why.replace("queen", "bishop")
+        why = _LINE_NUMBER.sub(r"\1", _SQUARE.sub(square, why))
+        why = re.sub(r"\b(white|black|White|Black)\b", "", why)
+        moves.append((_move_kind(pos, m, m in report.extra), " ".join(why.split())))
+    return tuple(pieces), tuple(sorted(moves))
 
 
 def classify(report: Report) -> str:
@@ -293,7 +328,8 @@ def _classify_move(pos: Position, move: str, extra: bool, why: str, route: bool)
             return "ep-rank-pin"
         if pos.in_check():
             return "ep-check"
-        return "pin" if "pinned" in why else "other"
+        # a pinned capturer: off its line (illegal) or, pinned along a diagonal, capturing along it
+        return "ep-pinned" if "pinned" in why or (not extra and _pinned(pos, move[:2])) else "other"
     if len(move) == 5 or (extra and _bare(pos, move)):
         return "promotion"
     if piece == "K":
@@ -313,13 +349,6 @@ def _pinned(pos: Position, square: str) -> bool:
     return any(p.square == parse_square(square) for p in analyze(pos).pinned)
 
 
-def error_kind(error: EngineError) -> str:
-    """The class of an engine that failed a call ('crash' only for a process that died); any
-    other error in its answer is 'unreadable'."""
-    kind = failure_kind(error)
-    return kind if kind in FAILURES else "unreadable"
-
-
 def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int, name: str = "",
                 shrink_calls: int = 0, move_pieces: bool = False, cancelled=None) -> Finding | None:
     """Drill down from (request, depth) with the finder and classify; shrink when `shrink_calls` > 0.
@@ -336,8 +365,7 @@ def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int,
     if failure is not None:
         if not failure.is_finding:
             raise failure.error or EngineError(failure.message)      # not a finding: the run is in doubt
-        kind = failure.kind if failure.kind in FAILURES else "crash"
-        finding = Finding(fen, depth, kind, report=report, error=failure.own_error, path=list(failure.path),
+        finding = Finding(fen, depth, failure.finding_kind, report=report, error=failure.own_error, path=list(failure.path),
                           name=name)
         # a timeout would cost its timeout per step; a crash on the start position is no smaller elsewhere
         if shrink_calls > 0 and finding.kind == "crash" and not finding.on_start:
@@ -415,7 +443,8 @@ def failure_finding(engine: Oracle, request: Request, depth: int, error: EngineE
     class (an error that is no failed call is 'unreadable'), built from the finder's Failure
     like every other failure finding, worded by core.mismatch.failures."""
     report = failed_at_root(engine, request, depth, error)
-    return Finding(request.written, depth, error_kind(error), report=report, error=report.failure.own_error, name=name)
+    return Finding(request.written, depth, finding_kind(failure_kind(error)), report=report,
+                   error=report.failure.own_error, name=name)
 
 
 def merge(findings: list[Finding], finding: Finding) -> Finding:

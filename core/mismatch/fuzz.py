@@ -36,12 +36,11 @@ from ..engines.oracles import OracleCancelled
 from ..engines.oracle import Request
 from ..engines.pair import EnginePair
 from ..board.position import START_FEN, Position
-from .shrink import can_arise
+from .shrink import DEFAULT_SHRINK_CALLS, can_arise
 from ..counting.suites import load
 from .engine_session import EngineSession
 
 DEFAULT_DEPTH = 2
-DEFAULT_SHRINK_CALLS = 60
 MAX_PLIES = 60                 # random games are at most this long
 START_SUITES = ("standard.epd", "perftsuite.epd", "edge_cases.epd")
 CHESS960_SUITES = ("chess960.perft",)     # python-chess_chess960.perft holds the 960 starts themselves

@@ -33,6 +33,7 @@ from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import Position, square_name
 
 DEFAULT_MAX_CALLS = 400        # engine calls one shrink may spend (each is a process for a script)
+DEFAULT_SHRINK_CALLS = 60      # engine calls a suite or fuzz session spends shrinking each finding
 
 
 @dataclass

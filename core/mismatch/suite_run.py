@@ -30,10 +30,9 @@ from ..engines.pair import EnginePair
 from ..board.position import Position
 from ..counting.suites import SuiteEntry
 from .engine_session import EngineSession
-from .shrink import why_unreachable
+from .shrink import DEFAULT_SHRINK_CALLS, why_unreachable
 
 DEFAULT_DEPTH_WITHOUT_COUNTS = 3
-DEFAULT_SHRINK_CALLS = 60       # engine calls spent shrinking each failing position
 IN_FLIGHT = 4                   # positions queued per job ahead of the one running
 
 

@@ -45,7 +45,7 @@ class Match:
 class Duel:
     """A against B; `race` holds the two heats per position and the engines' processes."""
 
-    def __init__(self, a: str, b: str, positions, repeat: int, seconds: float | None = None,
+    def __init__(self, a, b, positions, repeat: int, seconds: float | None = None,
                  depth: int | None = None, mode: Mode | None = None, timeout: float = DEFAULT_TIMEOUT,
                  listener=None, on_run=None):
         self.repeat = repeat

@@ -12,15 +12,16 @@ from dataclasses import dataclass
 
 from ..engines.mode import Mode
 from ..job import Emit, Subject, ignore
-from .runner import DEFAULT_TIMEOUT, RUNNING, YARDSTICKS, Heat, Lap, Race, RacePosition
+from ..engines.spec import YARDSTICKS
+from .runner import DEFAULT_TIMEOUT, RUNNING, Heat, Lap, Race, RacePosition
 
 
 @dataclass(frozen=True)
 class RaceSettings:
-    """What a race runs: engine specs, positions, a budget in `seconds` per heat or a fixed
+    """What a race runs: engine specs (Specs, or texts read when the race is made), positions, a budget in `seconds` per heat or a fixed
     `depth` (the other None), threads and hash asked of every engine (None: its own), the
     per-call timeout, and the yardsticks ('core', 'stockfish') raced beside them."""
-    engines: tuple[str, ...]
+    engines: tuple
     positions: tuple[RacePosition, ...]
     seconds: float | None = None
     depth: int | None = None

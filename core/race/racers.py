@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 
 from ..engines.mode import Mode, describe, uci_defaults
+from ..engines.spec import Spec, parse_spec
 from ..errors import OracleCancelled
 from ..limits import table_bytes
 from ..engines.usage import Usage
@@ -56,12 +57,11 @@ class EngineRacer:
     """An engine spec raced through its Oracle; `oracle` is what the finder asks when its count
     is wrong."""
 
-    def __init__(self, spec: str, mode: Mode | None, timeout: float):
+    def __init__(self, spec: Spec, mode: Mode | None, timeout: float):
         self.spec, self.mode, self.timeout = spec, mode, timeout
         self.oracle = None
         self.launch: float | None = None      # seconds to start a process kept running
-        from ..engines.spec import parse_spec
-        self.name = parse_spec(spec).short_name
+        self.name = spec.short_name
 
     def start(self):
         from ..engines.oracles import make_oracle
@@ -112,7 +112,7 @@ class CoreRacer:
     largest table within the race's hash size (none unless asked)."""
     oracle = None
     launch = None
-    spec = "core"
+    spec = parse_spec("core")
 
     def __init__(self, mode: Mode | None):
         self.mode = mode or Mode()

@@ -67,7 +67,7 @@ def to_json(race: Race, duel=None) -> dict:
                      "timeout": race.timeout, "repeat": duel.repeat if duel else None},
         "machine": {"cpus": race.load["cpus"], "load_start": race.load["start"], "load_end": race.load["end"]},
         "measured_by": SOURCES,
-        "engines": [{"name": r.name, "label": r.label, "spec": r.spec, "launch_seconds": r.launch,
+        "engines": [{"name": r.name, "label": r.label, "spec": r.spec.text, "launch_seconds": r.launch,
                      "taken": _taken(r)} for r in race.racers],
         "positions": [{"name": p.name, "fen": p.fen} for p in race.positions],
         "heats": [h.to_json() for h in race.heats],

@@ -30,16 +30,16 @@ from functools import cached_property
 
 from ..engines.mode import Mode
 from ..engines.oracle import Request
-from ..errors import EngineCrashed, EngineError, EngineFailed, EngineTimeout, OracleCancelled
+from ..engines.spec import YARDSTICKS, parse_spec
+from ..errors import EngineError, EngineFailed, OracleCancelled
 from ..limits import RUN_DEPTH_LIMIT
 from ..engines.usage import Usage
-from ..mismatch.failures import failure_kind, word
+from ..mismatch.failures import Failure, word
 from .racers import CoreRacer, EngineRacer, Timing
 
 STARTUP_CALLS = 3          # depth-1 calls per heat; the fastest is the start-up
 NOISE_SHARE = 0.1          # the start-up's noise is at least this share of it (3 calls may agree)
 DEFAULT_TIMEOUT = 600.0    # one call longer than this is a hung engine
-YARDSTICKS = ("core", "stockfish")
 
 # how a heat ended (a failed call worded as every report words it: core.mismatch.failures)
 RUNNING, DONE, WRONG, CRASHED, HUNG, FAILED, STOPPED = (
@@ -103,6 +103,7 @@ class Heat:
     status: str = ""
     verdict: str = ""
     note: str = ""              # e.g. the depth the budget cut short
+    failure: Failure | None = None   # the call that put it out, when one failed
 
     @property
     def out(self) -> bool:
@@ -174,8 +175,8 @@ class Truth:
 
 
 class Race:
-    """`engines`: specs raced; `yardsticks`: the core and Stockfish, run the same way, unless the
-    engines name them already. `seconds` per heat, or a fixed `depth`. `listener(event, heat, lap)`
+    """`engines`: specs raced (Specs, or texts read here, once); `yardsticks`: the core and
+    Stockfish, run the same way, unless the engines name them already. `seconds` per heat, or a fixed `depth`. `listener(event, heat, lap)`
     is called from the race's thread: 'heat' when a heat starts or ends, 'lap' after each depth."""
 
     def __init__(self, engines, positions, seconds: float | None = None, depth: int | None = None,
@@ -186,19 +187,20 @@ class Race:
         self.seconds, self.depth, self.mode, self.timeout = seconds, depth, mode or Mode(), timeout
         self.positions = list(positions)
         self.listener = listener
-        self.racers = [CoreRacer(self.mode) if spec == "core" else EngineRacer(spec, self.mode, timeout)
-                       for spec in engines]
-        named = {r.spec for r in self.racers}
+        self.racers = [self._racer(parse_spec(spec)) for spec in engines]
+        named = {r.spec.kind for r in self.racers if r.spec.kind in YARDSTICKS}
         for stick in yardsticks:
             if stick not in named and (stick != "stockfish" or _have_stockfish()):
-                self.racers.append(CoreRacer(self.mode) if stick == "core" else
-                                   EngineRacer(stick, self.mode, timeout))
+                self.racers.append(self._racer(parse_spec(stick)))
         self.heats = [Heat(i, r.name, p) for p in self.positions for i, r in enumerate(self.racers)]
         self.truth = Truth()
         self.load = {"start": None, "end": None, "cpus": os.cpu_count()}
         self.stopped = threading.Event()
         self._current = None          # (racer, its call's end) while a call runs
         self._cut_lock = threading.Lock()
+
+    def _racer(self, spec):
+        return CoreRacer(self.mode) if spec.kind == "core" else EngineRacer(spec, self.mode, self.timeout)
 
     # --- from any thread --------------------------------------------------------------------
     def stop(self):
@@ -385,16 +387,12 @@ class Race:
         return finding.summary()
 
     def fail(self, heat: Heat, error: EngineError, depth: int | None):
-        """A crash is told by the engine's own error line, a hang by how long it was waited for."""
-        where = f"at depth {depth}" if depth else "while starting"
-        kind = failure_kind(error)
-        heat.status = {"crash": CRASHED, "timeout": HUNG}.get(kind, FAILED)
-        if isinstance(error, EngineTimeout):
-            heat.verdict = f"no answer {where} within {error.seconds:g} s; the engine was stopped"
-        elif isinstance(error, EngineCrashed):
-            heat.verdict = f"{word(kind)} {where}: {error.own_error or error}"
-        else:
-            heat.verdict = f"{word(kind)} {where}: {error}"
+        """A failed call puts the heat out, worded as every report words a failure (a crash by the
+        engine's own error line, a hang by how long it was waited for)."""
+        heat.failure = Failure.of(error, heat.engine, f"at depth {depth}" if depth else "while starting",
+                                  named=False)
+        heat.status = {"crash": CRASHED, "timeout": HUNG}.get(heat.failure.kind, FAILED)
+        heat.verdict = heat.failure.message
 
     def _tell(self, event: str, heat: Heat, lap: Lap | None = None):
         if self.listener is not None:

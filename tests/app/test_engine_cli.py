@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from perftscope.core.engines import calibration
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.oracle import Request
 
@@ -199,13 +200,15 @@ def test_a_malformed_chess960_answer_says_so_and_the_engine_is_understood(capsys
     assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
 
 
-def test_an_engine_hanging_on_a_chess960_fen_costs_seconds_not_the_timeout(capsys, engine_path, tmp_path):
+def test_an_engine_hanging_on_a_chess960_fen_costs_seconds_not_the_timeout(capsys, engine_path, tmp_path, monkeypatch):
+    # the Chess960 probe's own bound, 1 s here (at least 5 s in use): two calibrations wait it out
+    monkeypatch.setattr(calibration, "CHESS960_SECONDS", (1.0, 1.0))
     spec = _trouble(tmp_path, "hang")
     code, out, _ = run(capsys, "engine", "check", spec, "--timeout", "120")
     assert code == 0, out
     assert out.count("    agrees\n") == 7
     line = _chess960_line(out)
-    assert line.startswith("does not take Chess960 positions: hang.sh: no answer within 5 s to "), line
+    assert line.startswith("does not take Chess960 positions: hang.sh: no answer within 1 s to "), line
     assert "its stderr ends with 'ValueError: no rook on h1 for the castling right K'" in line
     assert out.rstrip().endswith("verdict    understood, and it agrees with the core")
     # the Chess960 position is the last one asked: from it to the end of the check

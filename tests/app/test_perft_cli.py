@@ -44,6 +44,7 @@ def test_perft_json_defaults_all_cores_and_no_table(capsys):
     obj = json.loads(out)
     assert obj["nodes"] == 706_045_033
     assert obj["workers"] == os.cpu_count() and obj["hash"] is None
+    assert len(obj["worker_cpu"]) == obj["workers"] and sum(obj["worker_cpu"]) > 0
 
 
 def test_a_small_request_counts_on_one_thread_and_says_so(capsys):
@@ -56,6 +57,9 @@ def test_a_small_request_counts_on_one_thread_and_says_so(capsys):
     assert small["nodes"] == pooled["nodes"] == 97_862
     assert set(small) == set(pooled) and small["workers"] == 1 and small["hash"] is None
     assert small["path"] == "move list" and pooled["path"] == "pool"
+    # each worker's CPU seconds: what the count cost, whatever the neighbours took of the wall clock
+    assert len(small["worker_cpu"]) == 1 and len(pooled["worker_cpu"]) == 2
+    assert all(c >= 0 for c in small["worker_cpu"] + pooled["worker_cpu"])
     assert pooled["workers"] == 2 and pooled["hash"]["entries"] == 1 << 10
     code, out, _ = run(capsys, "divide", "-d", "3", "-f", KIWIPETE, "--json")
     obj = json.loads(out)
@@ -150,3 +154,12 @@ def test_ctrl_c_cancels_a_long_run():
     finally:
         os.close(master)
     assert proc.returncode == 130 and "perftscope: interrupted" in err and out == ""
+
+
+def test_a_divide_reads_its_fen_once(capsys, fen_reads):
+    run(capsys, "divide", "-d", "2")            # the kernels prepared (on a constant position) before counting
+    fen_reads.clear()
+    code, out, _ = run(capsys, "divide", "-d", "2", "-f", POSITION_4)
+    # where it enters (--fen), and nowhere after: the count, the rows and their moves
+    assert code == 0 and "Nodes searched: 264" in out
+    assert [r.fen for r in fen_reads] == [POSITION_4], fen_reads

@@ -23,44 +23,16 @@ Formats (each seen in real move generators):
   grouped       counts with digits grouped (`e2e4: 8,902`) and `Total: 8,902 | Time spent: 0.000137 seconds`
   stderr        stockfish's format on stderr, a banner on stdout (Laser prints its perft on stderr)
 """
-import contextlib
-import io
 import json
-import runpy
-import subprocess
 import sys
 
 import chess
 
-from perftree_protocol import long_algebraic
+from perftree_protocol import answer, long_algebraic, rows_of
 
 
 def divide(engine, depth, fen, moves):
-    args = [engine, depth, fen] + ([moves] if moves else [])
-    if engine.endswith(".py"):    # run in this process: a second Python and python-chess cost half of each call
-        out = _in_process(args)
-    else:
-        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    rows = []
-    for line in out.splitlines():
-        if not line.strip():
-            break
-        move, count = line.split()
-        rows.append((move, int(count)))
-    return rows
-
-
-def _in_process(args):
-    argv, sys.argv = sys.argv, args
-    try:
-        with contextlib.redirect_stdout(io.StringIO()) as out:
-            runpy.run_path(args[0], run_name="__main__")
-    except SystemExit as e:
-        if e.code not in (None, 0):
-            raise subprocess.CalledProcessError(e.code, args) from None
-    finally:
-        sys.argv = argv
-    return out.getvalue()
+    return rows_of(answer(engine, depth, fen, moves))
 
 
 def main():

@@ -10,8 +10,9 @@ engine file: `interactive.py ENGINE [--stderr]`, then on stdin
 
 `crash` in place of ENGINE answers one divide, then dies on the second like a Node.js program.
 With --stderr the answers to `divide` and `perft` are printed on stderr, as Laser prints its perft."""
-import subprocess
 import sys
+
+from perftree_protocol import answer, rows_of
 
 engine = sys.argv[1]
 answers = sys.stderr if "--stderr" in sys.argv[2:] else sys.stdout
@@ -26,10 +27,8 @@ for line in sys.stdin:
         fen, _, moves = rest.partition(" moves ")
         fen, moves = fen.strip(), moves.strip()
     elif words[0] in ("divide", "perft"):
-        args = [engine, words[1], fen] + ([moves] if moves else [])
-        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-        rows = [x.split() for x in out.split("\n\n")[0].splitlines()]
-        total = sum(int(c) for _, c in rows)
+        rows = rows_of(answer(engine, words[1], fen, moves))
+        total = sum(c for _, c in rows)
         if words[0] == "divide":
             print("\n".join(f"{m}: {c}" for m, c in rows) + f"\nTotal: {total}", flush=True, file=answers)
         else:

@@ -46,6 +46,33 @@ def run(moves_of, chess960=False, board_class=chess.Board, write=chess.Move.uci)
     print(total)
 
 
+def answer(engine, depth, fen, moves=""):
+    """What perftree engine `engine` prints for DEPTH FEN [MOVES], for the programs of this folder
+    that wrap one (a dialect, an interactive program, xboard, UCI): a script of this folder runs in
+    this process (its output captured, its exit with an error raised as CalledProcessError, as
+    a process of its own), without a second Python and python-chess, which cost most of a call."""
+    import contextlib, io, runpy, subprocess      # here: every engine imports this module, few call this
+
+    args = [engine, str(depth), fen] + ([moves] if moves else [])
+    if not engine.endswith(".py"):
+        return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    argv, sys.argv = sys.argv, args
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            runpy.run_path(engine, run_name="__main__")
+    except SystemExit as e:
+        if e.code not in (None, 0):
+            raise subprocess.CalledProcessError(e.code, args) from None
+    finally:
+        sys.argv = argv
+    return out.getvalue()
+
+
+def rows_of(out):
+    """(move, count) for each row of a perftree answer, up to its blank line."""
+    return [(m, int(c)) for m, c in (x.split() for x in out.split("\n\n")[0].splitlines())]
+
+
 def legal(board):
     return list(board.legal_moves)
 

@@ -5,12 +5,12 @@
 `stop`; with --ignores, `go perft` is a command it does not know and ignores, as UCI says to, and
 `stop` then has nothing to stop), while its console command `perft N` prints the total of its engine (a perftree-protocol
 engine of this folder) as a bare number, as Ethereal does."""
-import subprocess
+import os
 import sys
 
 import chess
 
-import os
+from perftree_protocol import answer
 
 words = [a for a in sys.argv[1:] if not a.startswith("--")]
 engine = words[0] if words else os.path.join(os.path.dirname(os.path.abspath(__file__)), "correct.py")
@@ -37,8 +37,7 @@ for line in sys.stdin:
     elif word == "stop" and not ignores:
         print("bestmove e2e4", flush=True)
     elif word == "perft":
-        args = [engine, words[1], fen] + ([" ".join(moves)] if moves else [])
-        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        out = answer(engine, words[1], fen, " ".join(moves))
         print(out.strip().splitlines()[-1], flush=True)
     elif word == "quit":
         break

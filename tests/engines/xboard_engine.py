@@ -7,21 +7,18 @@ It announces its features (setboard, ping, usermove with --usermove), keeps the 
 --usermove), answers a move its engine does not generate with `Illegal move: e2e4` (and keeps
 the position as it was), and `perft N` with its engine's divide in long algebraic, one move a
 line, and `Nodes: N`."""
-import subprocess
 import sys
 
 import chess
 
-from perftree_protocol import long_algebraic
+from perftree_protocol import answer, long_algebraic, rows_of
 
 engine, usermove = sys.argv[1], "--usermove" in sys.argv[2:]
 fen, moves = chess.STARTING_FEN, []
 
 
 def divide(depth):
-    args = [engine, str(depth), fen] + ([" ".join(moves)] if moves else [])
-    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    return [(m, int(c)) for m, c in (x.split() for x in out.split("\n\n")[0].splitlines())]
+    return rows_of(answer(engine, depth, fen, " ".join(moves)))
 
 
 def board():

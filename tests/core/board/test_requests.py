@@ -10,6 +10,8 @@ from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.errors import FenError, MoveError
 from perftscope.core.mismatch.finder import find_mismatch
 
+from ...fen_readings import count_fen_reads
+
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 
 
@@ -48,34 +50,23 @@ def test_every_oracle_method_takes_a_request_and_nothing_else():
 
 def test_a_position_already_read_or_built_becomes_a_request_without_its_fen_read_again(monkeypatch):
     position = Position.from_fen(POSITION_3).push("e2e4")
-    reads = _count_reads(monkeypatch)
+    reads = count_fen_reads(monkeypatch)
     request = Request.at(position, ["h5h6"])
     assert reads == [] and request.root == request.written == position.fen() and request.warnings == ()
     assert request.start is position and request.position == position.push("h5h6")
     assert request.from_root() == Request.at(position) and request.fen == position.push("h5h6").fen()
 
 
-def _count_reads(monkeypatch) -> list[str]:
-    from_fen = position_module.Position.from_fen.__func__
-    reads = []
-
-    def counted(cls, fen, *args, **kwargs):
-        reads.append(fen)
-        return from_fen(cls, fen, *args, **kwargs)
-    monkeypatch.setattr(position_module.Position, "from_fen", classmethod(counted))
-    return reads
-
-
 def test_the_finder_reads_no_fen_however_deep_it_goes(engine_path, monkeypatch):
     engine, core = make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core")
     request = Request.of(POSITION_3)          # read where it enters: here
     find_mismatch(engine, core, request, 2)   # the engine's dialect learned before counting
-    reads = _count_reads(monkeypatch)
+    reads = count_fen_reads(monkeypatch)
     by_levels = {}
     for depth in (2, 4):
         reads.clear()
         report = find_mismatch(engine, core, request, depth)
-        by_levels[len(report.levels)] = list(reads)
+        by_levels[len(report.levels)] = [r.fen for r in reads]
     # two levels or four: each level is the one above with a move played, never a FEN read again
     assert set(by_levels) == {2, 4} and by_levels[2] == by_levels[4]
     assert len(by_levels[4]) <= 1, by_levels[4]     # at most the analysis of where the lists differ
@@ -90,9 +81,42 @@ def test_a_suite_line_is_read_once_whatever_the_run_does_with_it(engine_path, mo
     pair = EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core")
     SuiteRun(load(path), pair, shrink_calls=0).run()      # how it prints a divide learned (position 3 among them)
     run = SuiteRun(load(path), pair, shrink_calls=0)
-    reads = _count_reads(monkeypatch)
+    reads = count_fen_reads(monkeypatch)
     run.run()
     # every engine and reference call, the finder's descent, the finding and the unreachable
     # check: one reading of the line's FEN
     assert [c.finding.kind for c in run.cases] == ["ep-rank-pin"]
-    assert reads.count(POSITION_3) == 1, reads
+    assert [r.fen for r in reads].count(POSITION_3) == 1, reads
+
+
+def test_a_find_reads_its_position_once_where_it_enters(engine_path, fen_reads):
+    from perftscope.core.mismatch.find_job import FindJob, FindSettings
+    engine, core = make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core")
+    engine.prepare()                          # how it prints a divide learned before counting,
+    core.divide(Request.at(Position.from_fen(START_FEN)), 2)      # and the core's kernels prepared
+    fen_reads.clear()
+    report = FindJob(FindSettings(Request.of(POSITION_3), 3), lambda: (engine, core)).run()
+    # the FEN entering read once; the descent, the classification and the explanations read none
+    assert report.extra == ["f4e3"] and [r.fen for r in fen_reads] == [POSITION_3], fen_reads
+
+
+def test_a_fuzz_finding_reads_each_position_once(engine_path, fen_reads):
+    from perftscope.core.engines.pair import EnginePair
+    from perftscope.core.mismatch.fuzz import Fuzzer
+    pair = EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core")
+    from perftscope.core.mismatch.edge_positions import edge_positions
+    from perftscope.core.mismatch.fuzz import start_positions
+    fuzzer = Fuzzer(pair, seed=1, depth=2, positions=40, first=True, shrink_calls=0)
+    fuzzer.engine.prepare()
+    fuzzer.reference.divide(Request.at(Position.from_fen(START_FEN)), 2)
+    edge_positions(), start_positions(False)      # the positions it draws from, built once per process
+    fen_reads.clear()
+    try:
+        result = fuzzer.run()
+    finally:
+        fuzzer.close()
+    # each generated position enters as a FEN, read once for every call on it; the finding
+    # (the finder's descent, the classification) reads none
+    assert [f.kind for f in result.findings] == ["ep-rank-pin"]
+    fens = [r.fen for r in fen_reads]
+    assert len(fens) == result.tested and len(set(fens)) == len(fens), fen_reads

@@ -12,7 +12,7 @@ import pytest
 import perftscope.core.counting.perft as single
 from perftscope.core.counting.perft import child_state
 from perftscope.core import kernels
-from perftscope.core.counting.cluster import ClusterError, count_task, make_tasks, run_perft, split_positions
+from perftscope.core.counting.cluster import ClusterError, ClusterRun, count_task, make_tasks, run_perft, split_positions
 from perftscope.core.kernels import expand as _x
 from perftscope.core.board.position import START_FEN, Position
 
@@ -86,7 +86,7 @@ def test_tasks_cover_every_position_once_with_balanced_cost():
 
 
 def test_start_position_depth_6_on_two_workers(dask_client):
-    r = run_perft(START_FEN, "", 6, 3, client=dask_client, tasks=32)
+    r = run_perft(ClusterRun(START_FEN, "", 6, 3, tasks=32), dask_client)
     assert r.nodes == 119_060_324
     assert (r.tasks, r.tasks_run, r.tasks_from_journal) == (32, 32, 0)
     assert (r.unique_positions, r.total_positions) == (5362, 8902)
@@ -94,45 +94,45 @@ def test_start_position_depth_6_on_two_workers(dask_client):
 
 
 def test_kiwipete_depth_5_divide_with_each_workers_table(dask_client):
-    r = run_perft(KIWIPETE, "", 5, 2, divide=True, client=dask_client, tasks=24, hash_exp=16)
+    r = run_perft(ClusterRun(KIWIPETE, "", 5, 2, divide=True, tasks=24, hash_exp=16), dask_client)
     assert r.nodes == 193_690_690
     assert r.divide == single.divide(Position.from_fen(KIWIPETE), 5)
 
 
 def test_moves_are_played_before_the_split(dask_client):
-    r = run_perft(START_FEN, "e2e4 e7e5", 4, 2, client=dask_client, tasks=8)
+    r = run_perft(ClusterRun(START_FEN, "e2e4 e7e5", 4, 2, tasks=8), dask_client)
     assert r.fen == Position.from_fen(START_FEN).play("e2e4 e7e5").fen()
     assert r.nodes == single.perft(Position.from_fen(START_FEN).play("e2e4 e7e5"), 4)
 
 
 def test_a_journal_made_for_another_run_is_refused(tmp_path, dask_client):
     journal = tmp_path / "run.sqlite"
-    first = run_perft(START_FEN, "", 4, 2, client=dask_client, tasks=4, journal=journal)
+    first = run_perft(ClusterRun(START_FEN, "", 4, 2, tasks=4, journal=journal), dask_client)
     assert first.nodes == 197_281
     with pytest.raises(ClusterError, match="another run.*depth 4.*not this one.*depth 5"):
-        run_perft(START_FEN, "", 5, 2, client=dask_client, tasks=4, journal=journal)
-    again = run_perft(START_FEN, "", 4, 2, client=dask_client, tasks=4, journal=journal)
+        run_perft(ClusterRun(START_FEN, "", 5, 2, tasks=4, journal=journal), dask_client)
+    again = run_perft(ClusterRun(START_FEN, "", 4, 2, tasks=4, journal=journal), dask_client)
     assert (again.nodes, again.tasks_run, again.tasks_from_journal) == (197_281, 0, 4)
     (tmp_path / "junk.sqlite").write_text("not a database")
     with pytest.raises(ClusterError, match="junk.sqlite cannot be used"):
-        run_perft(START_FEN, "", 4, 2, client=dask_client, journal=tmp_path / "junk.sqlite")
+        run_perft(ClusterRun(START_FEN, "", 4, 2, journal=tmp_path / "junk.sqlite"), dask_client)
 
 
 def test_bad_splits_are_refused_before_any_work():
     with pytest.raises(ClusterError, match="split must be between 0 and 3") as refused:
-        run_perft(START_FEN, "", 3, 4)
+        run_perft(ClusterRun(START_FEN, "", 3, 4))
     # core names its parameter; a front end writes it as it calls it
     assert str(refused.value) == "split must be between 0 and 3 for depth 3, got 4"
     assert refused.value.spelled({"split": "--split"}) == "--split must be between 0 and 3 for depth 3, got 4"
     with pytest.raises(ClusterError, match="divide on a cluster needs split"):
-        run_perft(START_FEN, "", 3, 0, divide=True)
+        run_perft(ClusterRun(START_FEN, "", 3, 0, divide=True))
     with pytest.raises(ClusterError, match="either local N or address"):
-        run_perft(START_FEN, "", 3, 1, local=2, address="tcp://127.0.0.1:1")
+        run_perft(ClusterRun(START_FEN, "", 3, 1, local=2, address="tcp://127.0.0.1:1"))
 
 
 def test_an_unreachable_scheduler_is_a_clear_error():
     with pytest.raises(ClusterError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
-        run_perft(START_FEN, "", 3, 1, address="tcp://127.0.0.1:9")
+        run_perft(ClusterRun(START_FEN, "", 3, 1, address="tcp://127.0.0.1:9"))
 
 
 def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client, tmp_path):
@@ -151,7 +151,7 @@ def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client, tmp_
 
     killer = threading.Thread(target=kill_one_holding_work, daemon=True)
     killer.start()
-    r = run_perft(START_FEN, "", 7, 3, client=dask_client, tasks=48, journal=journal)
+    r = run_perft(ClusterRun(START_FEN, "", 7, 3, tasks=48, journal=journal), dask_client)
     killer.join(timeout=60)
     assert lost and lost[0][1]                         # killed holding work
     assert r.nodes == 3_195_901_860
@@ -163,3 +163,31 @@ def test_killing_a_worker_mid_run_still_gives_the_exact_answer(dask_client, tmp_
     assert sum(int(nodes) for _, nodes in rows) == 3_195_901_860
     assert lost[0][0] not in dask_client.run(os.getpid).values()
     dask_client.wait_for_workers(2, timeout=60)       # the nanny brings it back for later tests
+
+
+def _listening(pids) -> set[tuple[str, int]]:
+    """(address, port) of every socket the processes `pids` listen on."""
+    import psutil
+    out = set()
+    for pid in pids:
+        try:
+            connections = psutil.Process(pid).net_connections(kind="inet")
+        except psutil.NoSuchProcess:
+            continue
+        out |= {(c.laddr.ip, c.laddr.port) for c in connections if c.status == psutil.CONN_LISTEN}
+    return out
+
+
+def test_a_local_cluster_listens_on_the_loopback_only():
+    import psutil
+    from perftscope.core.counting.cluster import ClusterJob
+    heard = []
+
+    def up(event):          # the cluster is up: its scheduler, HTTP server and workers listen now
+        if not heard:
+            me = psutil.Process()
+            heard.append(_listening([me.pid] + [p.pid for p in me.children(recursive=True)]))
+    result = ClusterJob(ClusterRun(START_FEN, "", 3, 1, local=1, tasks=2)).run(up)
+    assert result.nodes == 8902 and result.dashboard is None          # no dashboard unless asked
+    addresses = {address for address, _ in heard[0]}
+    assert len(heard[0]) >= 3 and addresses <= {"127.0.0.1", "::1"}, heard[0]

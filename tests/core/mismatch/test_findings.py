@@ -21,16 +21,40 @@ def test_a_chess960_castling_with_a_pinned_rook_is_a_castling_failure(engine_pat
 
 
 def test_findings_alike_are_merged_with_a_count(engine_path):
-    # a position and its colour mirror shrink to the same minimal position and moves
+    # a position and its colour mirror shrink to the same minimal position and moves; a queen for
+    # the rook, or the king and the slider changing sides of the pawns, is the same bug
     engine, core = make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), make_oracle("core")
     found = [investigate(engine, core, Request.of(fen), 2, shrink_calls=60)
              for fen in ("4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 1", "8/8/8/8/k2Pp2R/8/8/4K3 b - d3 0 1",
-                         "4k3/8/8/K2pP2q/8/8/8/8 w - d6 0 1")]
-    assert found[0].example_fen == found[1].example_fen != found[2].example_fen
+                         "4k3/8/8/K2pP2q/8/8/8/8 w - d6 0 1", "4k3/8/8/q2pP2K/8/8/8/8 w - d6 0 1")]
+    assert found[0].example_fen == found[1].example_fen != found[2].example_fen != found[3].example_fen
     kept: list = []
-    assert [merge(kept, f) for f in found] == [found[0], found[0], found[2]]
-    assert kept == [found[0], found[2]] and [f.count for f in kept] == [2, 1]
-    assert found[0].to_json()["count"] == 2
+    assert [merge(kept, f) for f in found] == [found[0]] * 4
+    assert kept == [found[0]] and found[0].count == 4 and found[0].to_json()["count"] == 4
+    # another bug of the same engine's class stays a row of its own: a rook for the queen is not a
+    # bishop, nor a rank a diagonal
+    other = investigate(make_oracle(f"perftree:{engine_path('ep_pinned_pawn')}"), core,
+                        Request.of("4k3/4b3/8/2Pp4/8/K7/8/8 w - d6 0 2"), 1)
+    assert other.kind == "ep-pinned" and merge(kept, other) is other and len(kept) == 2
+
+
+def test_a_fuzz_session_gives_one_row_for_one_bug(engine_path):
+    # seed 1041's first seven positions hold three en passants through a rank pin: black to move
+    # with a queen, white with a queen on the other side, black with a rook, each already as small as
+    # it gets (kings, two pawns, the slider): one bug, one row
+    fuzzer = Fuzzer(EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core"), seed=1041, positions=7,
+                    depth=1, shrink_calls=0)
+    result = fuzzer.run()
+    assert [(f.kind, f.count) for f in result.findings] == [("ep-rank-pin", 3)]
+    assert result.findings[0].summary().startswith("en passant through a rank pin: illegal ")
+
+
+def test_a_missing_en_passant_by_a_pawn_pinned_along_a_diagonal_is_named_by_its_kind(engine_path):
+    # the pawn on c5 is pinned to a3 by the bishop on e7; capturing d5 en passant keeps it on the line
+    report = find_mismatch(make_oracle(f"perftree:{engine_path('ep_pinned_pawn')}"), make_oracle("core"),
+                           Request.of("4k3/4b3/8/2Pp4/8/K7/8/8 w - d6 0 2"), 1)
+    assert report.missing == ["c5d6"] and report.extra == []
+    assert classify(report) == "ep-pinned"
 
 
 def test_one_bug_reached_by_two_routes_is_one_finding_with_the_class_of_its_minimal_position(engine_path):
@@ -109,3 +133,14 @@ def test_crash_only_for_a_process_that_died(engine_path):
     crash = investigate(make_oracle(f"perftree:{engine_path('node_crash')}"), core,
                         Request.of("8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"), 2)
     assert crash.kind == "crash" and crash.engine_failed
+
+
+def test_a_failure_is_worded_and_labelled_by_the_one_table():
+    from perftscope.core.errors import EngineError
+    from perftscope.core.mismatch.failures import ENGINE_FAILED, FAILURE_KINDS, Failure, finding_kind
+    from perftscope.core.mismatch.findings import CLASSES
+    assert all(CLASSES[kind] == FAILURE_KINDS[kind].label for kind in ENGINE_FAILED)
+    # an engine under test failing otherwise than a call breaking off: one class, wherever it is met
+    failed = Failure.of(EngineError("mine.sh: cannot be started"), "mine.sh", "at the root")
+    assert (failed.kind, failed.finding_kind, finding_kind("error")) == ("error", "unreadable", "unreadable")
+    assert failed.message == "mine.sh failed at the root: cannot be started"
