@@ -24,7 +24,6 @@ class LocateController(JobTab):
     def start(self, options: dict, origin=None, depth: int | None = None):
         """Locate with the panel's `options` on `origin` (an app.model.Origin: a result's engines and
         position; None: the selection's engines on the board's position) at `depth` (None: the tab's)."""
-        from perftscope.core.engines.oracle import Request
         from perftscope.core.locate.job import LocateJob, LocateSettings
 
         from .model import Origin
@@ -32,7 +31,7 @@ class LocateController(JobTab):
             return
         try:
             if origin is None:
-                origin = Origin(self.selection.pair(), Request.of(*self.main_model.board_root))
+                origin = Origin(self.selection.pair(), self.main_model.board_request())
             pair, request = origin.pair, origin.request
             if pair.engine is None:
                 raise PerftscopeError("Choose the engine to locate in first (the Divide tab's engine)")

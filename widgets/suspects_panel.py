@@ -66,12 +66,15 @@ class SuspectsPanel(StartStop, QWidget):
         self.build.setPlaceholderText("a native engine's build command, e.g. make (run in a copy of its source)")
         self.build.setToolTip("How a native engine is rebuilt for each mutant, in a copy of its source folder "
                               "(empty: the engine file's `build`). Your files are never touched.")
+        build_row = QHBoxLayout()
+        build_row.addWidget(self.build, 1)
+        build_row.addWidget(QLabel("Mutants"))
+        build_row.addWidget(self.mutants)
         form = QFormLayout()
         form.addRow("Source", source_row)
-        form.addRow("Build", self.build)
+        form.addRow("Build", build_row)
         numbers = QHBoxLayout()
-        for label, box in (("Depth", self.depth), ("Seconds", self.seconds), ("Runs", self.runs),
-                           ("Mutants", self.mutants)):
+        for label, box in (("Depth", self.depth), ("Seconds", self.seconds), ("Runs", self.runs)):
             numbers.addWidget(QLabel(label))
             numbers.addWidget(box)
         numbers.addStretch(1)

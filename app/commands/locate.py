@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections import Counter
 from dataclasses import dataclass
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.job import Progress
 
 from . import add_parser
 from .common import add_engine_args, add_position_args, depth_arg, int_arg, print_json, seconds_arg
@@ -80,21 +78,9 @@ def run(args) -> int:
                               tuple(os.path.realpath(f) for f in args.source), args.top, args.seconds, args.timeout,
                               runs=args.runs, mutants=args.mutants, mutant_seconds=args.mutant_seconds,
                               build=args.build)
-    job = LocateJob(settings)
-    quiet = args.json
-
-    def emit(event):
-        if not quiet and isinstance(event, Progress) and sys.stderr.isatty():
-            print(f"\r\x1b[K{event.text[:150]}", end="", file=sys.stderr, flush=True)
-
-    try:
-        result = job.run(emit)
-    except KeyboardInterrupt:
-        job.stop()
-        raise
-    finally:
-        if not quiet and sys.stderr.isatty():
-            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    # as every long command: the Job on a thread of its own, its Progress one line, Ctrl-C as Stop
+    from .job_runner import run_job
+    result = run_job(LocateJob(settings), quiet=args.json)
     if args.json:
         print_json(result.to_json(args.top))
         return 0

@@ -44,7 +44,7 @@ def line_of(path: Path, text: str) -> int:
     return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 
 
-def locate(spec, fen, depth=2, runs=16, mutants=40, **more):
+def locate(spec, fen, depth=2, runs=16, mutants=20, **more):
     return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, mutants=mutants,
                                     mutant_seconds=300.0, **more)).run()
 
@@ -109,7 +109,7 @@ def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix
     engine.write_text(text)
     engine.chmod(0o755)
     before = tree_hash(tmp_path)
-    result = locate(f"perftree:{engine}", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", runs=12, mutants=30)
+    result = locate(f"perftree:{engine}", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", runs=12, mutants=20)
     assert tree_hash(tmp_path) == before
     assert result.coverage == ("node",)
     line = text[:at].count("\n") + 1
