@@ -127,9 +127,9 @@ class DivideService:
     engines of the tree being shown (`set_pair` at each new tree: rows expanded later are still
     that tree's engines). Their oracles are made by the core.engines.pair.EnginePair on first use
     (starting an engine can fail: that arrives as an error message like any other) and kept until
-    other engines are chosen. With no engine only the reference is asked. A tree's root is made a
-    core.engines.oracle.Request once; each row's position is that Request with the row's moves
-    played on its Position, never its FEN read again."""
+    other engines are chosen. With no engine only the reference is asked. A tree's root is given as a
+    core.engines.oracle.Request (`set_root`: the board's, read where it entered); each row's position
+    is that Request with the row's moves played on its Position, never a FEN read again."""
 
     def __init__(self, bridge: Bridge, timeout: float = 60.0):
         self.bridge = bridge
@@ -137,8 +137,7 @@ class DivideService:
         self.refused = None            # ... or the EngineError of a half-typed spec, which every divide fails with
         self.timeout = timeout
         self._oracles: dict[str, object] = {}
-        self._written: dict[str, str] = {}   # FEN -> as written, for the FENs loaded with something dropped
-        self._roots: dict[str, object] = {}  # FEN -> its Request (the engine's FEN as written)
+        self.root = None               # core.engines.oracle.Request of the tree shown (the engine's FEN as written)
         self._jobs: weakref.WeakSet = weakref.WeakSet()
         self._lock = threading.Lock()
 
@@ -160,27 +159,14 @@ class DivideService:
                 for oracle in self._oracles.values():
                     oracle.timeout = timeout          # read at the start of each call
 
-    def remember_written(self, fen: str, written: str):
-        """`fen` was loaded as `written` (a right or en-passant square that cannot stand, dropped
-        for the reference): the engine under test is asked about it as written, as compare does."""
-        self._written[fen] = written
-        with self._lock:
-            self._roots.pop(fen, None)
+    def set_root(self, request):
+        """Divide the tree rooted at `request` (a core.engines.oracle.Request, no moves played) from
+        now on: each row's position is its Position with the row's moves played."""
+        self.root = request
 
-    def as_written(self, fen: str) -> str:
-        """The FEN the engine under test is given for a tree rooted at `fen`."""
-        return self._written.get(fen, fen)
-
-    def request(self, fen: str, moves=()):
-        """The Request of the tree rooted at `fen` (checked once per root) with `moves` played."""
-        from perftscope.core.engines.oracle import Request
-        with self._lock:
-            root = self._roots.get(fen)
-        if root is None:
-            root = Request.of(self.as_written(fen))      # the engine is sent it as written, the reference what stands
-            with self._lock:
-                self._roots[fen] = root
-        return root.then(*moves)
+    def request(self, moves=()):
+        """The Request of the tree's row reached by `moves` from its root."""
+        return self.root.then(*moves)
 
     def _oracle(self, spec, make):
         """The oracle of `spec` (a core.engines.spec.Spec), made by `make()` on first use."""
@@ -202,19 +188,25 @@ class DivideService:
         engine = self._oracle(pair.engine, pair.make_engine) if pair.engine is not None else None
         return engine, self._oracle(pair.reference, pair.make_reference)
 
-    def divides(self, pair, refused, fen: str, moves, depth: int) -> list:
-        """The rows (core.mismatch.finder.Row) of the position after `moves` (worker thread): the
-        engine's count beside the reference's; with no engine its counts are None."""
+    def divides(self, pair, refused, root, moves, depth: int) -> list:
+        """The rows (core.mismatch.finder.Row) of the position after `moves` from the Request `root`
+        (worker thread): the engine's count beside the reference's; with no engine its counts are None."""
         from perftscope.core.mismatch.finder import diff_rows
         engine, reference = self.oracles(pair, refused)
-        request = self.request(fen, moves)
+        request = root.then(*moves)
         # a move a totals-only engine refuses to play is a row of its own: not generated (refused)
         engine_rows, not_played = engine.divide_refused(request, depth, as_written=True) \
             if engine is not None else ({}, [])
         return diff_rows(engine_rows, reference.divide(request, depth), not_played)
 
     def fetch(self, fen, moves, depth, on_done, on_error) -> Ticket:
-        job = self.bridge.submit(self.divides, on_done, on_error, self.pair, self.refused, fen, tuple(moves), depth)
+        """A row of the tree rooted at `fen` divided, its rows later: the service's root (the window
+        sets it), or for a tree used alone `fen` read here, where it enters."""
+        if self.root is None or self.root.root != fen:
+            from perftscope.core.engines.oracle import Request
+            self.root = Request.of(fen)
+        job = self.bridge.submit(self.divides, on_done, on_error, self.pair, self.refused, self.root, tuple(moves),
+                                 depth)
         self._jobs.add(job)
         return job
 

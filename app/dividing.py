@@ -25,16 +25,16 @@ def engines_line(engine: str | None, reference: str) -> str:
 class DivideController(QObject):
     """`model` the window's MainModel, `engines` its EngineSelection, `divides` the
     DivideService, `tree_model`/`tree` the divide tree and its panel, `finder` the
-    FinderController, `finder_panel` the finder's report, `set_fen(fen) -> bool` the board
+    FinderController (whose state the finder's report watches), `set_fen(fen) -> bool` the board
     command that loads a position (a bad one is a message)."""
     started = Signal()                  # a divide or search began: the tree is what to look at
     locateRequested = Signal(object, int)   # *Which line?* on a row or the finder's report: its Origin, depth
     waitingChanged = Signal(str)        # which engine call is being waited for ("" when none)
 
-    def __init__(self, model, engines, divides, tree_model, tree, finder, finder_panel, set_fen, parent=None):
+    def __init__(self, model, engines, divides, tree_model, tree, finder, set_fen, parent=None):
         super().__init__(parent)
         self.model, self.engines, self.divides, self.set_fen = model, engines, divides, set_fen
-        self.tree_model, self.tree, self.finder, self.finder_panel = tree_model, tree, finder, finder_panel
+        self.tree_model, self.tree, self.finder = tree_model, tree, finder
         self._waiting = ""
         tree.divideRequested.connect(self.divide)
         tree.findRequested.connect(self.find_mismatch)
@@ -75,13 +75,13 @@ class DivideController(QObject):
         self.finder.cancel()
         self.divides.cancel()
 
-    def _root(self) -> tuple[str, tuple]:
-        """Where Divide and Find start: the board's position, or, while the board shows one of
-        the tree's rows (the finder's preview, a row clicked), the tree's root, which the
+    def _root(self):
+        """Where Divide and Find start, a Request: the board's position, or, while the board shows
+        one of the tree's rows (the finder's preview, a row clicked), the tree's root, which the
         line above the tree names."""
         if self.model.row_shown is not None and self.tree_model.fen is not None:
-            return self.tree_model.fen, tuple(self.tree_model.root.moves)
-        return self.model.board_root
+            return self.divides.request(self.tree_model.root.moves)
+        return self.model.board_request()
 
     def _start_tree(self, depth: int, fetch: bool):
         self.abandon()
@@ -92,7 +92,9 @@ class DivideController(QObject):
         except EngineError as e:
             pair = None
             self.divides.refuse(e)            # the divide fails with it, as an engine that cannot start
-        fen, moves = self._root()
+        request = self._root()
+        self.divides.set_root(request.from_root())
+        fen, moves = request.root, request.moves
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
         self.tree.set_about(fen, moves, engines_line(engine, reference))
@@ -151,7 +153,7 @@ class DivideController(QObject):
         if self.tree_model.fen is None:
             return
         if not self._select(self._mismatch_row()):
-            self.model.show(self.tree_model.fen, self.tree_model.root.moves)
+            self.model.show_request(self.divides.request(self.tree_model.root.moves))
 
     def _mismatch_row(self) -> list[str] | None:
         """The moves to the finder's first differing row in this tree, None without one."""
@@ -160,8 +162,7 @@ class DivideController(QObject):
             return None
         root = list(self.tree_model.root.moves)
         # the tree's position is its root Request played on (read once per tree); the report's is its own
-        if Position.from_fen(report.root_fen).play(report.path[:len(root)]) != \
-                self.divides.request(self.tree_model.fen, root).position:
+        if report.root_position.play(report.path[:len(root)]) != self.divides.request(root).position:
             return None                       # a report about another tree
         return list(report.path) + [(report.missing + report.extra)[0]]
 
@@ -195,9 +196,9 @@ class DivideController(QObject):
         caption = f"showing the divide row {rel}" + (f" (before {node.move}: {verdict.word})" if odd else "")
         mark = None
         if odd:
-            pos = self.divides.request(tree.fen, shown).position
+            pos = self.divides.request(shown).position
             mark = mismatch_layer(node.move, verdict, tree.engine, _why(pos, node.move))
-        self.model.show_row(tree.fen, shown, moves, caption, mark)
+        self.model.show_row(self.divides.request(shown), moves, caption, mark)
         if mark is not None:
             self._say(mark.notes[0])
 
@@ -209,7 +210,7 @@ class DivideController(QObject):
         if pair is None or pair.engine is None or fen != self.tree_model.fen:
             self.model.say("Which line? needs the engine this tree was divided with: divide again", error=True)
             return
-        self.locateRequested.emit(Origin(pair, self.divides.request(fen, moves)), depth)
+        self.locateRequested.emit(Origin(pair, self.divides.request(moves)), depth)
 
     def locate_found(self, fen: str, path, depth: int):
         """*Which line?* on the finder's report (`path` from its root `fen`): the engines and the
@@ -233,13 +234,12 @@ class DivideController(QObject):
                            error=True)
             return
         fen, moves, engine, reference = self._start_tree(depth, fetch=False)
-        self.finder_panel.set_finding(engine, reference, fen, depth)
         self._say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
         if self.model.divide_pair is None:
             self.finder.fail(str(self.divides.refused))
             return
         # the tree's root Request: the engine under test is sent the FEN as written
-        self.finder.start(Origin(self.model.divide_pair, self.divides.request(fen, moves)), depth)
+        self.finder.start(Origin(self.model.divide_pair, self.divides.request(moves), depth))
 
     def _level(self, where, level):
         """One level of the finder: the rows of the position reached so far."""
@@ -254,11 +254,9 @@ class DivideController(QObject):
 
     def _finder_failed(self, message):
         self.tree_model.stop_loading(message)
-        self.finder_panel.show_error(message)
         self._say(f"finder: {message}", error=True)
 
     def _found(self, report):
-        self.finder_panel.show_report(report)
         below = list(report.path[len(self.tree_model.root.moves):])
         if report.error:
             failed_at_root = self.tree_model.root.state == "loading"
@@ -323,8 +321,7 @@ class DivideController(QObject):
         if report is None:
             self._say(said, error=True)
             return
-        self.finder_panel.set_finding(engine, reference, fen, finding.depth)
-        origin = Origin(pair, self.divides.request(fen)) if pair is not None else None
+        origin = Origin(pair, self.divides.request(), finding.depth) if pair is not None else None
         self.finder.replay(report, origin)         # the levels into the tree, the differing row selected
         self._say(said, error=True)
 
@@ -336,16 +333,14 @@ class DivideController(QObject):
 
         from .session import fill_divide
         pair = self._readable_pair()
-        self.finder.restore(report, Origin(pair, Request.of(report.root_fen))
+        self.finder.restore(report, Origin(pair, Request.of(report.root_fen), report.depth)
                             if report is not None and pair is not None else None)
-        if report is not None:
-            self.finder_panel.show_report(report)
-        else:
-            self.finder_panel.clear()
         if divide:
             fill_divide(self.tree_model, divide)
             self.tree.set_depth(int(divide["depth"]))       # the next Divide runs at the rows' depth
-            about = Position.from_fen(divide["fen"]).play(list(divide.get("moves", [])))
+            root = Request.of(divide["fen"])                # where the saved tree enters
+            self.divides.set_root(root)
+            about = root.then(*divide.get("moves", [])).position
             self.tree.set_about(divide["fen"], divide.get("moves", ()),
                                 engines_line(divide.get("engine"), divide.get("reference")))
             self.model.divide_started(about, pair)

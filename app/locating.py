@@ -24,7 +24,6 @@ class LocateController(JobTab):
     def start(self, options: dict, origin=None, depth: int | None = None):
         """Locate with the panel's `options` on `origin` (an app.model.Origin: a result's engines and
         position; None: the selection's engines on the board's position) at `depth` (None: the tab's)."""
-        from perftscope.core.engines.oracle import Request
         from perftscope.core.locate.job import LocateJob, LocateSettings
 
         from .model import Origin
@@ -32,13 +31,14 @@ class LocateController(JobTab):
             return
         try:
             if origin is None:
-                origin = Origin(self.selection.pair(), Request.of(*self.main_model.board_root))
+                origin = Origin(self.selection.pair(), self.main_model.board_request())
             pair, request = origin.pair, origin.request
             if pair.engine is None:
                 raise PerftscopeError("Choose the engine to locate in first (the Divide tab's engine)")
             settings = LocateSettings(pair.engine, pair.reference, request.written, request.moves,
                                       depth or options["depth"], tuple(options["sources"]),
-                                      seconds=options["seconds"], timeout=pair.timeout, runs=options["runs"])
+                                      seconds=options["seconds"], timeout=pair.timeout, runs=options["runs"],
+                                      mutants=options.get("mutants", 0), build=options.get("build", ""))
             job = LocateJob(settings)
         except PerftscopeError as e:
             self.state.fail(str(e))
@@ -63,8 +63,11 @@ class LocateController(JobTab):
             return f"Locate stopped ({counts}): nothing ranked", False
         top = [s.where for s in result.suspects if s.rank == 1]
         tied = f" (tied with {len(top) - 1} more)" if len(top) > 1 else ""
+        fixes = [f for f in result.fixes if f.confirmed]
+        fixed = f"; a fix at {fixes[0].file}:{fixes[0].line} ({fixes[0].change})" if fixes else ""
+        mutants = f", {result.mutation.tried} mutants" if result.mutation is not None and result.mutation.tried else ""
         return (f"Locate {'stopped' if result.stopped else 'done'}: {top[0] if top else 'no line'} "
-                f"ranked first{tied}; {counts}"), False
+                f"ranked first{tied}{fixed}; {counts}{mutants}"), False
 
     def failing_run(self, suspect):
         """A failing run that ran `suspect`'s lines (the finder's first)."""

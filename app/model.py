@@ -32,6 +32,7 @@ class Origin:
     "agree", a false verdict."""
     pair: EnginePair
     request: Request
+    depth: int | None = None           # the depth it was computed at (a search's), None: not one
 
     def then(self, *moves: str) -> Origin:
         """The same engines on the position after `moves` more."""
@@ -123,6 +124,8 @@ class MainModel(QObject):
         super().__init__(parent)
         self.position: Position | None = None     # the board's
         self.board_root: tuple[str, tuple] = ("", ())   # ... as its first FEN and the moves played from it
+        self.board_start: Position | None = None   # ... its first position
+        self._written: tuple | None = None         # (first FEN, as written, warnings) when something was dropped
         self.analysis = None                      # core.board.analysis of the board's position
         self.divide_about: Position | None = None  # the position the divide tree was computed for
         self.divide_pair: EnginePair | None = None  # ... and its engines (None: none could be read)
@@ -137,12 +140,14 @@ class MainModel(QObject):
         self.jobs = {name: JobState(parent=self) for name in JOBS}    # each tab's long work and results
 
     # --- the board ---------------------------------------------------------------------
-    def board_moved(self, pos: Position, root: tuple[str, tuple]):
-        """The board shows `pos`, reached by `root` (its first FEN and the moves played): the
-        user moved it (the row and its mark no longer apply) or a row is being shown."""
+    def board_moved(self, pos: Position, root: tuple[str, tuple], start: Position | None = None):
+        """The board shows `pos`, reached by `root` (its first FEN and the moves played) from
+        `start` (its first position): the user moved it (the row and its mark no longer apply) or a
+        row is being shown."""
         if not self._showing_row:
             self._forget_row()
         self.position, self.board_root = pos, (root[0], tuple(root[1]))
+        self.board_start = start
         self._analyse()
         self.changed.emit()
 
@@ -163,17 +168,36 @@ class MainModel(QObject):
         except PerftscopeError as e:
             self.say(str(e), error=True)
 
+    def root_written(self, fen: str, written: str, warnings):
+        """The board's first position `fen` was entered as `written`, its `warnings` saying what
+        could not stand (core.engines.lenient_fen): the engine under test is sent it as written."""
+        self._written = (fen, written, tuple(warnings))
+
+    def board_request(self):
+        """The board's position as a core.engines.oracle.Request: its first position as it entered
+        (no FEN read again) and the moves played from it."""
+        from perftscope.core.engines.oracle import Request
+        start = self.board_start if self.board_start is not None else Position.from_fen(self.board_root[0])
+        root = start.fen()
+        _, written, warnings = self._written if self._written and self._written[0] == root else (root, root, ())
+        return Request(root, written, warnings, (), start, start).then(*self.board_root[1])
+
     def show(self, fen: str, moves=()):
-        """Put `fen` with `moves` played from it on the board."""
+        """Put `fen` with `moves` played from it on the board (a FEN entering: a session's, a run's)."""
         self.showRequested.emit(Position.from_fen(fen), tuple(moves))
 
-    def show_row(self, fen: str, moves, row: tuple, caption: str, mark=None):
-        """Show a divide row's position (`fen` + `moves`), the board saying which `row` it is,
-        with the row's mismatch `mark`; the tree keeps its root, so it is not stale."""
+    def show_request(self, request):
+        """Put a Request's position on the board: its root and the moves played, nothing read again."""
+        self.showRequested.emit(request.start, tuple(request.moves))
+
+    def show_row(self, request, row: tuple, caption: str, mark=None):
+        """Show a divide row's position (`request`: the tree's root Request with the moves played),
+        the board saying which `row` it is, with the row's mismatch `mark`; the tree keeps its root,
+        so it is not stale."""
         self._showing_row = True
         try:
             self.row_shown, self.caption, self.mark = tuple(row), caption, mark
-            self.show(fen, moves)
+            self.show_request(request)
         finally:
             self._showing_row = False
 

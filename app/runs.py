@@ -35,6 +35,7 @@ class RunController(JobTab):
     def __init__(self, bridge, panel, graphs, context, model, parent=None):
         super().__init__(bridge, panel, model.jobs["run"], parent)
         self.graphs, self.context, self.model = graphs, context, model
+        context.watch(self.state)
         self.jobs.finished.connect(self.finished)
         self.jobs.failed.connect(lambda message: model.say(message, error=True))
         self.about = ""
@@ -71,9 +72,7 @@ class RunController(JobTab):
 
     def _position(self):
         """The board's position, remembered as the one this run counts."""
-        about = self.model.run_started()
-        self.context.set_about(*self.model.run_root, "core")
-        return about
+        return self.model.run_started()          # the context above the graphs says it from the job's Subject
 
     def _say(self, text: str):
         about = self.model.run_about.fen() if self.model.run_about is not None else ""

@@ -267,9 +267,9 @@ def _read_fen(fen: str, chess960: bool = False) -> tuple[Position, list[str]]:
 class BoardPanel(QWidget):
     """BoardView with the moves played (back/forward), undo/redo, flip, and a FEN field."""
     positionChanged = Signal(object)      # the Position now shown
-    # (FEN, FEN as written): a FEN loaded with a right or en-passant square that cannot stand, which
-    # the engine under test is asked about as written (core.engines.lenient_fen)
-    fenWritten = Signal(str, str)
+    # (FEN, FEN as written, warnings): a FEN loaded with a right or en-passant square that cannot
+    # stand, which the engine under test is asked about as written (core.engines.lenient_fen)
+    fenWritten = Signal(str, str, object)
     historyChanged = Signal()             # undo/redo availability may have changed
 
     def __init__(self, parent=None):
@@ -348,6 +348,10 @@ class BoardPanel(QWidget):
     @property
     def position(self) -> Position:
         return self.positions[self.index]
+
+    def start(self) -> Position:
+        """The first position, the moves played from it lead to the one shown."""
+        return self.positions[0]
 
     def root(self) -> tuple[str, tuple[str, ...]]:
         """The first position's FEN and the moves played from it to the one shown."""
@@ -525,7 +529,7 @@ class BoardPanel(QWidget):
     def _written(self, pos: Position, text: str, warnings):
         if warnings:
             from perftscope.core.engines.lenient_fen import fen_as_written
-            self.fenWritten.emit(pos.fen(), fen_as_written(text))
+            self.fenWritten.emit(pos.fen(), fen_as_written(text), tuple(warnings))
 
     def _show_error(self, message: str, warning: bool = False):
         """Under the FEN field: what is wrong with it (red), or what was dropped from it."""

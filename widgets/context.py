@@ -38,12 +38,25 @@ class ContextBar(QWidget):
         row.addWidget(self.show_button, 0, Qt.AlignTop)
         self.show_button.clicked.connect(self.showRequested)
         self._about = ""
+        self._subject = None
         self.stale = False
 
     def set_about(self, fen: str, moves=(), engines: str = ""):
         """The result below is for this position and these engines."""
         self._about = describe(fen, moves, engines)
         self.set_stale(False)
+
+    def watch(self, state):
+        """Say what a tab's long work belongs to: its JobState's Subject (app.model.JobState), told
+        there once, shown here whenever it names another one."""
+        state.changed.connect(lambda: self.show_subject(state.subject))
+
+    def show_subject(self, subject):
+        """The result below belongs to `subject` (a core.job.Subject; None: nothing new)."""
+        if subject is None or subject == self._subject:
+            return
+        self._subject = subject
+        self.set_about(subject.fen or "", subject.moves, " against ".join(subject.engines[:2]))
 
     def clear(self, hint: str = ""):
         self._about = ""

@@ -1,12 +1,15 @@
 """The Suspect lines tab: `perftscope locate` in the window. The source folder (optional: locate
-finds it for scripts), depth, seconds and runs, Start/Stop, the runs' progress; then the ranked
-suspects (where, Ochiai, DStar, failing/passing runs that ran it, the evidence) above the
-engine's source file, the ranked lines marked and scored in it. A click on a suspect scrolls
-the source there and asks (`suspectChosen`) for one of its failing positions on the board.
+finds it for scripts), depth, seconds, runs, mutants and a native engine's build command,
+Start/Stop, the runs' progress; then the ranked suspects (where, Ochiai, DStar, failing/passing
+runs that ran it, the evidence) above the engine's source file, the ranked lines marked and
+scored in it, and beside it the fix: the confirmed change's diff with *Save patch…* (or why
+there is none). A click on a suspect scrolls the source there, shows its line's fix if it has
+one, and asks (`suspectChosen`) for one of its failing positions on the board.
 It only shows things: app/locating.py runs the core.locate.job.LocateJob and feeds it."""
 from __future__ import annotations
 
 import html
+import os
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextFormat
@@ -57,8 +60,19 @@ class SuspectsPanel(StartStop, QWidget):
         self.seconds = spin_box(1, 3600, 40, "no covered run is started after this long", " s")
         self.runs = spin_box(0, 100_000, 0, "no covered run is started once this many have been (0: no cap)")
         self.runs.setSpecialValueText("no cap")
+        self.mutants = spin_box(0, 100_000, 300, "mutants of the suspect lines run at most (0: rank by spectra alone)")
+        self.mutants.setSpecialValueText("none")
+        self.build = QLineEdit()
+        self.build.setPlaceholderText("a native engine's build command, e.g. make (run in a copy of its source)")
+        self.build.setToolTip("How a native engine is rebuilt for each mutant, in a copy of its source folder "
+                              "(empty: the engine file's `build`). Your files are never touched.")
+        build_row = QHBoxLayout()
+        build_row.addWidget(self.build, 1)
+        build_row.addWidget(QLabel("Mutants"))
+        build_row.addWidget(self.mutants)
         form = QFormLayout()
         form.addRow("Source", source_row)
+        form.addRow("Build", build_row)
         numbers = QHBoxLayout()
         for label, box in (("Depth", self.depth), ("Seconds", self.seconds), ("Runs", self.runs)):
             numbers.addWidget(QLabel(label))
@@ -98,9 +112,33 @@ class SuspectsPanel(StartStop, QWidget):
         source_layout.setContentsMargins(0, 0, 0, 0)
         source_layout.addWidget(self.file_label)
         source_layout.addWidget(self.source_view, 1)
+        self.fix_label = QLabel()
+        self.fix_label.setWordWrap(True)
+        self.fix_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.fix_view = QPlainTextEdit()
+        self.fix_view.setReadOnly(True)
+        self.fix_view.setLineWrapMode(QPlainTextEdit.NoWrap)
+        self.fix_view.setFont(mono)
+        self.save_patch = QPushButton("Save patch…")
+        self.save_patch.setEnabled(False)
+        self.save_patch.setToolTip("Write the fix shown as a unified diff (apply it with `patch -p1` or `git apply`)")
+        self.save_patch.clicked.connect(self._save_patch)
+        self.fix = None                       # the core.locate.mutation.Fix shown
+        fix_box = QWidget()
+        fix_layout = QVBoxLayout(fix_box)
+        fix_layout.setContentsMargins(0, 0, 0, 0)
+        fix_layout.addWidget(self.fix_label)
+        fix_layout.addWidget(self.fix_view, 1)
+        fix_layout.addWidget(self.save_patch, 0, Qt.AlignRight)
+        beside = QSplitter(Qt.Horizontal)
+        beside.addWidget(source_box)
+        beside.addWidget(fix_box)
+        beside.setStretchFactor(0, 3)
+        beside.setStretchFactor(1, 2)
+        self._beside = beside
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.table)
-        split.addWidget(source_box)
+        split.addWidget(beside)
         split.setStretchFactor(1, 1)
 
         layout = QVBoxLayout(self)
@@ -117,22 +155,28 @@ class SuspectsPanel(StartStop, QWidget):
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
         self.table.clicked.connect(lambda index: self.choose(index.row()))
+        self.show_fix(None)
 
     def options(self) -> dict:
         folder = self.source.text().strip()
         return {"sources": (folder,) if folder else (), "depth": self.depth.value(),
-                "seconds": float(self.seconds.value()), "runs": self.runs.value() or None}
+                "seconds": float(self.seconds.value()), "runs": self.runs.value() or None,
+                "mutants": self.mutants.value(), "build": self.build.text().strip()}
 
     def choices(self) -> dict:
         """The tab's settings as plain data to remember between sessions (app.memory)."""
         return {"source": self.source.text().strip(), "depth": self.depth.value(),
-                "seconds": self.seconds.value(), "runs": self.runs.value()}
+                "seconds": self.seconds.value(), "runs": self.runs.value(), "mutants": self.mutants.value(),
+                "build": self.build.text().strip()}
 
     def set_choices(self, choices: dict):
         """Put back what choices() returned; a value of the wrong kind is left as it is."""
         if isinstance(choices.get("source"), str):
             self.source.setText(choices["source"])
-        for key, box in (("depth", self.depth), ("seconds", self.seconds), ("runs", self.runs)):
+        if isinstance(choices.get("build"), str):
+            self.build.setText(choices["build"])
+        for key, box in (("depth", self.depth), ("seconds", self.seconds), ("runs", self.runs),
+                         ("mutants", self.mutants)):
             value = choices.get(key)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 box.setValue(int(value))
@@ -147,7 +191,7 @@ class SuspectsPanel(StartStop, QWidget):
 
     def set_running(self, running: bool):
         super().set_running(running)
-        for w in (self.source, self.depth, self.seconds, self.runs):
+        for w in (self.source, self.depth, self.seconds, self.runs, self.mutants, self.build):
             w.setEnabled(not running)
 
     # --- fed by the controller -----------------------------------------------------------
@@ -157,6 +201,7 @@ class SuspectsPanel(StartStop, QWidget):
         self.source_view.clear()
         self.file_label.clear()
         self.caption.clear()
+        self.show_fix(None)
 
     def show_result(self, result):
         """A core.locate.job.LocateResult: its suspects ranked, the first one's file shown."""
@@ -167,8 +212,9 @@ class SuspectsPanel(StartStop, QWidget):
         self.table.setRowCount(len(self.suspects))
         ranks = [s.rank for s in self.suspects]
         for row, s in enumerate(self.suspects):
-            tied = ranks.count(s.rank) > 1
-            cells = (f"{s.rank}{'=' if tied else ''}{'*' if s.way else ''}", s.where, f"{s.score:.3f}", dstar_text(s.dstar),
+            tied = ranks.count(s.rank)
+            rank = f"{s.rank}= of {tied}" if tied > 1 else f"{s.rank}"
+            cells = (f"{rank}{'*' if s.way else ''}", s.where, f"{s.score:.3f}", dstar_text(s.dstar),
                      f"{s.failed}/{result.failed}", f"{s.passed}/{result.passed}", s.evidence, s.text)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -181,6 +227,59 @@ class SuspectsPanel(StartStop, QWidget):
                 self.table.setItem(row, col, item)
         if self.suspects:
             self.show_source(self.suspects[0].path)
+            self.scroll_to(self.suspects[0].line)
+        self.show_fix(self._fix_of(self.suspects[0]) if self.suspects else None)
+
+    def _fix_of(self, suspect):
+        """The confirmed fix of `suspect`'s lines, else None."""
+        result = self.result
+        if result is None or suspect is None:
+            return None
+        return next((f for f in result.fixes if f.confirmed and f.path == suspect.path
+                     and suspect.line <= f.line <= suspect.last), None)
+
+    def show_fix(self, fix):
+        """`fix` (a core.locate.mutation.Fix) beside the source, or what the mutants said when
+        there is none."""
+        self.fix = fix
+        self.save_patch.setEnabled(fix is not None)
+        if fix is not None:
+            self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
+                                   f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
+                                   f"{html.escape(', '.join(fix.checked_by))}</span>")
+            self.fix_view.setPlainText(fix.diff)
+            sizes = self._beside.sizes()
+            if sum(sizes) and sizes[1] < 0.4 * sum(sizes):      # the diff readable beside the source
+                self._beside.setSizes([int(0.55 * sum(sizes)), sum(sizes) - int(0.55 * sum(sizes))])
+            return
+        self.fix_view.clear()
+        result = self.result
+        mutation = None if result is None else result.mutation
+        if mutation is None:
+            self.fix_label.setText("The fix: mutants of the suspect lines run after the ranking (Mutants above 0).")
+        elif not mutation.tried:
+            self.fix_label.setText(f"No mutant ran: {html.escape(mutation.note or 'none could be made')}")
+        elif any(f.confirmed for f in result.fixes):
+            self.fix_label.setText("No fix on this line: click the line the fix is on.")
+        else:
+            top = result.suspects[0] if result.suspects else None
+            self.fix_label.setText("No one-token change fixes it (a missing check?)"
+                                   + (f": it belongs at <b>{html.escape(top.where)}</b>" if top else "")
+                                   + f" ({mutation.tried} mutants run)")
+
+    def _save_patch(self):
+        if self.fix is None:
+            return
+        name = os.path.splitext(os.path.basename(self.fix.file))[0]
+        path, _ = QFileDialog.getSaveFileName(self, "Save the fix as a patch", f"{name}-fix.patch",
+                                              "Patches (*.patch *.diff);;All files (*)")
+        if not path:
+            return
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(self.fix.diff)
+        except OSError as e:
+            self.fix_label.setText(f"cannot write {html.escape(path)}: {html.escape(e.strerror or str(e))}")
 
     def show_source(self, path: str, chosen=None):
         """The file at `path`, each line numbered, the ranked ones scored and marked."""
@@ -198,6 +297,9 @@ class SuspectsPanel(StartStop, QWidget):
                 if s.path == path:
                     for n in range(s.line, s.last + 1):
                         scores.setdefault(n, f"{s.rank:>3}· {s.score:.3f}")
+            for f in (self.result.fixes if self.result is not None else []):
+                if f.confirmed and f.path == path:
+                    scores[f.line] = f"{scores.get(f.line, '')[:4]} fix"
             width = len(str(len(lines)))
             self.source_view.setPlainText("\n".join(f"{n:>{width}} {scores.get(n, ''):>11} │ {text}"
                                                     for n, text in enumerate(lines, 1)))
@@ -234,6 +336,9 @@ class SuspectsPanel(StartStop, QWidget):
         self.table.selectRow(row)
         self.show_source(suspect.path, suspect)
         self.scroll_to(suspect.line)
+        fix = self._fix_of(suspect)
+        if fix is not None or self.fix is None:
+            self.show_fix(fix)
         self.suspectChosen.emit(suspect)
 
     def scroll_to(self, line: int):

@@ -102,17 +102,17 @@ def run_cluster(args, divide: bool) -> int:
             _started(event, runner.line)
         elif isinstance(event, Notice):
             runner.line.say(f"perftscope: {event.text}")
-    runner = JobRunner(job, heard)
+    runner = JobRunner(job, heard, logged=True)     # a long run's progress is logged where stderr is a file
     try:
         r = runner.run()
     except ClusterError as e:
-        if runner.stopped:          # Ctrl-C: the tasks done are said, and kept by a journal
-            p = runner.line.last
-            kept = f"; the journal {args.journal} keeps them" if args.journal else ""
-            if p is not None:
-                print(f"perftscope: {p.done} of {p.total} tasks done when interrupted{kept}", file=sys.stderr)
-            return 130
         raise PerftscopeError(e.spelled(FLAGS)) from None
+    except KeyboardInterrupt:       # stopped: the tasks done are said, and kept by a journal
+        p = runner.line.last
+        kept = f"; the journal {args.journal} keeps them" if args.journal else ""
+        if p is not None:
+            print(f"perftscope: {p.done} of {p.total} tasks done when interrupted{kept}", file=sys.stderr)
+        raise
     if args.json:
         out = {"fen": r.fen, "depth": r.depth, "nodes": r.nodes, "seconds": round(r.seconds, 6),
                "nps": round(r.nps), "workers": r.workers, "split": r.split, "tasks": r.tasks,

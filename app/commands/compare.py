@@ -1,8 +1,6 @@
 """`perftscope compare`: find where an engine's move generation departs from a reference."""
 from __future__ import annotations
 
-import sys
-
 from perftscope.core.mismatch.find_job import FindJob, FindSettings
 from perftscope.core.mismatch.finder import Level, Report
 from perftscope.core.engines.oracle import Request
@@ -13,7 +11,7 @@ from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from . import add_parser
 from .common import add_engine_args, add_position_args, print_json
-from .job_runner import JobRunner
+from .job_runner import run_job
 
 
 def register(sub):
@@ -54,12 +52,7 @@ def run(args) -> int:
 
         # the finder as the window runs it: a Job, Ctrl-C as its Stop (the engine call running killed)
         job = FindJob(FindSettings(request, args.depth), lambda: (engine, reference), (engine.name, reference.name))
-        runner = JobRunner(job, progress, quiet=args.json)
-        report = runner.run()
-        if runner.stopped:
-            print(f"perftscope: stopped after {len(report.levels)} level{'s' if len(report.levels) != 1 else ''} "
-                  f"of the search: no verdict", file=sys.stderr)
-            return 130
+        report = run_job(job, progress, quiet=args.json)
         if report.crash and not args.json:
             _print_reading(engine, args.verbose, said)
     if args.json:

@@ -7,12 +7,15 @@ import threading
 from pathlib import Path
 
 from perftscope.core.engines.pair import EnginePair
-from perftscope.core.mismatch.suite_run import Case, SuiteRun, junit_xml
+from perftscope.core.job import Subject
+from perftscope.core.mismatch.session_job import SessionJob, SuiteSettings
+from perftscope.core.mismatch.suite_run import Case, junit_xml
 from perftscope.core.errors import PerftscopeError
 from perftscope.core.mismatch.findings import CLASSES, Finding, depth_histogram, shortest_examples
 from perftscope.core.mismatch.shrink import Shrunk
 
 from .common import print_json, spelled
+from .job_runner import run_job
 
 _print_lock = threading.Lock()      # cases end on several worker threads
 
@@ -79,19 +82,22 @@ def _print_case(args, case: Case):
 
 
 def run_engine_suite(args, entries) -> int:
-    run = SuiteRun(entries, EnginePair.parse(args.engine, args.reference, args.timeout), jobs=args.jobs,
-                   max_depth=args.max_depth, max_nodes=args.max_nodes, shrink_calls=args.shrink_calls,
-                   on_case=lambda case: _print_case(args, case),
-                   keep_passed=bool(args.json or args.junit))      # a text report prints each as it ends
-    if not args.json:
-        print(f"engine     {run.engine_name}")
-        print(f"reference  {run.reference_name}")
-        print(f"jobs       {run.jobs}", flush=True)
-    try:
-        run.run()
-    except KeyboardInterrupt:
-        run.stop()
-        raise
+    # a suite session as the Test-engine tab runs one: a SessionJob, each position's Case an event
+    # printed as it ends, Ctrl-C as Stop
+    settings = SuiteSettings(Path(args.file).name, args.max_depth, args.jobs, entries=entries,
+                             max_nodes=args.max_nodes, shrink_calls=args.shrink_calls, cases=True,
+                             keep_passed=bool(args.json or args.junit))   # a text report prints each as it ends
+    job = SessionJob(EnginePair.parse(args.engine, args.reference, args.timeout), settings)
+
+    def heard(event):
+        if isinstance(event, Subject) and not args.json:
+            print(f"engine     {event.engines[0]}")
+            print(f"reference  {event.engines[1]}")
+            print(f"jobs       {job.session.jobs}", flush=True)
+        elif isinstance(event, Case):
+            _print_case(args, event)
+    run_job(job, heard, quiet=args.json)
+    run = job.session
     if args.junit:
         try:
             Path(args.junit).write_text(junit_xml(run, Path(args.file).name), encoding="utf-8")

@@ -13,7 +13,7 @@ from perftscope.core.engines.pair import EnginePair
 from . import add_parser
 from .common import add_engine_args, add_960_arg, int_arg, print_json, seconds_arg
 from .engine_report import finding_lines, summary_lines
-from .job_runner import JobRunner
+from .job_runner import run_job
 
 
 def register(sub):
@@ -62,8 +62,7 @@ def run(args) -> int:
                   flush=True)
         elif isinstance(event, Finding):
             _print_finding(event)
-    runner = JobRunner(job, heard, quiet=args.json)
-    outcome = runner.run()
+    outcome = run_job(job, heard, quiet=args.json)
     result = job.session.result
     if args.json:
         print_json({"engine": outcome.engine, "reference": outcome.reference, "seed": args.seed,
@@ -75,7 +74,7 @@ def run(args) -> int:
               f"{found} finding{'s' if found != 1 else ''}{distinct}")
         for line in summary_lines(result.findings):
             print(line)
-    return 130 if runner.stopped else 1 if result.findings else 0
+    return 1 if result.findings else 0
 
 
 def _print_finding(finding):

@@ -1,13 +1,14 @@
 """A long command runs its core.job.Job the way the window does: on a thread of its own, its
 events handed back to the command's thread as they come, its Progress as one line on stderr (kept
-up to date on a terminal, every LOG_EVERY seconds otherwise), Ctrl-C as Stop.
+up to date on a terminal; where stderr is no terminal, none, or with `logged` one line every
+LOG_EVERY seconds), Ctrl-C as Stop.
 
     result = run_job(job, on_event=print_finding)       # raises what the job raised
-    stopped = ...                                        # see JobRunner.stopped
 
-A first Ctrl-C asks the job to stop (running engine calls are killed, the job ends with what it
-has, and the command says so); a second one, or a job that does not end within STOP_GRACE seconds
-of its stop, is a KeyboardInterrupt as before.
+A Ctrl-C asks the job to stop (running engine calls are killed) and, once it has ended, is the
+KeyboardInterrupt it always was (`perftscope: interrupted`, exit 130), so that no engine outlives
+the command and no half-run reads as a result; a second one, or a job that does not end within
+STOP_GRACE seconds of its stop, is raised at once.
 """
 from __future__ import annotations
 
@@ -28,11 +29,12 @@ POLL = 0.1
 
 
 class ProgressLine:
-    """A job's Progress on stderr: one line redrawn in place on a terminal, else one every
-    LOG_EVERY seconds (and the last one). `quiet`: none at all (a JSON run)."""
+    """A job's Progress on stderr: one line redrawn in place on a terminal; elsewhere none, or
+    with `logged` one every LOG_EVERY seconds (and the last one). `quiet`: none at all (a JSON run)."""
 
-    def __init__(self, quiet: bool = False):
-        self.quiet, self.live = quiet, stderr_is_terminal()
+    def __init__(self, quiet: bool = False, logged: bool = False):
+        self.live = stderr_is_terminal()
+        self.quiet = quiet or not (self.live or logged)
         self.last: Progress | None = None
         self._printed = 0.0
         self._shown = False
@@ -65,11 +67,12 @@ class ProgressLine:
 
 
 class JobRunner:
-    """Runs one job (see the module's doc); `stopped` tells afterwards whether Ctrl-C stopped it."""
+    """Runs one job (see the module's doc); `line.last` is its last Progress (what a stopped run had done)."""
 
-    def __init__(self, job, on_event: Callable[[object], None] | None = None, quiet: bool = False):
+    def __init__(self, job, on_event: Callable[[object], None] | None = None, quiet: bool = False,
+                 logged: bool = False):
         self.job, self.on_event = job, on_event
-        self.line = ProgressLine(quiet)
+        self.line = ProgressLine(quiet, logged)
         self.stopped = False
         self._events: queue.Queue = queue.Queue()
         self._outcome: list = []
@@ -94,6 +97,8 @@ class JobRunner:
                     raise KeyboardInterrupt
         finally:
             self.line.close()
+        if self.stopped:
+            raise KeyboardInterrupt
         kind, value = self._outcome[0]
         if kind == "error":
             raise value

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import sys
+from collections import Counter
 from dataclasses import dataclass
 
 from perftscope.core.errors import PerftscopeError
-from perftscope.core.job import Progress
 
 from . import add_parser
 from .common import add_engine_args, add_position_args, depth_arg, int_arg, print_json, seconds_arg
@@ -44,6 +43,13 @@ def register(sub):
                    help="no run is started after this many seconds (default 40)")
     p.add_argument("--runs", type=int_arg("--runs", 1, 100_000), default=None, metavar="N",
                    help="no run is started after this many (default: as many as --seconds allows)")
+    p.add_argument("--build", default="", metavar="CMD",
+                   help="how a native engine is rebuilt for each mutant, run in a copy of its source folder "
+                        "(e.g. \"make\"; default: the engine file's `build`); the user's files are never touched")
+    p.add_argument("--mutants", type=int_arg("--mutants", 0, 100_000), default=300, metavar="N",
+                   help="mutants of the suspect lines run at most (default 300; 0: rank by spectra alone)")
+    p.add_argument("--mutant-seconds", type=seconds_arg, default=60.0, metavar="S",
+                   help="no mutant is started after this many seconds of mutation (default 60)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=run)
 
@@ -70,22 +76,11 @@ def run(args) -> int:
         raise PerftscopeError("give the depth: -d DEPTH (or --session / --finding giving the position)")
     settings = LocateSettings(engine, reference or "core", fen, moves, depth,
                               tuple(os.path.realpath(f) for f in args.source), args.top, args.seconds, args.timeout,
-                              runs=args.runs)
-    job = LocateJob(settings)
-    quiet = args.json
-
-    def emit(event):
-        if not quiet and isinstance(event, Progress) and sys.stderr.isatty():
-            print(f"\r\x1b[K{event.text[:150]}", end="", file=sys.stderr, flush=True)
-
-    try:
-        result = job.run(emit)
-    except KeyboardInterrupt:
-        job.stop()
-        raise
-    finally:
-        if not quiet and sys.stderr.isatty():
-            print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+                              runs=args.runs, mutants=args.mutants, mutant_seconds=args.mutant_seconds,
+                              build=args.build)
+    # as every long command: the Job on a thread of its own, its Progress one line, Ctrl-C as Stop
+    from .job_runner import run_job
+    result = run_job(LocateJob(settings), quiet=args.json)
     if args.json:
         print_json(result.to_json(args.top))
         return 0
@@ -95,6 +90,8 @@ def run(args) -> int:
         print(f"agree      {result.subject.engines[0]} and {result.subject.engines[1]} agree at depth "
               f"{settings.depth}: no failing run, nothing to locate")
         return 0
+    for warning in result.warnings:
+        print(f"warning    {warning}")
     example = result.example
     where = example.fen + (f" moves {' '.join(example.moves)}" if example.moves else "")
     print(f"failing    {where}")
@@ -104,19 +101,44 @@ def run(args) -> int:
         runs += f" ({len(result.other_failures)} failing runs of another kind left out)"
     print(runs + (" (stopped)" if result.stopped else ""))
     print(f"source     {', '.join(_shown(f) for f in result.sources)} ({', '.join(result.coverage)} coverage)")
+    mutation = result.mutation
+    if mutation is not None:
+        print("mutants    " + (f"{mutation.tried} run of {mutation.made} made, {mutation.per_second:.1f} per second, "
+                                f"{mutation.seconds:.1f} s" if mutation.tried else mutation.note or "none run"))
     print()
     shown = result.suspects[:args.top]
     width = max(len(s.where) for s in shown) if shown else 0
+    ties = Counter(s.rank for s in result.suspects)
+    column = max((len(_rank(s, ties)) for s in shown), default=0)
     for s in shown:
-        rank = f"{s.rank}." if not _tied(result.suspects, s) else f"{s.rank}="
-        rank += "*" if s.way else " "
-        print(f"{rank:>5} {s.where:<{width}}  {s.score:.3f}  {s.failed}/{s.passed}  {s.text}")
+        print(f"{_rank(s, ties):>{column}}{'*' if s.way else ' '} {s.where:<{width}}  {s.score:.3f}  "
+              f"{s.failed}/{s.passed}  {s.text}")
+        if s.mutants:
+            print(f"{'':>{column + 2}}{s.evidence.split('; ')[0]}")
+    if shown and ties[shown[-1].rank] > sum(1 for s in shown if s.rank == shown[-1].rank):
+        more = ties[shown[-1].rank] - sum(1 for s in shown if s.rank == shown[-1].rank)
+        print(f"{'':>{column + 2}}... {more} more share rank {shown[-1].rank} (--top)")
     print()
+    for fix in result.fixes:
+        if fix.confirmed:
+            print(f"fix        {fix.file}:{fix.line}: {fix.change} {fix.said()}, and agrees at "
+                  f"{', '.join(fix.checked_by)}")
+            print("\n".join("           " + line for line in fix.diff.rstrip("\n").split("\n")))
+    if mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
+        top = result.suspects[0] if result.suspects else None
+        refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"
+                          for f in result.fixes[:2])
+        print("no fix     no one-token change fixes it (a missing check?)" +
+              (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top else "") + refuted)
     if any(s.way for s in shown):
+        from perftscope.core.locate.spectra import missed
         twin = result.twins[0]
-        print(f"*: ran on the way to {twin.move}, not in the same position without {twin.without}: ranked above "
+        way = (f"ran where {twin.move} should have been generated" if twin.move in missed(result.runs[twin.failing])
+               else f"ran on the way to {twin.move} (the lines that play it after those that generate it)")
+        print(f"*: {way}, not in the same position without {twin.without}: ranked above "
               f"the rest, then by the runs where {twin.move} is possible")
-    print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence)")
+    print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence), of how many"
+          + ("; mutants rank first, the spectrum after" if mutation is not None and mutation.tried else ""))
     return 0
 
 
@@ -212,5 +234,6 @@ def _shown(folder: str) -> str:
     return folder if relative.startswith("..") else relative
 
 
-def _tied(suspects, s) -> bool:
-    return sum(1 for o in suspects if o.rank == s.rank) > 1
+def _rank(s, ties) -> str:
+    """'3.' alone, '1= of 31' in a tie."""
+    return f"{s.rank}." if ties[s.rank] == 1 else f"{s.rank}= of {ties[s.rank]}"

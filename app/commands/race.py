@@ -87,7 +87,7 @@ def run(args) -> int:
     from perftscope.core.race import report
     from perftscope.core.race.duel import Duel
     from perftscope.core.race.race_job import RaceJob, RaceSettings
-    from .job_runner import JobRunner
+    from .job_runner import run_job
 
     specs = [parse_spec(spec) for spec in args.engine]      # read once: a typo fails before any engine starts
     positions = positions_from(args.positions, args.chess960)
@@ -100,7 +100,6 @@ def run(args) -> int:
     live = not (args.json or args.markdown)
     printer = _Printer() if live else None
     listener = printer.event if live else None
-    stopped = False
     if args.repeat is not None:
         duel = Duel(specs[0], specs[1], positions, args.repeat, seconds, args.depth, mode,
                     args.timeout, listener=listener, on_run=printer.run if live else None)
@@ -116,16 +115,14 @@ def run(args) -> int:
         race = job.race
         if live:
             print(f"race       {report.settings_text(race, args.repeat)}", flush=True)
-        runner = JobRunner(job, (lambda e: printer.event(e.kind, e.heat, e.lap)) if live else None, quiet=not live)
-        runner.run()
-        stopped = runner.stopped
+        run_job(job, (lambda e: printer.event(e.kind, e.heat, e.lap)) if live else None, quiet=not live)
     if args.json:
         print_json(report.to_json(race, duel))
     elif args.markdown:
         print(report.to_markdown(race, duel))
     else:
         printer.summary(race, duel)
-    return 130 if stopped else 1 if race.wrong else 0
+    return 1 if race.wrong else 0
 
 
 class _Printer:

@@ -51,6 +51,7 @@ __all__ = ["DEFAULT_TASKS", "WORKER_WAIT", "ClusterError", "ClusterJob", "Cluste
 
 RETRIES = 2                # a task that raised is tried again this often
 LOST_SETTLE = 1.0          # seconds for the client to notice a lost scheduler after a failed call
+RESULT_SLICE = 0.5         # seconds between looks at a stop while a finished task's counts are fetched
 LOOPBACK = "127.0.0.1"     # where a local cluster listens: nothing of it is reachable from outside
 
 
@@ -273,11 +274,15 @@ def _run_on_cluster(run: ClusterRun, prepared: _Prepared, client, watch: WorkerW
                     failed[t.id] = _why(f)
                     continue
                 try:
-                    c, secs, who = f.result()
+                    got = _result(f, stopped)
                 except (OSError, TimeoutError, CancelledError):    # the scheduler went away with it
                     futures[f] = t
                     _scheduler_lost(client, counts, all_tasks, jr, settle=LOST_SETTLE)
                     raise
+                if got is None:             # stopped while its counts were on their way
+                    futures[f] = t
+                    break
+                c, secs, who = got
                 n = _nodes(t, c)
                 jr.record(t, c, n, secs, who)
                 counts[t.id] = c
@@ -313,6 +318,19 @@ def _run_on_cluster(run: ClusterRun, prepared: _Prepared, client, watch: WorkerW
             own.close()
         if cluster is not None:
             cluster.close()
+
+
+def _result(future, stopped: threading.Event):
+    """A finished task's (counts, seconds, worker), fetched from its worker; None when the run is
+    stopped meanwhile (a worker that does not answer must not hold a stopped run)."""
+    while True:
+        try:
+            return future.result(timeout=RESULT_SLICE)
+        except TimeoutError:        # Dask's own is this one
+            if stopped.is_set():
+                return None
+            if future.client.status != "running":
+                raise               # the scheduler is gone: the caller says so
 
 
 def _scheduler_lost(client, counts: dict, all_tasks: list, jr: Journal, settle: float = 0.0) -> bool:

@@ -21,6 +21,7 @@
     chess960 = false                            # it does not take Chess960 positions
     source = ["src"]                            # its source folders, for `perftscope locate`
     coverage = "gcov"                           # how it leaves line coverage: python, node, gcov, llvm
+    build = "make"                              # how it is rebuilt (in a copy of its source) for locate's mutants
 
     [dialect]                                   # how it prints its divide (else learned by calibration)
     rows = ["{move} {count}{rest}"]
@@ -54,7 +55,7 @@ except ImportError:             # Python 3.10
 
 _KEYS = {"name", "command", "cwd", "env", "start", "start_until", "ready", "position", "divide",
          "totals", "end", "sentinel", "sentinel_reply", "quit", "timeout", "protocol", "moves_each",
-         "fen_after", "illegal", "chess960", "dialect", "source", "coverage"}
+         "fen_after", "illegal", "chess960", "dialect", "source", "coverage", "build"}
 COVERAGE = ("python", "node", "gcov", "llvm")
 PROTOCOLS = {"uci": UCI, "xboard": XBOARD}
 
@@ -89,6 +90,7 @@ class EngineFile:
     protocol: str = "uci"
     source: tuple[str, ...] = ()      # absolute folders (`source`, relative to the file)
     coverage: str = ""                # one of COVERAGE, or "" when not said
+    build: str = ""                   # the shell command that rebuilds it, run in a copy of its first source folder
 
 
 def _strings(data: dict, key: str, path: str, default=()) -> tuple[str, ...]:
@@ -186,4 +188,5 @@ def load_engine_file(target: str) -> EngineFile:
     coverage = _string(data, "coverage", path, "")
     if coverage and coverage not in COVERAGE:
         raise EngineError(f"file:{target}: 'coverage' must be one of {', '.join(COVERAGE)}, got {coverage!r}")
-    return EngineFile(name, dialogue, float(seconds) if seconds is not None else None, protocol, source, coverage)
+    return EngineFile(name, dialogue, float(seconds) if seconds is not None else None, protocol, source, coverage,
+                      _string(data, "build", path, ""))

@@ -30,13 +30,14 @@ class Kind:
     colon otherwise; `written` how help writes a spec of it; `label` what the window's selector
     shows; `needs` what follows the colon: "" (nothing), "file" (a path the selector can browse
     to) or "text" (a command template); `about` one phrase for the help; `aliases` other names a
-    spec may use."""
+    spec may use; `in_process` whether it runs inside perftscope (no program of its own)."""
     name: str
     written: str
     label: str
     needs: str
     about: str
     aliases: tuple[str, ...] = ()
+    in_process: bool = False
 
     @property
     def builtin(self) -> bool:
@@ -44,9 +45,9 @@ class Kind:
 
 
 KINDS = (
-    Kind("core", "core", "core (perftscope)", "", "the jitted core"),
+    Kind("core", "core", "core (perftscope)", "", "the jitted core", in_process=True),
     Kind("python-chess", "python-chess", "python-chess", "", "python-chess in process: slow, trusted",
-         aliases=("chess",)),
+         aliases=("chess",), in_process=True),
     Kind("stockfish", "stockfish", "Stockfish", "", "Stockfish's go perft, found on PATH"),
     Kind("uci", "uci:PATH", "UCI engine…", "file", "a UCI engine speaking go perft N"),
     Kind("xboard", "xboard:PATH", "xboard engine…", "file", "an xboard engine with a perft command"),
@@ -64,6 +65,7 @@ YARDSTICKS = ("core", "stockfish")
 SPECS = ", ".join(k.written for k in KINDS[:-1]) + f" or {KINDS[-1].written}"
 BUILTIN = tuple(k.name for k in KINDS if k.builtin)
 WITH_TARGET = tuple(k.name for k in KINDS if not k.builtin)
+IN_PROCESS = tuple(k.name for k in KINDS if k.in_process)
 _ALIASES = {alias: k.name for k in KINDS for alias in (k.name, *k.aliases) if k.builtin}
 OPTIONS = {"chess960": ("false",)}          # option: the values it may take
 # a template starting with one of these runs the script it names: the script is the engine's name

@@ -147,7 +147,9 @@ def _node_lines(path: str, ranges) -> set[int]:
 
 
 def _gcov(folder, roots):
-    data = glob.glob(os.path.join(folder, "gcov", "**", "*.gcda"), recursive=True)
+    # the .gcda lie under the object's own path: a dot-folder in it must be walked too
+    data = [os.path.join(root, name) for root, _, names in os.walk(os.path.join(folder, "gcov"))
+            for name in names if name.endswith(".gcda")]
     if not data:
         return None
     gcov = shutil.which("gcov")

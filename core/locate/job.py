@@ -36,7 +36,8 @@ from ..engines.process import launched_with
 from .coverage import scratch_environment
 from .runs import CoveredEngine, Run, focus_of, position_kinds, removed, wrong_moves
 from .sources import Program, no_coverage_hint, program_of
-from .spectra import Suspect, Twins, rank
+from .mutation import FIX_FUZZ, Confirmation, Fix, Mutation, MutationResult, rerank
+from .spectra import Suspect, Twins, _relative, rank
 
 SHRINK_CALLS = 80          # engine calls shrink may spend (each a covered run)
 CHILDREN = 40              # children of one position run at most
@@ -59,6 +60,9 @@ class LocateSettings:
     timeout: float = DEFAULT_TIMEOUT     # one engine call
     runs: int | None = None              # no run is started once this many have been
     seed: int = 1
+    mutants: int = 300                   # mutants of the suspect lines run at most (0: rank by spectra alone)
+    mutant_seconds: float = 60.0         # no mutant is started after this many seconds of mutation
+    build: str = ""                      # how a native engine is rebuilt in a copy of its source ('' : the engine file's)
 
     def __post_init__(self):
         if not isinstance(self.depth, int) or self.depth < 1:
@@ -69,6 +73,8 @@ class LocateSettings:
             raise PerftscopeError(f"--runs must be at least 1, got {self.runs}")
         if not self.seconds > 0:
             raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
+        if self.mutants < 0:
+            raise PerftscopeError(f"--mutants must be 0 or more, got {self.mutants}")
         self.request                           # FenError / MoveError naming what is wrong
 
     @cached_property
@@ -92,6 +98,12 @@ class LocateResult:
     report: Report | None = None
     seconds: float = 0.0
     stopped: bool = False
+    mutation: MutationResult | None = None   # what the suspect lines' mutants did (None: not tried)
+    warnings: list[str] = field(default_factory=list)   # the FEN as written, a position no game reaches
+
+    @property
+    def fixes(self) -> list[Fix]:
+        return self.mutation.fixes if self.mutation is not None else []
 
     @property
     def failed(self) -> int:
@@ -115,7 +127,12 @@ class LocateResult:
                           for t in self.twins],
                 "example": None if self.example is None else self.example.to_json(),
                 "focus": self.focus, "sources": list(self.sources), "coverage": list(self.coverage),
-                "seconds": round(self.seconds, 2), "stopped": self.stopped}
+                "seconds": round(self.seconds, 2), "stopped": self.stopped, "warnings": list(self.warnings),
+                "fixes": [f.to_json() for f in self.fixes],
+                "mutants": None if self.mutation is None else {
+                    "made": self.mutation.made, "tried": self.mutation.tried,
+                    "seconds": round(self.mutation.seconds, 2), "note": self.mutation.note or None},
+                "mutants_per_second": None if self.mutation is None else round(self.mutation.per_second, 2)}
 
 
 class LocateJob:
@@ -132,9 +149,12 @@ class LocateJob:
         self._stop = threading.Event()
         self._doing: str | None = None
         self._oracles: list[Oracle] = []
+        self._mutation: Mutation | None = None
 
     def stop(self) -> None:
         self._stop.set()
+        if self._mutation is not None:
+            self._mutation.halt()
         for oracle in list(self._oracles):
             if isinstance(oracle, CoveredEngine):
                 oracle.halt()
@@ -168,6 +188,7 @@ class LocateJob:
         self._oracles.append(covered)
         scratch = launched_with(scratch_environment(covered.scratch))
         scratch.__enter__()
+        ranking = False
         try:
             self._doing = f"finding where {covered.name} differs from {reference.name}"
             emit(Progress(0, None, self._doing))
@@ -181,6 +202,11 @@ class LocateJob:
             if report.agree:
                 result.agree = True
                 return self._done(result, start)
+            for warning in asked.warnings:
+                result.warnings.append(f"the FEN's {warning} (for the truth; {covered.name} is given the FEN "
+                                       f"as written)")
+            result.warnings += [f"this position cannot arise in a real game ({reason}); engines legitimately "
+                                f"disagree here" for reason in report.unreachable]
             failing = asked.from_root().then(*report.path)
             board = failing.position.chess_board()
             result.focus = focus_of(board, report.missing + report.extra)
@@ -194,7 +220,10 @@ class LocateJob:
             covered.origin = "shrink"
             shrunk = None
             try:
-                shrunk = shrink(covered, reference, failing, 1, max_calls=SHRINK_CALLS, cancelled=over)
+                # a FEN that does not stand as written is not shrunk: every step would be a position
+                # that stands, none still what the engine was given
+                if not failing.warnings:
+                    shrunk = shrink(covered, reference, failing, 1, max_calls=SHRINK_CALLS, cancelled=over)
             except OracleCancelled:
                 pass
             if shrunk is not None and shrunk.fen != failing.position.fen():
@@ -206,13 +235,25 @@ class LocateJob:
                             "children", over)
             self._doing = f"a short fuzz on positions with {(result.focus or 'any move').removesuffix(' move')} moves"
             self._batch(covered, islice(self._fuzz(result.focus, over), FUZZ_RUNS), "fuzz", over)
+            ranking = True
         except OracleCancelled:
-            result.stopped = True
+            result.stopped = ranking = True
         finally:
             scratch.__exit__(None, None, None)
             self._doing = None
             covered.close()
+            if not ranking:                     # an early return or an error: the reference is done with
+                reference.close()
+        try:
+            return self._ranked(result, covered, reference, emit, start)
+        finally:
+            self._doing = None
             reference.close()
+
+    def _ranked(self, result: LocateResult, covered: CoveredEngine, reference: Oracle, emit: Emit,
+                start: float) -> LocateResult:
+        """The runs ranked, then re-ranked by the suspect lines' mutants."""
+        s = self.settings
         result.stopped = result.stopped or self._stop.is_set()
         example = next((r for r in covered.runs if r.failed), None)
         result.example = example
@@ -237,7 +278,37 @@ class LocateJob:
             raise PerftscopeError(no_coverage_hint(self.program, covered.name))
         result.twins = move_aware(result.runs)
         result.suspects = rank(result.runs, self.sources, result.focus, result.twins)
+        if s.mutants and not self._stop.is_set():
+            self._mutate(result, reference, emit, covered.plain)
         return self._done(result, start)
+
+    def _mutate(self, result: LocateResult, reference: Oracle, emit: Emit, dialect: Oracle):
+        s = self.settings
+        build = s.build or self.program.build
+        if self.program.kind == "native" and not build:
+            result.mutation = MutationResult(note="a native engine is rebuilt for each mutant: give --build CMD "
+                                                  "(run in a copy of its source folder) or a `build` line in its "
+                                                  "engine file")
+            return
+        self._doing = "mutants of the suspect lines"
+        tried = [0]
+
+        def said(text):
+            tried[0] += 1
+            emit(Progress(tried[0], None, text))
+        mutation = self._mutation = Mutation(self.pair.engine.text, self.sources, result.runs,
+                                             lambda path: _relative(path, self.sources), build,
+                                             timeout=s.timeout, budget=s.mutants, emit=said, dialect=dialect)
+        end = time.monotonic() + s.mutant_seconds
+
+        def over() -> bool:
+            return self._stop.is_set() or time.monotonic() > end
+        fuzz = [r for r in islice(self._fuzz(result.focus, lambda: False, s.seed + 1), 4 * FIX_FUZZ)
+                if result.focus is None or result.focus in position_kinds(r.position.chess_board())][:FIX_FUZZ]
+        confirmation = Confirmation(reference, s.request, s.depth, tuple(fuzz))
+        result.mutation = mutation.run(result.suspects, over, confirmation)
+        result.suspects = rerank(result.suspects, result.mutation, result.failed, result.passed)
+        result.stopped = result.stopped or self._stop.is_set()
 
     def _done(self, result: LocateResult, start: float) -> LocateResult:
         result.seconds = time.monotonic() - start
@@ -284,12 +355,12 @@ class LocateJob:
                     out.append(Request.of(fen))
         return out
 
-    def _fuzz(self, focus: str | None, over):
+    def _fuzz(self, focus: str | None, over, seed: int | None = None):
         """Fuzz positions (core.mismatch.fuzz): those with a move of the `focus` kind (more
         failures of the same kind, and passing ones where that kind goes right), a few without
         it between them (passing runs of the code around it)."""
         focused = plain = 0
-        for scanned, (_, fen) in enumerate(fuzz_positions(self.settings.seed)):
+        for scanned, (_, fen) in enumerate(fuzz_positions(self.settings.seed if seed is None else seed)):
             if over() or scanned >= FUZZ_SCAN:
                 return
             if focus is None or focus in position_kinds(chess.Board(fen)):

@@ -171,6 +171,7 @@ class Run:
     kinds: frozenset[str] = frozenset()
     wrong: tuple[str, ...] = ()      # the moves that differ (missing or extra), when the lists differ
     stake: bool = False              # a move some failing run got wrong is possible here (set before ranking)
+    expected: dict[str, int] = field(default_factory=dict, repr=False)   # the reference's divide (mutants are judged on it)
 
     def board(self) -> chess.Board:
         position = Request.of(self.fen, self.moves).position
@@ -280,7 +281,8 @@ class CoveredEngine(Oracle):
         failed, verdict, wrong = judge(answer, error, theirs)
         board = request.position.chess_board()
         run = Run(origin or self.origin, fen, moves, depth, failed, verdict,
-                  {f: frozenset(v) for f, v in lines.items()}, frozenset(position_kinds(board)), wrong)
+                  {f: frozenset(v) for f, v in lines.items()}, frozenset(position_kinds(board)), wrong,
+                  expected=dict(theirs))
         with self._guard:
             self.runs.append(run)
             done = self._seen[(fen, moves, depth)] = _Done(run, answer, error)

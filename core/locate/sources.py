@@ -32,16 +32,17 @@ class Program:
     sources: tuple[str, ...]
     coverage: str = ""
     objects: tuple[str, ...] = ()
+    build: str = ""               # an engine file's `build`: how it is rebuilt in a copy of its source
 
 
-def _words(spec: Spec) -> tuple[list[str], tuple[str, ...], str]:
-    """(the command's words, the folders an engine file names, what coverage it says)"""
+def _words(spec: Spec) -> tuple[list[str], tuple[str, ...], str, str]:
+    """(the command's words, the folders an engine file names, what coverage it says, its build)"""
     if spec.kind == "cmd":
-        return shlex.split(spec.target), (), ""
+        return shlex.split(spec.target), (), "", ""
     if spec.kind == "file":
         described = load_engine_file(spec.target)
-        return list(described.dialogue.command), described.source, described.coverage
-    return [spec.target], (), ""
+        return list(described.dialogue.command), described.source, described.coverage, described.build
+    return [spec.target], (), "", ""
 
 
 def program_of(spec) -> Program:
@@ -53,7 +54,7 @@ def program_of(spec) -> Program:
                           f"perftscope (give the engine under test as perftree:, uci:, cmd: or file:)")
     if spec.kind == "stockfish":
         return Program("stockfish", "native", ())
-    words, named, coverage = _words(spec)
+    words, named, coverage, build = _words(spec)
     path = os.path.realpath(os.path.expanduser(words[0]))
     if os.sep not in words[0]:
         import shutil
@@ -78,7 +79,7 @@ def program_of(spec) -> Program:
         sources = (os.path.dirname(path),)
     else:
         sources = ()
-    return Program(path, kind, tuple(os.path.realpath(s) for s in sources), coverage, objects)
+    return Program(path, kind, tuple(os.path.realpath(s) for s in sources), coverage, objects, build)
 
 
 def kind_of(path: str) -> str:

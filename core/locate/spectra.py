@@ -42,6 +42,9 @@ class Suspect:
     path: str = ""         # absolute
     way: float = 0.0       # the share of the failing runs' twins it ran only on the way to the wrong move in
     at_stake: float = 0.0  # Ochiai over the runs where the wrong move is at stake (for lines on its way)
+    mutants: int = 0       # its mutants run (core.locate.mutation)
+    mutation: float = 0.0  # its best mutant's share of failing runs turned to pass, times that of passing kept
+    changes: float = 0.0   # the share of failing runs whose answer its mutants change
 
     @property
     def where(self) -> str:
@@ -52,6 +55,7 @@ class Suspect:
                 "score": round(self.score, 4), "dstar": round(self.dstar, 4) if self.dstar < _DSTAR_TOP else None,
                 "contrast": round(self.contrast, 4), "way": round(self.way, 4),
                 "at_stake": round(self.at_stake, 4), "failed": self.failed, "passed": self.passed,
+                "mutants": self.mutants, "mutation": round(self.mutation, 4), "changes": round(self.changes, 4),
                 "text": self.text, "evidence": self.evidence}
 
 
@@ -102,6 +106,9 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
     texts: dict[str, list[str]] = {}
     groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts)
     twins = [t for t in twins if t.twins]
+    # a wrong move the engine generates is also played (made, unmade) to test it: the lines that
+    # play it ran on its way only because the lines before them generated it
+    illegal = bool(twins) and twins[0].move not in missed(runs[twins[0].failing])
     rows = []
     for path, first, last, ran, jump in groups:
         ef = len(ran & failing_set)
@@ -113,12 +120,13 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
                   for tw in twins if tw.failing in ran) / len(twins) if twins else 0.0
         at_stake = ochiai(len(ran & failing_set & staked), len((ran - failing_set) & staked),
                           len(failing_set & staked)) if way else 0.0
+        played = bool(way) and illegal and bool(_PLAYS.match(_function(texts, path, first)))
         rows.append(_Row(path, first, last, ef, ep, ochiai(ef, ep, total_failed), dstar(ef, ep, total_failed),
-                         contrast, way, at_stake, jump))
-    rows.sort(key=lambda r: (-r.way, -r.at_stake, -r.score, -r.contrast, r.path, r.first))
+                         contrast, way, at_stake, jump, played))
+    rows.sort(key=lambda r: (-r.way, r.played, -r.at_stake, -r.score, -r.contrast, r.path, r.first))
     by_score = Counter(r.key[0] for r in rows if not r.way)
     by_key = Counter(r.key for r in rows)
-    by_way = Counter(r.key[0] for r in rows if r.way)
+    by_way = Counter(r.key[:2] for r in rows if r.way)
     moves = twins[0].move if twins else ""
     without = twins[0].without if twins else ""
     suspects = []
@@ -127,8 +135,10 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
         if i == 0 or r.key != rows[i - 1].key:
             current_rank = i + 1
         if r.way:
-            evidence = f"ran on the way to {moves} (not without {without})"
-            if by_way[r.key[0]] > by_key[r.key]:
+            evidence = (f"ran only because {moves} was played (in {_function(texts, r.path, r.first)})" if r.played
+                        else f"ran on the way to {moves}" if illegal
+                        else f"ran where {moves} should have been generated") + f" (not without {without})"
+            if by_way[r.key[:2]] > by_key[r.key]:
                 evidence += f", then where {moves} is at stake"
             elif by_key[r.key] > 1:
                 evidence += " (tie)"
@@ -158,13 +168,52 @@ class _Row:
     way: float
     at_stake: float
     jump: int | None
+    played: bool = False   # on the way, in the function that plays the wrong move (after those that generate it)
 
     @property
     def key(self) -> tuple:
         """What ranks it: rows with the same key share a rank."""
         if self.way:
-            return round(self.way, 12), round(self.at_stake, 12)
+            return round(self.way, 12), self.played, round(self.at_stake, 12)
         return round(self.score, 12), round(self.contrast, 12)
+
+
+# a function that plays a move on the board (or takes it back), by its name
+_PLAYS = re.compile(r"^_*(?:un)?(?:make|do|undo|play|apply|push|pop)(?:_?move)?$", re.I)
+_FUNCTION = re.compile(r"^(?:async\s+)?(?:def|function\*?)\s+(\w+)"                    # Python, JavaScript
+                       r"|^(?:[\w:<>,*&]+\s+)*[*&]*(\w+)\s*\([^;]*\)\s*(?:const\s*)?\{?$")  # C, C++, a method
+
+
+def _function(texts, path, line: int) -> str:
+    """The name of the function line `line` is in: the nearest definition above it indented
+    less than every line between ('' when none is found)."""
+    text = _raw(texts, path, line)
+    indent = len(text) - len(text.lstrip())
+    for n in range(line - 1, 0, -1):
+        above = _raw(texts, path, n)
+        if not above.strip():
+            continue
+        depth = len(above) - len(above.lstrip())
+        if depth >= indent:
+            continue
+        match = _FUNCTION.match(above.strip())
+        if match and not above.strip().startswith(("if", "for", "while", "switch", "return", "else")):
+            return next(g for g in match.groups() if g)
+        indent = depth
+        if depth == 0:
+            return ""
+    return ""
+
+
+def _raw(cache, path, line: int) -> str:
+    _text(cache, path, line)
+    lines = cache[path]
+    return lines[line - 1].rstrip() if 0 < line <= len(lines) else ""
+
+
+def missed(run: Run) -> set[str]:
+    """The moves a failing run's engine did not generate (its verdict's `misses ...`)."""
+    return {m for part in run.verdict.split("; ") if part.startswith("misses ") for m in part[7:].split()}
 
 
 # a statement that only jumps: `continue`, `break`, `pass`, `return` of nothing or of a constant

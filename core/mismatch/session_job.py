@@ -8,21 +8,34 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Iterable
 
 from ..engines.pair import EnginePair
 from ..job import Emit, Progress, Subject, ignore
 from .findings import Finding, merge
 from .shrink import DEFAULT_SHRINK_CALLS
 
+if TYPE_CHECKING:
+    from ..counting.suites import SuiteEntry
+
 
 @dataclass(frozen=True)
 class SuiteSettings:
-    """Every position of a bundled suite (`suite`: its file name in perftscope.resources), each
-    depth the file gives up to `max_depth`, on `jobs` engine processes."""
+    """Every position of a bundled suite (`suite`: its file name in perftscope.resources), or of
+    `entries` read from a file of the user's (`suite` then its name; an iterable, so a file of any
+    length is streamed in bounded memory), each depth the file
+    gives up to `max_depth` and within `max_nodes`, on `jobs` engine processes, each failing
+    position shrunk with up to `shrink_calls` engine calls; `cases`: each position's Case an event
+    as it ends; `keep_passed`: the passed Cases kept (a long text report keeps the failures only)."""
     suite: str
-    max_depth: int = 2
+    max_depth: int | None = 2
     jobs: int = 2
     chess960: bool = False        # every position read as Chess960 (the window's box)
+    entries: Iterable[SuiteEntry] | None = None
+    max_nodes: int | None = None
+    shrink_calls: int = DEFAULT_SHRINK_CALLS
+    cases: bool = False
+    keep_passed: bool = True
 
 
 @dataclass(frozen=True)
@@ -71,7 +84,11 @@ class SessionJob:
         from .fuzz import Fuzzer
         from .suite_run import SuiteRun
 
+        suite = isinstance(self.settings, SuiteSettings)
+
         def found(finding: Finding):
+            if suite:       # its case's own: counted here on a copy, the case's report (JSON, JUnit) untouched
+                finding = replace(finding)
             with self._lock:
                 kept = merge(self.found, finding)   # a suite posts one per failing position: alike ones counted
             emit(kept)
@@ -84,9 +101,12 @@ class SessionJob:
 
         settings = self.settings
         if isinstance(settings, SuiteSettings):
-            entries = load(resources.path(settings.suite), settings.chess960)
-            self._total = len(entries)
+            entries = settings.entries if settings.entries is not None else \
+                load(resources.path(settings.suite), settings.chess960)
+            self._total = len(entries) if hasattr(entries, "__len__") else None
             session = SuiteRun(entries, self.pair, jobs=settings.jobs, max_depth=settings.max_depth,
+                               max_nodes=settings.max_nodes, shrink_calls=settings.shrink_calls,
+                               on_case=emit if settings.cases else None, keep_passed=settings.keep_passed,
                                on_finding=found, on_position=tested)
             said = f"{settings.suite}{' as Chess960' if settings.chess960 else ''}: "
         else:

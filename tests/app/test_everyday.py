@@ -217,6 +217,8 @@ def test_settings_survive_a_new_window(qtbot, window):
     w.suspects_panel.depth.setValue(4)
     w.suspects_panel.seconds.setValue(90)
     w.suspects_panel.runs.setValue(30)
+    w.suspects_panel.mutants.setValue(120)
+    w.suspects_panel.build.setText("make -j2")
     w.tree.set_depth(4)                                      # the Divide depth
     w.close()
     again = window()
@@ -225,7 +227,7 @@ def test_settings_survive_a_new_window(qtbot, window):
                                            "jobs": 2, "depth": 2, "seconds": 75.0, "seed": 9}
     assert again.race_panel.specs() == ["python-chess", "uci:/usr/games/stockfish"]
     assert again.suspects_panel.options() == {"sources": ("/home/me/engine/src",), "depth": 4, "seconds": 90.0,
-                                              "runs": 30}
+                                              "runs": 30, "mutants": 120, "build": "make -j2"}
     assert again.race_panel.settings() == race
     assert race.depth == 5 and race.seconds is None and race.yardsticks in ((), ("stockfish",))
     assert [p.fen for p in race.positions][-1] == EP_PIN and len(race.positions) == 5

@@ -429,3 +429,27 @@ def test_an_engine_files_name_heads_its_column(qtbot, window, engine_path, tmp_p
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
     assert w.model.headers()[1] == "perft_d3"
     assert w.message.text().startswith("⚠ divide 2: perft_d3 ")
+
+
+def test_a_divide_reads_no_fen_after_the_position_entered(qtbot, window, engine_path, monkeypatch):
+    """The board's position enters once (the FEN field); the tree's root, each row divided, a row
+    shown on the board with its mark and the finder's search are that position with moves played."""
+    from perftscope.core.counting.results import PREPARE_FEN
+
+    from ..fen_readings import count_fen_reads
+    w = window(START_FEN, f"perftree:{engine_path('ep_rank_pin')}", "core")
+    w.board_commands.set_fen(EP_PIN)                      # where it enters
+    w.divider.divide(1)                                   # the engine's dialect learned before counting
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
+    reads = count_fen_reads(monkeypatch)
+    w.divider.divide(2)
+    qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
+    node = w.model.node(w.model.find(["d2d4"]))
+    w.model.fetchMore(w.model.index_of(node))                     # a row expanded: divided below
+    qtbot.waitUntil(lambda: node.state == "loaded", timeout=30000)
+    w.tree.select(["d2d4", "e4d3"])                               # shown on the board with its mark
+    assert w.main_model.mark is not None
+    find(qtbot, w, 2)
+    assert w.divider.report.extra == ["e4d3"]
+    # (the core's own preparation reads its fixed position once: no position of the user's)
+    assert [r for r in reads if r.fen != PREPARE_FEN] == [], reads

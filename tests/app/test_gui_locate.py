@@ -21,6 +21,7 @@ def window(qtbot):
     w = MainWindow(PROMOTES, engine=ENGINE)
     qtbot.addWidget(w)
     w.show()
+    w.suspects_panel.mutants.setValue(0)          # the spectrum's ranking; test_the_fix_... runs mutants
     return w
 
 
@@ -45,7 +46,8 @@ def test_the_planted_line_is_ranked_first_and_a_click_shows_it(qtbot, window):
     row = hit[0]
     assert panel.table.item(row, 1).text() == panel.suspects[row].where
     # the move-aware step ranked it: the twin without the pawn on b7 makes no b7b8n, and the row says so
-    assert panel.table.item(row, 0).text().endswith("*") and "on the way to" in panel.table.item(row, 6).text()
+    assert panel.table.item(row, 0).text().endswith("*")
+    assert "ran where b7b8n should have been generated" in panel.table.item(row, 6).text()
 
     assert not panel.caption.text().startswith("computed for another position")
     window.board_commands.set_fen("8/8/8/4k3/8/8/8/4K3 w - - 0 1")       # the board elsewhere
@@ -170,3 +172,40 @@ def found_by_a_session(window, pair, finding):
     state.begin(Subject(engines=(pair.engine_name, pair.reference_name)), "", given=pair)
     window.engine_tests.found(finding)
     state.end(None, "")
+
+
+def test_the_fix_is_shown_beside_its_line_and_saved_as_a_patch(qtbot, tmp_path, monkeypatch):
+    """An off-by-one planted in a copy of movegen.py: the tab shows the confirmed fix's diff beside
+    the source, marks its line, and Save patch… writes the diff."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from ..core.locate.test_locate_mutants import LONG_CASTLING_THROUGH_CHECK, line_of, planted_python
+    engine = planted_python(tmp_path, ("attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)"))
+    w = MainWindow(LONG_CASTLING_THROUGH_CHECK, engine=f"perftree:{engine}")
+    qtbot.addWidget(w)
+    w.show()
+    panel = w.suspects_panel
+    panel.runs.setValue(16)
+    panel.mutants.setValue(40)
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: not w.locating.running, timeout=180000)
+    state = w.main_model.jobs["locate"]
+    assert state.result is not None and not state.error, state.status
+    line = line_of(engine, "row + 2, not white")
+    assert panel.fix is not None and (panel.fix.file, panel.fix.line) == ("movegen.py", line)
+    assert "+        if not attacked(board, row + 3, not white):" in panel.fix_view.toPlainText()
+    assert f"Fix at movegen.py:{line}" in panel.fix_label.text() and panel.save_patch.isEnabled()
+    assert f"{line} " in panel.source_view.toPlainText().split("\n")[line - 1] and \
+        " fix │" in panel.source_view.toPlainText().split("\n")[line - 1]
+    assert "a fix at movegen.py" in state.status
+    saved = tmp_path / "saved.patch"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(saved), ""))
+    panel.save_patch.click()
+    assert saved.read_text() == panel.fix.diff
+    # the patch applies to the engine and makes it the one without the bug
+    fixed = tmp_path / "fixed"
+    fixed.mkdir()
+    (fixed / "movegen.py").write_text(engine.read_text())
+    import subprocess
+    subprocess.run(["patch", "-p1", "-s", "-i", str(saved)], cwd=fixed, check=True)
+    assert "attacked(board, row + 3, not white)" in (fixed / "movegen.py").read_text()

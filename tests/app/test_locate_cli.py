@@ -1,5 +1,6 @@
 """`perftscope locate`: the text and JSON reports, a correct engine, bad input."""
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -20,24 +21,36 @@ def build(tmp_path, planted=True):
 
 def test_text_report(capsys, tmp_path):
     code, out, err = run(capsys, "locate", "--engine", build(tmp_path), "-f", CASTLES, "-d", "2",
-                         "--runs", "40", "--seconds", "120", "--top", "3")
+                         "--runs", "40", "--seconds", "120", "--top", "3", "--mutants", "30",
+                         "--build", "gcc -O0 -o movegen movegen.c")
     assert code == 0 and err == ""
+    # the fix, its evidence and its diff
+    assert re.search(r"^mutants    \d+ run of \d+ made, [\d.]+ per second", out, re.M)
+    assert re.search(r"^fix        movegen\.c:112: `1` to `2` turns (\d+) of \1 failing runs(?: tried \(of \d+\))? to "
+                     r"pass, keeps (\d+) of \2 passing runs(?: tried \(of \d+\))?, and agrees at "
+                     r"r3k3/8/8/8/8/8/8/4K3 b q - 0 1 depth 2, depth 3", out, re.M), out
+    assert "           +        add(out, n, row + 4, row + 2, 'c');   /* PLANTED" in out
+    assert "`1` to `2` here is a fix" in out
     assert f"failing    {CASTLES}\n" in out
     assert "misses e8c8; generates illegal e8b8 (castling)" in out
     assert "runs       " in out and " failing, " in out and "(gcov coverage)" in out
-    rows = [line for line in out.splitlines() if ".c:" in line]
+    rows = [line for line in out.splitlines() if re.match(r"^ *\d+[.=]", line)]
     assert len(rows) == 3
     planted = next(n for n, line in enumerate((HERE / "movegen.c").read_text().splitlines(), 1) if "/* PLANTED:" in line)
-    first = rows[0].split()
-    assert first[0] in ("1.", "1=", "1.*", "1=*") and first[1].startswith("movegen.c:")
-    lo, _, hi = first[1].split(":")[1].partition("-")
+    # the rank, '=' and the tie's size when tied, '*' when the move-aware step ranked it
+    first = re.match(r"^\s*(\d+)([.=])(?: of (\d+))?(\*?) +(\S+) +(\S+) +(\S+) +(.*)$", rows[0])
+    assert first and first[1] == "1" and first[5].startswith("movegen.c:"), rows[0]
+    ties = [row for row in rows if row.lstrip().startswith("1=")]
+    assert (first[2] == "=") == (first[3] is not None) and (first[3] is None or int(first[3]) >= len(ties))
+    lo, _, hi = first[5].split(":")[1].partition("-")
     assert int(lo) <= planted <= int(hi or lo)
     source = (HERE / "movegen.c").read_text().splitlines()
-    assert "/" in first[3] and rows[0].endswith(source[int(lo) - 1].strip())   # failing/passing, the line
+    assert "/" in first[7] and rows[0].endswith(source[int(lo) - 1].strip())   # failing/passing, the line
     # the move-aware step: the planted line ran on the way to the wrong castling, which its twin
     # (the position without the right q) does not make; the rows it ranked are marked
-    assert first[0].endswith("*")
-    assert "*: ran on the way to e8c8, not in the same position without the castling right q" in out
+    assert first[4] == "*"
+    # e8c8 is missed (the king goes to b8): its lines ran where it should have been generated
+    assert "*: ran where e8c8 should have been generated, not in the same position without the castling right q" in out
 
 
 def test_json_report(capsys, tmp_path):

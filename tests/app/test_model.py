@@ -2,6 +2,7 @@
 when a result or the status line is about another position."""
 from perftscope.app.model import MainModel
 from perftscope.core.board.position import START_FEN, Position
+from perftscope.core.engines.oracle import Request
 
 AFTER_E4 = Position.from_fen(START_FEN).push("e2e4")
 
@@ -33,7 +34,7 @@ def test_a_row_shown_keeps_its_tree_and_mark_until_the_user_moves(qtbot):
                                                     moved(model, pos.play(list(moves)), (pos.fen(), moves))))
     moved(model, Position.from_fen(START_FEN))
     model.divide_started()
-    model.show_row(START_FEN, ("e2e4",), ("e2e4",), "showing the divide row e2e4", mark="a mark")
+    model.show_row(Request.of(START_FEN, ("e2e4",)), ("e2e4",), "showing the divide row e2e4", mark="a mark")
     assert shown == [(Position.from_fen(START_FEN), ("e2e4",))]
     assert model.position == AFTER_E4 and model.row_shown == ("e2e4",) and model.mark == "a mark"
     assert not model.divide_stale                          # the tree keeps its root

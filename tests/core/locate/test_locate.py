@@ -33,8 +33,9 @@ def first_holds(result, file: str, line: int) -> bool:
 
 
 def locate(spec, fen, depth=2, runs=16, **more):
-    """A locate bounded by its number of runs, not by time: the same ranking on a busy machine."""
-    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, **more)).run()
+    """A locate bounded by its number of runs, not by time: the same ranking on a busy machine
+    (the spectrum's ranking: no mutants, test_locate_mutants tries them)."""
+    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, mutants=0, **more)).run()
 
 
 @pytest.fixture
@@ -71,13 +72,6 @@ def test_javascript_engine_under_node_is_located_to_its_planted_line():
     assert all(s.failed == result.failed and s.passed == 0 for s in top)
 
 
-@pytest.fixture
-def c_engine(tmp_path):
-    shutil.copy(HERE / "movegen.c", tmp_path / "movegen.c")
-    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
-    return tmp_path / "movegen"
-
-
 def test_c_engine_built_with_coverage_is_located_to_its_planted_line(c_engine):
     result = locate(f"perftree:{c_engine}", CASTLES, runs=40)
     assert result.coverage == ("gcov",)
@@ -105,7 +99,7 @@ def test_a_program_without_coverage_says_how_to_build_it(tmp_path):
 
 def test_stop_ends_the_job_with_what_it_has(c_engine):
     import threading
-    job = LocateJob(LocateSettings(f"perftree:{c_engine}", fen=CASTLES, depth=2, seconds=60.0))
+    job = LocateJob(LocateSettings(f"perftree:{c_engine}", fen=CASTLES, depth=2, seconds=60.0, mutants=0))
     seen = []
 
     def emit(event):
@@ -136,3 +130,30 @@ def test_an_interactive_engine_from_an_engine_file_is_sent_quit_and_located(tmp_
     assert result.sources == (str(HERE),) and result.coverage == ("python",)
     assert all(run.lines for run in result.runs)          # every run's process exited and wrote
     assert first_holds(result, "movegen.py", planted("movegen.py", "# PLANTED:")), result.suspects[:5]
+
+
+def test_a_program_built_under_a_dot_folder_is_still_read(tmp_path):
+    """Its .gcda land under the object's own path, a hidden folder in it (a cache, a .build/ tree)."""
+    hidden = tmp_path / ".cache" / "build"
+    hidden.mkdir(parents=True)
+    shutil.copy(HERE / "movegen.c", hidden / "movegen.c")
+    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=hidden, check=True)
+    result = locate(f"perftree:{hidden / 'movegen'}", CASTLES, runs=4)
+    assert result.coverage == ("gcov",) and all(run.lines for run in result.runs)
+
+
+def test_a_fen_that_does_not_stand_as_written_is_located_with_a_warning(c_engine):
+    """The engine is given the FEN as written (a castling right K with no rook on h1); nothing is
+    shrunk below it, and the text warns as compare does."""
+    written = "r3k3/8/8/8/8/8/8/4K3 b Kq - 0 1"
+    result = locate(f"perftree:{c_engine}", written, runs=6)
+    assert result.example.fen == written and "e8c8" in result.example.verdict
+    assert not any(run.origin == "shrink" for run in result.runs)
+    assert any("castling right" in w and "as written" in w for w in result.warnings), result.warnings
+    assert result.suspects and result.to_json()["warnings"] == result.warnings
+
+
+def test_an_impossible_position_is_ranked_with_a_warning(c_engine):
+    """Seven queens with all eight pawns still on the board: no game reaches it."""
+    result = locate(f"perftree:{c_engine}", "r3k3/pppppppp/8/8/8/8/PPPPPPPP/QQQQKQQQ b q - 0 1", runs=4)
+    assert any("cannot arise in a real game" in w for w in result.warnings), result.warnings

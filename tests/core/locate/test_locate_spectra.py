@@ -39,6 +39,12 @@ def test_lines_that_run_together_are_one_suspect_and_ties_share_a_rank():
     assert [s.rank for s in suspects] == sorted(s.rank for s in suspects)
 
 
+def file_run(path: str, failed: bool, lines, verdict: str = "x") -> Run:
+    """A run of the source file at `path` (a real one: the ranking reads its lines)."""
+    return Run("test", "8/8/8/8/8/8/8/K6k w - - 0 1", (), 1, failed, verdict if failed else "agrees",
+               {path: frozenset(lines)})
+
+
 def test_the_feature_contrast_breaks_an_ochiai_tie_and_says_so():
     # 5 and 6 ran in the one failing run and in one passing run each: Ochiai ties them; 5 is the
     # en-passant code (it ran where en passant was possible), 6 ran in a run without it
@@ -79,11 +85,8 @@ def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump(tmp_path)
                       "            continue\n"                   # 6
                       "        yield m\n")                       # 7
     path = str(source)
-
-    def py(failed, lines):
-        return Run("test", "8/8/8/8/8/8/8/K6k w - - 0 1", (), 1, failed, "x" if failed else "agrees",
-                   {path: frozenset(lines)})
-    runs = [py(True, [1, 2, 3, 4, 6, 7]), py(False, [1, 2, 3, 4, 7]), py(False, [1, 2, 3, 7]), py(False, [1, 2, 3, 7])]
+    runs = [file_run(path, True, [1, 2, 3, 4, 6, 7]), file_run(path, False, [1, 2, 3, 4, 7]),
+            file_run(path, False, [1, 2, 3, 7]), file_run(path, False, [1, 2, 3, 7])]
     suspects = rank(runs, [str(tmp_path)])
     condition = next(s for s in suspects if s.line == 3)
     jump = next(s for s in suspects if s.line == 6)
@@ -91,3 +94,31 @@ def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump(tmp_path)
     assert (condition.failed, condition.passed) == (1, 0)
     assert condition.evidence.startswith("its branch to line 6: ")
     assert not any(s.line == 4 for s in suspects)         # within the condition: one suspect
+
+
+def _on_the_way(tmp_path, verdict: str):
+    """A generator (lines 2-3) and the function that plays a move (lines 5-6), both run only in the
+    failing run (0), not in its twin (1) nor elsewhere."""
+    source = tmp_path / "gen.py"
+    source.write_text("def castling(board, out):\n"        # 1
+                      "    out.append('e1c1')\n"            # 2
+                      "\n"                                  # 3
+                      "def make(board, move):\n"            # 4
+                      "    board.castle(move)\n")           # 5
+    path = str(source)
+    runs = [file_run(path, True, [1, 2, 4, 5], verdict), file_run(path, False, [1, 4]), file_run(path, False, [1, 4])]
+    runs[0].stake = True
+    return {s.line: s for s in rank(runs, [str(tmp_path)], twins=[Twins(0, (1,), "e1c1", "the castling right Q")])}
+
+
+def test_the_lines_that_play_an_illegal_move_come_after_those_that_generate_it(tmp_path):
+    by_line = _on_the_way(tmp_path, "generates illegal e1c1")
+    assert by_line[2].rank == 1 and by_line[5].rank == 2
+    assert by_line[2].evidence == "ran on the way to e1c1 (not without the castling right Q)"
+    assert by_line[5].evidence == "ran only because e1c1 was played (in make) (not without the castling right Q)"
+
+
+def test_a_missing_move_is_said_as_where_it_should_have_been_generated(tmp_path):
+    by_line = _on_the_way(tmp_path, "misses e1c1")
+    assert by_line[2].rank == by_line[5].rank == 1        # nothing was played: no order between them
+    assert by_line[2].evidence == "ran where e1c1 should have been generated (not without the castling right Q) (tie)"

@@ -1,0 +1,169 @@
+"""One-line mutants of an engine's source lines, from universalmutator's rules.
+
+    for m in mutants_of("/src/movegen.py", {118, 119}):
+        m.line, m.after, m.change        # 118, '    if x >= 0:\\n', '`>` to `>=`'
+
+universalmutator (regular-expression rules per language: universal.rules, then the language's
+own, then c_like.rules for the C family) gives relational, arithmetic, logical and bitwise
+operator replacement, constants to 0, 1, -1 and +-1, negated conditions, a statement commented
+out or replaced by `pass`, a guard made always true or false, swapped arguments. Every mutant
+stays on its line, which is what the ranking is per. Two rules of ours sit beside them (a
+Python guard made always true or false, as c_like.rules does for C). A constant's `(5+1)` is
+written `6`, so the change reads as the one-token edit it is. A Python mutant that does not
+compile is dropped here; others are dropped where they are built or run (core.locate.mutation).
+"""
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+RULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules")
+LANGUAGES = {".py": "python", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp",
+             ".hh": "cpp", ".hxx": "cpp", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+             ".ts": "javascript", ".rs": "rust", ".go": "go", ".java": "java"}
+C_LIKE = {"c", "cpp", "javascript", "rust", "go", "java"}
+_FOLDED = re.compile(r"\((-?\d+)([+-])1\)")
+_INLINE_COMMENT = re.compile(r"/\*.*?\*/")
+_TOKENS = re.compile(r"\w+|[^\w\s]+")
+_LIKE = ({"<", "<=", ">", ">=", "==", "!=", "===", "!=="}, {"&&", "||", "and", "or"}, {"&", "|", "^"},
+         {"+", "-", "*", "/", "%", "//"})
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """Line `line` of `path` (absolute) written `after` instead of `before` (both end with a
+    newline; `after` may hold a line inserted below)."""
+    path: str
+    line: int
+    before: str
+    after: str
+
+    @property
+    def change(self) -> str:
+        """The edit in words: '`>` to `>=`', '`qrb` to `qrbn`', 'line deleted'."""
+        after = self.after.strip()
+        if after in ("pass", "") or (after.startswith("/*") and after.endswith("*/")):
+            return "the statement deleted"
+        a, b = _TOKENS.findall(self.before), _TOKENS.findall(after)
+        matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+        parts = []
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal":
+                continue
+            old, new = " ".join(a[i1:i2]), " ".join(b[j1:j2])
+            parts.append(f"`{old}` to `{new}`" if old and new else f"`{old}` deleted" if old else f"`{new}` added")
+        return ", ".join(parts) or "whitespace"
+
+    @property
+    def likeness(self) -> int:
+        """How like a slip of one token it is, 0 first: a constant off by one, a comparison
+        with or without its `=`, `and`/`or`, a bitwise operator, an arithmetic one, a constant
+        to 0 or 1, the rest (deleted, swapped, negated, jumps added)."""
+        a, b = _TOKENS.findall(self.before), _TOKENS.findall(self.after.strip())
+        if len(a) != len(b):
+            return 6
+        pairs = [(x, y) for x, y in zip(a, b) if x != y]
+        if len(pairs) != 1:
+            return 6
+        x, y = pairs[0]
+        if x.isdigit() and y.isdigit():
+            return 0 if abs(int(x) - int(y)) == 1 else 5
+        for rank, group in enumerate(_LIKE, 1):
+            if x in group and y in group:
+                return rank
+        return 6
+
+    def diff(self, text: str, label: str) -> str:
+        """The unified diff of `text` (the file as it is) to the mutant, files labelled `label`."""
+        before = text.splitlines(keepends=True)
+        after = before[:self.line - 1] + [self.after] + before[self.line:]
+        return "".join(difflib.unified_diff(before, after, f"a/{label}", f"b/{label}", n=2))
+
+    def apply(self, text: str) -> str:
+        lines = text.splitlines(keepends=True)
+        return "".join(lines[:self.line - 1] + [self.after] + lines[self.line:])
+
+
+def language_of(path: str) -> str | None:
+    return LANGUAGES.get(os.path.splitext(path)[1].lower())
+
+
+@lru_cache(maxsize=None)
+def _rules(language: str):
+    """universalmutator's parsed rules for `language` (and ours), read once."""
+    from universalmutator import mutator
+    files = ["universal.rules", f"{language}.rules"] + (["c_like.rules"] if language in C_LIKE else [])
+    ours = os.path.join(RULES, f"{language}.rules")
+    if os.path.exists(ours):
+        files.append(ours)
+    with contextlib.redirect_stdout(io.StringIO()):      # it says which rules it read
+        return files, mutator.parseRules(files)
+
+
+def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
+    """The mutants of `lines` (numbers) of the file at `path`, in line order; [] for a language
+    without rules."""
+    from universalmutator import mutator
+    language = language_of(path)
+    if language is None:
+        return []
+    if text is None:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    source = text.splitlines(keepends=True)
+    files, _ = _rules(language)
+    wanted = sorted(n for n in set(lines) if 0 < n <= len(source))
+    out: list[Mutant] = []
+    for number in wanted:
+        original = source[number - 1] if source[number - 1].endswith("\n") else source[number - 1] + "\n"
+        code, comment = _split_comment(original, language)
+        with contextlib.redirect_stdout(io.StringIO()):
+            found = mutator.mutants_regexp([code], files, ignorePatterns=[])
+        seen = set()
+        for _, after, _, _ in found:
+            after = _fold(after)
+            if comment:
+                first, rest = after.split("\n", 1)
+                after = first + comment + "\n" + rest
+            if after == original or after in seen or not after.strip():
+                continue
+            seen.add(after)
+            mutant = Mutant(path, number, original, after)
+            if language == "python" and not _compiles(mutant.apply(text), path):
+                continue
+            out.append(mutant)
+    out.sort(key=lambda m: (m.line, m.likeness))
+    return out
+
+
+def _split_comment(line: str, language: str) -> tuple[str, str]:
+    """(the code, a trailing `/* ... */` comment) of a C-family line: universalmutator skips a line
+    holding `/*`, and a comment is nothing to mutate."""
+    if language not in C_LIKE:
+        return line, ""
+    body = line[:-1]
+    match = None
+    for match in _INLINE_COMMENT.finditer(body):
+        pass
+    if match is None or body[match.end():].strip():
+        return line, ""
+    code = body[:match.start()].rstrip()
+    return code + "\n", body[len(code):]
+
+
+def _fold(line: str) -> str:
+    """`(5+1)` written `6`: the constant rules' own arithmetic done."""
+    return _FOLDED.sub(lambda m: str(int(m.group(1)) + (1 if m.group(2) == "+" else -1)), line)
+
+
+def _compiles(text: str, path: str) -> bool:
+    try:
+        compile(text, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True

@@ -1,0 +1,481 @@
+"""Ranking by what mutants do (MUSE, Metallaxis) and the fix: each suspect line's one-line
+mutants (core.locate.mutants) run in shadow copies of the engine (core.locate.shadow) on the
+runs the spectrum ranking was made from.
+
+A mutant of the faulty line tends to turn failing runs into passing ones; a mutant of a correct
+line tends to break passing runs. Each mutant is run on the failing runs first, the finder's
+first: one that leaves the first failing run's answer as it was is rejected there (most are).
+One that changes a failing run's answer is then run on the passing runs that reach its line,
+until it has broken BREAKS of them. A line's score is its best mutant's: the share of failing
+runs it turns to pass, times the share of passing runs it keeps; then the share of failing runs
+whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
+fixes, but mutants there change the wrong answer without breaking the right ones).
+
+A mutant that turns every failing run to pass and keeps every passing run is a candidate; it is
+a fix only once confirmed beyond the runs: the position the locate was asked about at its depth
+and one deeper, and a short fuzz of positions with the failing kind of move at depth 2, each
+agreeing with the reference.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from itertools import zip_longest
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..engines.oracle import Request
+from ..engines.oracles import make_oracle
+from ..engines.process import launched_with
+from ..engines.program import ProgramOracle
+from ..errors import EngineError, OracleCancelled
+from .mutants import Mutant, language_of, mutants_of
+from .runs import Run, judge
+from .shadow import Shadow
+from .spectra import _text
+
+FAILING_RUNS = 12         # failing runs a mutant is tried on at most
+PASSING_RUNS = 60         # passing runs a mutant is tried on at most
+BREAKS = 3                # passing runs a mutant may break before it is known not to be a fix
+RANKS = 10                # the suspects of this many ranks (ties included) are mutated
+LINES = 40                # lines mutated at most
+FIX_FUZZ = 8              # fuzz positions a candidate fix is checked on (depth 2)
+CANDIDATES = 4            # candidates confirmed at most
+
+
+@dataclass
+class Outcome:
+    """What one mutant did: failing runs turned to pass (`fixed`) or answered otherwise
+    (`changed`, fixed included) of `failing` tried; passing runs broken of `passing` tried."""
+    mutant: Mutant
+    fixed: int = 0
+    changed: int = 0
+    failing: int = 0
+    broke: int = 0
+    passing: int = 0
+
+    def score(self, total_failing: int) -> tuple[float, float]:
+        kept = 1.0 - self.broke / self.passing if self.passing else 1.0
+        return self.fixed / total_failing * kept, self.changed / total_failing * kept
+
+
+@dataclass
+class LineEvidence:
+    """A suspect line's mutants: how many were run, the best of them."""
+    path: str
+    line: int
+    mutants: int = 0
+    best: Outcome | None = None
+    score: tuple[float, float] = (0.0, 0.0)
+
+    def words(self, failing: int, total_failing: int, total_passing: int) -> str:
+        """What its best mutant did, over the `failing` runs mutants are tried on (of `total_failing`)."""
+        b = self.best
+        if b is None or not b.changed:
+            return f"{self.mutants} mutant{'s' if self.mutants != 1 else ''} here change no failing run"
+        if not b.fixed:
+            return (f"a mutant here ({b.mutant.change}) changes the answer of "
+                    f"{counted(b.changed, failing, total_failing, 'failing')}, fixes none, breaks "
+                    f"{counted(b.broke, b.passing, total_passing, 'passing')}")
+        return (f"a mutant here ({b.mutant.change}) turns {counted(b.fixed, failing, total_failing, 'failing')} to pass, "
+                f"breaks {counted(b.broke, b.passing, total_passing, 'passing')}")
+
+
+def counted(n: int, tried: int, total: int, what: str) -> str:
+    """'7 of 7 failing runs', '12 of 12 failing runs tried (of 31)', 'none of the 17 passing
+    runs tried' (the time was up)."""
+    if not tried and total:
+        return f"? (none of the {total} {what} runs tried in the time)"
+    return f"{n} of {tried} {what} runs" + (f" tried (of {total})" if tried < total else "")
+
+
+@dataclass
+class Fix:
+    """A mutant that turns every failing run to pass and keeps every passing one; `confirmed`
+    once it also agrees beyond the runs (`checked_by` says where), `doubt` where it did not."""
+    file: str
+    line: int
+    path: str
+    change: str
+    diff: str
+    failing_fixed: int
+    passing_kept: int
+    failing_runs: int = 0        # the failing runs of the locate (mutants are tried on the first FAILING_RUNS)
+    passing_runs: int = 0        # the passing runs (those reaching its line are run, up to PASSING_RUNS)
+    confirmed: bool = False
+    checked_by: list[str] = field(default_factory=list)
+    doubt: str = ""
+
+    def said(self) -> str:
+        """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
+        return (f"turns {counted(self.failing_fixed, self.failing_fixed, self.failing_runs, 'failing')} to pass, "
+                f"keeps {counted(self.passing_kept, self.passing_kept, self.passing_runs, 'passing')}")
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "change": self.change, "diff": self.diff,
+                "failing_fixed": self.failing_fixed, "passing_kept": self.passing_kept,
+                "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
+                "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None}
+
+
+@dataclass
+class MutationResult:
+    evidence: dict[tuple[str, int], LineEvidence] = field(default_factory=dict)
+    fixes: list[Fix] = field(default_factory=list)     # candidates, confirmed or not
+    tried: int = 0                                     # mutants run (built, parsed)
+    made: int = 0                                      # mutants made
+    seconds: float = 0.0
+    note: str = ""                                     # why no mutant ran, when none did
+
+    @property
+    def per_second(self) -> float:
+        return self.tried / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """Where a candidate is checked beyond the runs: `asked` at `depth` and `depth` + 1, and
+    `fuzz` positions (the failing kind of move) at depth 2, against `reference`."""
+    reference: object
+    asked: Request
+    depth: int
+    fuzz: tuple[Request, ...]
+
+
+class Mutation:
+    """The mutation step of one locate: `run(suspects, over)`."""
+
+    def __init__(self, spec: str, sources, runs: list[Run], relative: Callable[[str], str], build: str = "",
+                 timeout: float = 10.0, workers: int = 2, budget: int = 300,
+                 emit: Callable[[str], None] = lambda text: None, dialect=None):
+        self.spec, self.sources, self.build = spec, tuple(sources), build
+        self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
+        self.failing = [r for r in runs if r.failed and r.expected][:FAILING_RUNS]
+        self.passing = [r for r in runs if not r.failed and r.expected][:PASSING_RUNS]
+        self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
+        self.dialect = dialect           # the engine's own oracle, whose learnt dialect mutants' oracles read in
+        self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")
+        self._current: set = set()
+        self._guard = threading.Lock()
+        self._halted = threading.Event()
+
+    def halt(self):
+        self._halted.set()
+        with self._guard:
+            current = list(self._current)
+        for oracle in current:
+            oracle.cancel()
+
+    def run(self, suspects, over: Callable[[], bool], confirmation: Confirmation | None = None) -> MutationResult:
+        start = time.monotonic()
+        result = MutationResult()
+        try:
+            self._run(suspects, over, confirmation, result)
+        finally:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            result.seconds = time.monotonic() - start
+        return result
+
+    def _run(self, suspects, over, confirmation, result):
+        if not self.failing:
+            result.note = "no failing run to try mutants on"
+            return
+        texts: dict[str, str] = {}
+        by_rank: dict[int, list[list[Mutant]]] = {}
+        for rank, path, number in suspect_lines(suspects):
+            if path not in texts:
+                try:
+                    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                        texts[path] = f.read()
+                except OSError:
+                    continue
+            result.evidence[(path, number)] = LineEvidence(path, number)
+            by_rank.setdefault(rank, []).append(mutants_of(path, [number], texts[path]))
+        # rank by rank; the lines of one rank in turn, so a budget reaches every line of a tie
+        mutants = [m for rank in sorted(by_rank) for turn in zip_longest(*by_rank[rank]) for m in turn if m]
+        mutants = mutants[:self.budget]
+        result.made = len(mutants)
+        if not mutants:
+            result.note = "no mutant could be made of the suspect lines (no rules for their language)"
+            return
+        shadows = []
+        try:
+            for i in range(self.workers):
+                shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build))
+            baseline = self._baseline(shadows[0])
+            if baseline:
+                result.note = baseline
+                return
+            work: queue.Queue = queue.Queue()
+            for m in mutants:
+                work.put(m)
+            counted = threading.Lock()
+            candidates: list[Outcome] = []
+
+            def worker(shadow: Shadow):
+                while not (over() or self._halted.is_set()):
+                    try:
+                        mutant = work.get_nowait()
+                    except queue.Empty:
+                        return
+                    try:
+                        outcome = self._try(shadow, mutant, over)
+                    except OracleCancelled:
+                        return
+                    with counted:
+                        evidence = result.evidence[(mutant.path, mutant.line)]
+                        if outcome is None:
+                            continue
+                        result.tried += 1
+                        evidence.mutants += 1
+                        score = outcome.score(len(self.failing))
+                        if evidence.best is None or score > evidence.score:
+                            evidence.best, evidence.score = outcome, score
+                        if (outcome.fixed == len(self.failing) and not outcome.broke
+                                and outcome.passing == len(self.passing)):
+                            candidates.append(outcome)
+                        self.emit(f"mutant {result.tried} of {len(mutants)}: {self.relative(mutant.path)}:"
+                                  f"{mutant.line} {mutant.change}: fixes {outcome.fixed} of {len(self.failing)} "
+                                  f"failing runs")
+            threads = [threading.Thread(target=worker, args=(s,), daemon=True, name=f"locate mutants {i}")
+                       for i, s in enumerate(shadows)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            # the best candidate of each line first, in rank order, then the others: a line whose every
+            # candidate is refuted beyond the runs is told from one holding the fix
+            order = {key: i for i, key in enumerate(result.evidence)}
+            made = {m: i for i, m in enumerate(mutants)}
+            candidates.sort(key=lambda o: (order[(o.mutant.path, o.mutant.line)], made[o.mutant]))
+            firsts = {}
+            for o in candidates:
+                firsts.setdefault((o.mutant.path, o.mutant.line), o)
+            candidates = list(firsts.values()) + [o for o in candidates if o not in firsts.values()]
+            for candidate in candidates[:CANDIDATES]:
+                m = candidate.mutant
+                fix = Fix(self.relative(m.path), m.line, m.path, m.change, m.diff(texts[m.path], self.relative(m.path)),
+                          candidate.fixed, candidate.passing, self.total_failing, self.total_passing)
+                if confirmation is not None and not self._halted.is_set():
+                    self._confirm(shadows[0], fix, m, confirmation)
+                result.fixes.append(fix)
+            result.fixes.sort(key=lambda f: not f.confirmed)
+        finally:
+            for s in shadows:
+                s.close()
+
+    def _baseline(self, shadow: Shadow) -> str:
+        """'' when the copy, unmutated, builds and fails its first failing run as the engine
+        did; else why no mutant can be run. Sets the mutants' timeout from its time."""
+        if not shadow.build():
+            return f"the engine's build command ({self.build}) fails in a copy of its source folder"
+        start = time.monotonic()
+        run = self.failing[0]
+        with _Engine(self, shadow) as engine:
+            failed, verdict = self._judge(engine, run, self.timeout)
+        if verdict != run.verdict:
+            return (f"a copy of the engine's source does not answer as the engine did ({verdict}): give --source "
+                    f"the folder holding the program and what it runs" + ("" if self.build else
+                                                                           ", and --build for a native program"))
+        self.timeout = min(self.timeout, max(2.0, 5 * (time.monotonic() - start)))
+        return ""
+
+    def _try(self, shadow: Shadow, mutant: Mutant, over) -> Outcome | None:
+        """The mutant's outcome on the runs, None when it does not build or parse."""
+        with shadow.applied(mutant) as target, _Engine(self, shadow) as engine:
+            if not shadow.build() or not _parses(target):
+                return None
+            outcome = Outcome(mutant)
+            # a run that never reaches the line answers as it did: only the runs that ran it are run
+            # (all of them where no run's coverage holds the line: a statement's continuation line)
+            known = any(mutant.line in r.lines.get(mutant.path, ()) for r in self.failing + self.passing)
+
+            def reaches(run: Run) -> bool:
+                return not known or mutant.line in run.lines.get(mutant.path, ())
+            for run in self.failing:
+                if over() or self._halted.is_set():
+                    break
+                outcome.failing += 1
+                if not reaches(run):
+                    if outcome.failing == 1:
+                        return outcome      # the finder's failing run never gets here
+                    continue
+                failed, verdict = self._judge(engine, run, self.timeout)
+                if not failed:
+                    outcome.fixed += 1
+                    outcome.changed += 1
+                elif verdict != run.verdict and not verdict.startswith("failed:"):
+                    outcome.changed += 1
+                if outcome.failing == 1 and not outcome.changed:
+                    return outcome          # the first failing run says it all
+            if not outcome.changed:
+                return outcome
+            for run in self.passing:        # what it breaks weighs against what it changes or fixes
+                if over() or self._halted.is_set() or outcome.broke >= BREAKS:
+                    break
+                outcome.passing += 1
+                if reaches(run):
+                    outcome.broke += self._judge(engine, run, self.timeout)[0]
+            return outcome
+
+    def _judge(self, engine: _Engine, run: Run, timeout: float) -> tuple[bool, str]:
+        answer, error = engine.answer(Request.of(run.fen, run.moves), run.depth, timeout)
+        failed, verdict, _ = judge(answer, error, run.expected)
+        return failed, verdict
+
+    def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation):
+        """Sets `fix.confirmed` (and `checked_by`, or `doubt`): the candidate agrees with the
+        reference on the asked position at its depth and one deeper, and on the fuzz positions."""
+        checks = [(c.asked, c.depth, f"{c.asked.position.fen()} depth {c.depth}"),
+                  (c.asked, c.depth + 1, f"depth {c.depth + 1}")]
+        with shadow.applied(mutant), _Engine(self, shadow) as engine:
+            if not shadow.build():
+                fix.doubt = "it no longer builds"
+                return
+            for request, depth, said in checks:
+                if not self._agrees(engine, fix, request, depth, c, said):
+                    return
+            agreed = 0
+            for request in c.fuzz:
+                if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
+                    return
+                agreed += 1
+            if agreed:
+                checks.append((None, 2, f"{agreed} fuzz positions at depth 2"))
+        fix.checked_by = [said for _, _, said in checks]
+        fix.confirmed = True
+
+    def _agrees(self, engine: _Engine, fix, request, depth, c, said) -> bool:
+        answer, error = engine.answer(request, depth, max(self.timeout * 4, 30.0))
+        theirs = c.reference.divide(request, depth)
+        failed, verdict, _ = judge(answer, error, theirs)
+        if failed:
+            fix.doubt = f"{said}: {verdict}"
+        return not failed
+
+
+class _Engine:
+    """The shadow's engine for one mutant: one oracle kept across its runs (an interactive
+    engine's process started once per mutant, not once per run), made again after a call fails;
+    it reads answers in the dialect the engine's own oracle learnt, so it is not calibrated again."""
+
+    def __init__(self, mutation: Mutation, shadow: Shadow):
+        self.mutation, self.shadow = mutation, shadow
+        self.oracle = None
+        self.timeout = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def answer(self, request: Request, depth: int, timeout: float):
+        """(answer, error) on `request` at `depth`."""
+        m = self.mutation
+        if m._halted.is_set():
+            raise OracleCancelled("mutants stopped")
+        with launched_with(self.shadow.env):
+            if self.oracle is None or timeout != self.timeout:
+                self.close()
+                self.oracle, self.timeout = make_oracle(self.shadow.spec, timeout=timeout), timeout
+                if isinstance(self.oracle, ProgramOracle) and isinstance(m.dialect, ProgramOracle):
+                    self.oracle.adopt_dialect(m.dialect)
+                with m._guard:
+                    m._current.add(self.oracle)
+            try:
+                return self.oracle.answer(request, depth, as_written=True), None
+            except OracleCancelled:
+                raise
+            except EngineError as e:
+                self.close()               # a crashed or hung process is not asked again
+                return None, e
+
+    def close(self):
+        if self.oracle is not None:
+            with self.mutation._guard:
+                self.mutation._current.discard(self.oracle)
+            self.oracle.close()
+            self.oracle = None
+
+
+def suspect_lines(suspects) -> list[tuple[int, str, int]]:
+    """[(rank, path, line)] of the suspects of the first RANKS ranks (ties included), LINES at
+    most, in rank order."""
+    out: list[tuple[int, str, int]] = []
+    ranks: list[int] = []
+    for s in suspects:
+        if s.rank not in ranks:
+            if len(ranks) == RANKS or len(out) >= LINES:
+                break
+            ranks.append(s.rank)
+        if language_of(s.path) is None:
+            continue
+        out += [(s.rank, s.path, line) for line in range(s.line, s.last + 1)][:LINES - len(out)]
+    return out
+
+
+def _parses(path: str) -> bool:
+    """A JavaScript mutant Node can parse (a Python one was compiled when made; a native one built)."""
+    if language_of(path) != "javascript" or shutil.which("node") is None:
+        return True
+    try:
+        return subprocess.run(["node", "--check", path], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
+    """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
+    mutant's share of failing runs turned to pass), the spectrum's order after, and within one of
+    its ranks the share of failing answers the mutants change: a suspect of several lines is split
+    where its lines' mutants differ, each such line a suspect of its own. Equal evidence shares a
+    rank."""
+    rows = []
+    texts: dict[str, list[str]] = {}
+    failing = min(total_failing, FAILING_RUNS)
+    fixed = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.confirmed}
+    for s in suspects:
+        lines = [mutation.evidence.get((s.path, n)) for n in range(s.line, s.last + 1)]
+        tried = [e for e in lines if e is not None]
+        if not tried:
+            rows.append((s, (0.0, 0.0, 0.0)))
+            continue
+        count = sum(e.mutants for e in tried)
+        if not count:
+            rows.append((s, (0.0, 0.0, 0.0)))
+            continue
+        if not any(e.score > (0.0, 0.0) for e in tried):
+            rows.append((replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here "
+                                             f"change no failing run", mutants=count), (0.0, 0.0, 0.0)))
+            continue
+        start = s.line
+        for n, e in zip(range(s.line, s.last + 1), lines):
+            if e is None or e.score == (0.0, 0.0):
+                continue
+            if start < n:
+                rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
+            fix = fixed.get((s.path, n))
+            said = (f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)" if fix is not None
+                    else e.words(failing, total_failing, total_passing))
+            rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
+                                 mutation=e.score[0], changes=e.score[1], evidence=f"{said}; {s.evidence}"),
+                         (float(fix is not None),) + e.score))
+            start = n + 1
+        if start <= s.last:
+            rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
+    # a fix first, then the lines whose mutants turn failing runs to pass; the spectrum's order after,
+    # the lines whose mutants change the failing answers first within one of its ranks
+    rows.sort(key=lambda row: (-row[1][0], -row[1][1], row[0].rank, -row[1][2]))
+    out, previous, current = [], None, 0
+    for i, (s, score) in enumerate(rows):
+        key = (round(score[0], 12), round(score[1], 12), s.rank, round(score[2], 12))
+        if key != previous:
+            current, previous = i + 1, key
+        out.append(replace(s, rank=current))
+    return out

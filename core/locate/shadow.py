@@ -1,0 +1,130 @@
+"""A shadow copy of an engine's source folders, where mutants are written, built and run: the
+user's own files are never touched.
+
+    shadow = Shadow(sources, "perftree:/src/engine.py", build="make", folder=tmp)
+    with shadow.applied(mutant):             # the mutant written into the copy, the copy restored after
+        if shadow.build():                   # the engine's build command, in the copy (native programs)
+            with launched_with(shadow.env):
+                oracle = make_oracle(shadow.spec)    # the copy's program, the copy first on PYTHONPATH
+
+Each source folder is copied (its files, modes and times kept) but for what is no source of the
+engine's own: a virtual environment or node_modules is linked, not copied; .git, __pycache__ and
+coverage data are left out. The engine's spec is rewritten so that every path under a source
+folder names the copy (the script a perftree: or cmd: spec runs, a native program, an engine file
+kept beside its source); the copies and their parent folders go first on PYTHONPATH, so a library
+imported from a source folder is imported from the copy. Python writes no bytecode in the copy
+(a mutant of the same size written within a second of the last would otherwise be read from a
+stale .pyc).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import subprocess
+
+from ..engines.spec import parse_spec
+from ..errors import PerftscopeError
+from .coverage import under
+
+BUILD_SECONDS = 300.0
+_LEFT_OUT = {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache"}
+_LINKED = {"node_modules", ".venv", "venv", ".tox"}
+
+
+class Shadow:
+    def __init__(self, sources, spec, folder: str, build: str = ""):
+        self.folder = folder
+        self.copies: dict[str, str] = {}
+        for i, source in enumerate(sources):
+            source = os.path.realpath(source)
+            copy = os.path.join(folder, str(i), os.path.basename(source) or "source")
+            _copy_tree(source, copy)
+            self.copies[source] = copy
+        self.spec = shadow_spec(spec, self.copies)
+        self.build_command = build
+        self._built = False
+        paths = [p for copy in self.copies.values() for p in (copy, os.path.dirname(copy))]
+        pythonpath = os.environ.get("PYTHONPATH", "")
+        self.env = {"PYTHONPATH": os.pathsep.join(paths + ([pythonpath] if pythonpath else [])),
+                    "PYTHONDONTWRITEBYTECODE": "1",
+                    "GCOV_PREFIX": os.path.join(folder, "gcov"), "GCOV_PREFIX_STRIP": "0",
+                    "LLVM_PROFILE_FILE": os.path.join(folder, "llvm", "%p.profraw")}
+
+    def path(self, original: str) -> str:
+        """Where the copy of `original` (a file under a source folder) is."""
+        return _mapped(os.path.realpath(original), self.copies) or original
+
+    @contextlib.contextmanager
+    def applied(self, mutant):
+        """The mutant written into the copy of its file, the file's own text written back after
+        (a new write, so a build sees it changed again)."""
+        target = self.path(mutant.path)
+        with open(target, "rb") as f:
+            original = f.read()
+        text = original.decode("utf-8", errors="surrogateescape")
+        with open(target, "wb") as f:
+            f.write(mutant.apply(text).encode("utf-8", errors="surrogateescape"))
+        try:
+            yield target
+        finally:
+            with open(target, "wb") as f:
+                f.write(original)
+
+    def build(self, cancelled=lambda: False) -> bool:
+        """Run the build command in the copy of the first source folder; True when there is none
+        or it succeeded. A mutant that does not build is dropped."""
+        if not self.build_command:
+            return True
+        cwd = next(iter(self.copies.values()))
+        try:
+            done = subprocess.run(self.build_command, shell=True, cwd=cwd, capture_output=True,
+                                  timeout=BUILD_SECONDS, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0
+
+    def close(self):
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def shadow_spec(spec, copies: dict[str, str]) -> str:
+    """`spec` with every path under a source folder naming its copy instead."""
+    spec = parse_spec(spec)
+    if spec.kind in ("perftree", "uci", "xboard", "file"):
+        target = _mapped(os.path.realpath(os.path.expanduser(spec.target)), copies)
+        return spec.text if target is None else spec.text[:len(spec.text) - len(spec.target)] + target
+    if spec.kind == "cmd":
+        words = []
+        for word in shlex.split(spec.target):
+            mapped = _mapped(os.path.realpath(word), copies) if os.path.exists(word) else None
+            words.append(mapped or word)
+        head = spec.text[:spec.text.index(":") + 1]
+        return head + " ".join(shlex.quote(w) if "{" not in w else w for w in words)
+    raise PerftscopeError(f"{spec.text}: no program of its own to mutate")
+
+
+def _mapped(path: str, copies: dict[str, str]) -> str | None:
+    for source, copy in copies.items():
+        if path == source or under(path, [source]):
+            return os.path.join(copy, os.path.relpath(path, source))
+    return None
+
+
+def _copy_tree(source: str, copy: str):
+    """`source` copied to `copy`: files with their modes and times (so a build copied along stays
+    up to date), what is no source linked or left out."""
+    def ignore(folder, names):
+        left = set()
+        for name in names:
+            full = os.path.join(folder, name)
+            if name in _LEFT_OUT or name.endswith((".gcda", ".profraw")):
+                left.add(name)
+            elif os.path.isdir(full) and not os.path.islink(full) and (
+                    name in _LINKED or os.path.exists(os.path.join(full, "pyvenv.cfg"))):
+                left.add(name)
+                os.makedirs(os.path.join(copy, os.path.relpath(folder, source)), exist_ok=True)
+                os.symlink(full, os.path.join(copy, os.path.relpath(full, source)))
+        return left
+    shutil.copytree(source, copy, symlinks=True, ignore=ignore, dirs_exist_ok=True)

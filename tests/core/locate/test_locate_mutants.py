@@ -1,0 +1,163 @@
+"""core.locate's mutants: one-token bugs planted in the test engines (tests/engines/locate) are
+located to their line by what the line's mutants do, and the offered fix is the inverse of the
+planted change, confirmed beyond the runs; a planted missing check gets no fix, the line where the
+check belongs near the top. The engine's own folder is byte for byte the same afterwards."""
+import hashlib
+import os
+from pathlib import Path
+
+from perftscope.core.locate.job import LocateJob, LocateSettings
+from perftscope.core.locate.mutants import Mutant, mutants_of
+from perftscope.core.locate.shadow import Shadow, shadow_spec
+
+HERE = Path(__file__).resolve().parents[2] / "engines" / "locate"
+LONG_CASTLING_THROUGH_CHECK = "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1"    # e1c1 is illegal: d1 is attacked
+CASTLES = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"                           # e8c8, written e8b8 by movegen.c
+
+
+def tree_hash(folder: Path) -> str:
+    """Every file's path, mode and bytes under `folder`."""
+    h = hashlib.sha256()
+    for root, dirs, files in sorted(os.walk(folder)):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(root) / name
+            h.update(str(path.relative_to(folder)).encode())
+            h.update(oct(path.lstat().st_mode).encode())
+            h.update(path.read_bytes() if not path.is_symlink() else os.readlink(path).encode())
+    return h.hexdigest()
+
+
+def planted_python(folder: Path, *changes: tuple[str, str]) -> Path:
+    """movegen.py with its own planted bug fixed (a knight promotion) and `changes` made instead."""
+    text = (HERE / "movegen.py").read_text().replace('for promo in "qrb":  ', 'for promo in "qrbn": ')
+    for old, new in changes:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    engine = folder / "movegen.py"
+    engine.write_text(text)
+    engine.chmod(0o755)
+    return engine
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def locate(spec, fen, depth=2, runs=16, mutants=20, **more):
+    return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, mutants=mutants,
+                                    mutant_seconds=300.0, **more)).run()
+
+
+def test_an_off_by_one_in_a_python_engine_is_first_and_its_fix_the_inverse(tmp_path):
+    engine = planted_python(tmp_path, ("attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)"))
+    before = tree_hash(tmp_path)
+    result = locate(f"perftree:{engine}", LONG_CASTLING_THROUGH_CHECK)
+    assert tree_hash(tmp_path) == before
+    line = line_of(engine, "row + 2, not white")
+    first = [s for s in result.suspects if s.rank == 1]
+    assert [(s.file, s.line, s.last) for s in first] == [("movegen.py", line, line)], result.suspects[:4]
+    assert "is a fix" in first[0].evidence
+    fixes = [f for f in result.fixes if f.confirmed]
+    assert [(f.file, f.line, f.change) for f in fixes] == [("movegen.py", line, "`2` to `3`")]
+    assert "-        if not attacked(board, row + 2, not white):\n" in fixes[0].diff
+    assert "+        if not attacked(board, row + 3, not white):\n" in fixes[0].diff
+    assert fixes[0].failing_fixed == result.failed and fixes[0].passing_kept == result.passed
+    assert fixes[0].checked_by[1] == "depth 3"
+    # candidates refuted beyond the runs are kept, never called fixes
+    assert all(f.doubt for f in result.fixes if not f.confirmed)
+    data = result.to_json()
+    assert data["fixes"][0]["confirmed"] and data["mutants_per_second"] > 0
+    assert set(data["fixes"][0]) >= {"file", "line", "diff", "failing_fixed", "passing_kept", "confirmed", "checked_by"}
+
+
+def test_a_missing_check_gets_no_fix_and_the_line_where_it_belongs_near_the_top(tmp_path):
+    engine = planted_python(tmp_path, ("""        if not attacked(board, row + 3, not white):
+            out.append((row + 4, row + 2, "castle"))""", """        out.append((row + 4, row + 2, "castle"))"""))
+    before = tree_hash(tmp_path)
+    result = locate(f"perftree:{engine}", LONG_CASTLING_THROUGH_CHECK)
+    assert tree_hash(tmp_path) == before
+    assert result.mutation.tried > 0
+    assert not [f for f in result.fixes if f.confirmed]
+    belongs = line_of(engine, 'out.append((row + 4, row + 2, "castle"))')
+    top = [s for s in result.suspects if s.rank <= 5]
+    assert any(s.line <= belongs <= s.last for s in top), result.suspects[:6]
+
+
+def test_a_wrong_constant_in_a_c_engine_is_first_and_its_fix_the_inverse(c_engine):
+    folder = c_engine.parent
+    before = tree_hash(folder)
+    result = locate(f"perftree:{c_engine}", CASTLES, runs=24, build="gcc -O0 -o movegen movegen.c")
+    assert tree_hash(folder) == before
+    line = line_of(folder / "movegen.c", "/* PLANTED:")
+    first = [s for s in result.suspects if s.rank == 1]
+    assert [(s.file, s.line) for s in first] == [("movegen.c", line)], result.suspects[:4]
+    fixes = [f for f in result.fixes if f.confirmed]
+    assert [(f.line, f.change) for f in fixes] == [(line, "`1` to `2`")]
+    assert "+        add(out, n, row + 4, row + 2, 'c');   /* PLANTED" in fixes[0].diff
+
+
+def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix_the_inverse(tmp_path):
+    """movegen.js with its own planted bug fixed and a capture promoting everywhere but on the last rank."""
+    text = (HERE / "movegen.js").read_text()
+    text = text.replace('for (const promo of "q") out.push([sq, t, promo]); // PLANTED: a capture promotes to a queen only',
+                        'for (const promo of "qrbn") out.push([sq, t, promo]);')
+    capture = text.index("if (board.has(t) && !own(board.get(t), white)) {")
+    at = text.index("if (t >> 4 === last) {", capture)
+    text = text[:at] + "if (t >> 4 !== last) {" + text[at + len("if (t >> 4 === last) {"):]
+    engine = tmp_path / "movegen.js"
+    engine.write_text(text)
+    engine.chmod(0o755)
+    before = tree_hash(tmp_path)
+    result = locate(f"perftree:{engine}", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", runs=12, mutants=20)
+    assert tree_hash(tmp_path) == before
+    assert result.coverage == ("node",)
+    line = text[:at].count("\n") + 1
+    first = [s for s in result.suspects if s.rank == 1]
+    assert [(s.file, s.line, s.last) for s in first] == [("movegen.js", line, line)], result.suspects[:4]
+    fixes = [f for f in result.fixes if f.confirmed]
+    # `==` does as well as `===` here: both are offered, the one-token slip first
+    assert (fixes[0].line, fixes[0].change) == (line, "`!==` to `===`") and all(f.line == line for f in fixes)
+    assert "+      if (t >> 4 === last) {\n" in fixes[0].diff
+
+
+def test_a_native_engine_without_a_build_command_says_how_to_give_one(c_engine):
+    result = locate(f"perftree:{c_engine}", CASTLES, runs=6)
+    assert result.mutation.tried == 0 and "--build" in result.mutation.note
+    assert result.suspects                      # the spectrum ranking stands
+
+
+def test_a_shadow_runs_its_copy_and_restores_it(tmp_path):
+    engine = planted_python(tmp_path)
+    before = tree_hash(tmp_path)
+    shadow = Shadow([str(tmp_path)], f"perftree:{engine}", str(tmp_path / ".." / f"{tmp_path.name}-shadow"))
+    try:
+        copy = Path(shadow.path(str(engine)))
+        assert copy != engine and shadow.spec == f"perftree:{copy}"
+        assert shadow_spec(f"cmd:python3 {engine} {{depth}} {{fen}}", shadow.copies) == \
+            f"cmd:python3 {copy} {{depth}} {{fen}}"
+        line = line_of(engine, "def perft")
+        mutant = Mutant(str(engine), line, "def perft(pos, depth):\n", "def perft(pos, depth=0):\n")
+        text = copy.read_text()
+        with shadow.applied(mutant):
+            assert "def perft(pos, depth=0):" in copy.read_text()
+        assert copy.read_text() == text
+    finally:
+        shadow.close()
+    assert tree_hash(tmp_path) == before
+
+
+def test_mutants_cover_the_standard_operators(tmp_path):
+    source = tmp_path / "m.c"
+    source.write_text("int f(int a, int b) {\n    if (a > b && a != 0) return a + 1;   /* why */\n    return b;\n}\n")
+    changes = {m.change for m in mutants_of(str(source), [2])}
+    assert {"`>` to `>=`", "`&&` to `||`", "`+` to `-`", "`1` to `2`", "`1` to `0`"} <= changes, changes
+    # a trailing comment is kept as it was (universalmutator alone leaves a line holding `/*` alone)
+    assert all(m.after.split("\n")[0].endswith("   /* why */") for m in mutants_of(str(source), [2]))
+    py = tmp_path / "m.py"
+    py.write_text("def f(a, b):\n    if a > b:\n        return a\n    return b\n")
+    python = {m.change for m in mutants_of(str(py), [2])}
+    assert {"`>` to `>=`", "`>` to `<`", "`a > b` to `True`", "`a > b` to `False`", "`not (` added, `:` to `):`"} <= python
+    # a mutant that does not compile is never made
+    for m in mutants_of(str(py), [2, 3]):
+        compile(m.apply(py.read_text()), "m.py", "exec")
