@@ -263,9 +263,11 @@ class SuspectsPanel(StartStop, QWidget):
             self.fix_label.setText("No fix on this line: click the line the fix is on.")
         else:
             top = result.suspects[0] if result.suspects else None
-            self.fix_label.setText("No one-token change fixes it (a missing check?)"
-                                   + (f": it belongs at <b>{html.escape(top.where)}</b>" if top else "")
-                                   + f" ({mutation.tried} mutants run)")
+            said = mutation.no_fix()
+            self.fix_label.setText(html.escape(said[0].upper() + said[1:])
+                                   + (f": it belongs at <b>{html.escape(top.where)}</b>" if top and not mutation.cut
+                                      else "")
+                                   + ("" if mutation.cut else f" ({mutation.tried} mutants run)"))
 
     def _save_patch(self):
         if self.fix is None:
