@@ -146,8 +146,8 @@ class MutationResult:
         unchecked = [f for f in self.fixes if not f.confirmed and not f.doubt]
         if unchecked:
             f = unchecked[0]
-            return (f"{f.file}:{f.line} {f.change} {f.said()}, not checked beyond the runs ({self.cut}): "
-                    f"not offered as a fix")
+            return (f"a candidate at {f.file}:{f.line}, {f.change}, {f.said()}, was not checked beyond the runs "
+                    f"({self.cut}): not offered as a fix")
         return (f"no fix among the {self.tried} mutants run of {self.made} made ({self.cut}): "
                 f"a one-token change may still fix it")
 
