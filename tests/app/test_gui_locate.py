@@ -109,6 +109,8 @@ def test_which_line_in_the_finder_report_locates_its_position(qtbot, window):
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, tuple(report.path), 1)
     assert str(given.engine) == ENGINE
+    # while it runs, the tab says whose lines it is finding (not the selector's correct.py)
+    assert window.suspects_panel.caption.text() == f"Suspect lines of locate · {PROMOTES} · movegen.py against core"
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
     result = window.main_model.jobs["locate"].result
     assert result.subject.engines[0] == "movegen.py" and not result.agree
@@ -136,6 +138,8 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, (), 1)
     assert str(given.engine) == ENGINE
+    # while it runs, the tab says whose lines it is finding (not the selector's correct.py)
+    assert window.suspects_panel.caption.text() == f"Suspect lines of locate · {PROMOTES} · movegen.py against core"
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
     assert window.main_model.jobs["locate"].result.suspects
 
