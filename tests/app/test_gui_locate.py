@@ -132,6 +132,7 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
     agreeing = window.model.node(window.model.find(["e1d1"]))
     assert action(window.exports.menu_for(agreeing), "Which line?") is None
     window.engines.set(engine=OTHER)                 # the tree keeps the engines it was divided with
+    assert "movegen.py against core — <b>not the engines chosen now</b>" in window.tree.context.text()
     menu = window.exports.menu_for(missing)
     action(menu, "Which line?").trigger()
     assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
