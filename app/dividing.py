@@ -25,16 +25,16 @@ def engines_line(engine: str | None, reference: str) -> str:
 class DivideController(QObject):
     """`model` the window's MainModel, `engines` its EngineSelection, `divides` the
     DivideService, `tree_model`/`tree` the divide tree and its panel, `finder` the
-    FinderController, `finder_panel` the finder's report, `set_fen(fen) -> bool` the board
+    FinderController (whose state the finder's report watches), `set_fen(fen) -> bool` the board
     command that loads a position (a bad one is a message)."""
     started = Signal()                  # a divide or search began: the tree is what to look at
     locateRequested = Signal(object, int)   # *Which line?* on a row or the finder's report: its Origin, depth
     waitingChanged = Signal(str)        # which engine call is being waited for ("" when none)
 
-    def __init__(self, model, engines, divides, tree_model, tree, finder, finder_panel, set_fen, parent=None):
+    def __init__(self, model, engines, divides, tree_model, tree, finder, set_fen, parent=None):
         super().__init__(parent)
         self.model, self.engines, self.divides, self.set_fen = model, engines, divides, set_fen
-        self.tree_model, self.tree, self.finder, self.finder_panel = tree_model, tree, finder, finder_panel
+        self.tree_model, self.tree, self.finder = tree_model, tree, finder
         self._waiting = ""
         tree.divideRequested.connect(self.divide)
         tree.findRequested.connect(self.find_mismatch)
@@ -234,13 +234,12 @@ class DivideController(QObject):
                            error=True)
             return
         fen, moves, engine, reference = self._start_tree(depth, fetch=False)
-        self.finder_panel.set_finding(engine, reference, fen, depth)
         self._say(f"Looking for the first mismatch at depth {depth}: {engine} against {reference}…")
         if self.model.divide_pair is None:
             self.finder.fail(str(self.divides.refused))
             return
         # the tree's root Request: the engine under test is sent the FEN as written
-        self.finder.start(Origin(self.model.divide_pair, self.divides.request(moves)), depth)
+        self.finder.start(Origin(self.model.divide_pair, self.divides.request(moves), depth))
 
     def _level(self, where, level):
         """One level of the finder: the rows of the position reached so far."""
@@ -255,11 +254,9 @@ class DivideController(QObject):
 
     def _finder_failed(self, message):
         self.tree_model.stop_loading(message)
-        self.finder_panel.show_error(message)
         self._say(f"finder: {message}", error=True)
 
     def _found(self, report):
-        self.finder_panel.show_report(report)
         below = list(report.path[len(self.tree_model.root.moves):])
         if report.error:
             failed_at_root = self.tree_model.root.state == "loading"
@@ -324,8 +321,7 @@ class DivideController(QObject):
         if report is None:
             self._say(said, error=True)
             return
-        self.finder_panel.set_finding(engine, reference, fen, finding.depth)
-        origin = Origin(pair, self.divides.request()) if pair is not None else None
+        origin = Origin(pair, self.divides.request(), finding.depth) if pair is not None else None
         self.finder.replay(report, origin)         # the levels into the tree, the differing row selected
         self._say(said, error=True)
 
@@ -337,12 +333,8 @@ class DivideController(QObject):
 
         from .session import fill_divide
         pair = self._readable_pair()
-        self.finder.restore(report, Origin(pair, Request.of(report.root_fen))
+        self.finder.restore(report, Origin(pair, Request.of(report.root_fen), report.depth)
                             if report is not None and pair is not None else None)
-        if report is not None:
-            self.finder_panel.show_report(report)
-        else:
-            self.finder_panel.clear()
         if divide:
             fill_divide(self.tree_model, divide)
             self.tree.set_depth(int(divide["depth"]))       # the next Divide runs at the rows' depth

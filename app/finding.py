@@ -39,13 +39,13 @@ class FinderController(QObject):
         """The engines and position (app.model.Origin) of the search shown (None before one)."""
         return self.state.given
 
-    def start(self, origin, depth: int):
-        """Search from `origin` (an app.model.Origin: the tree's engines and root Request) at `depth`;
-        a search still running is abandoned."""
+    def start(self, origin):
+        """Search from `origin` (an app.model.Origin: the tree's engines and root Request, the
+        depth); a search still running is abandoned."""
         from perftscope.core.mismatch.find_job import FindJob, FindSettings
         self.cancel()
         divides, pair = self.divides, origin.pair
-        job = FindJob(FindSettings(origin.request, depth), lambda: divides.oracles(pair),
+        job = FindJob(FindSettings(origin.request, origin.depth), lambda: divides.oracles(pair),
                       (pair.engine_name, pair.reference_name))
         self.jobs.start(job, "", given=origin, on_event=self._level, ticket=divides.track(Ticket()))
 

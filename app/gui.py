@@ -114,7 +114,8 @@ class MainWindow(QMainWindow):
         jobs = self.main_model.jobs
         self.finder = FinderController(self.bridge, self.divides, jobs["find"], parent=self)
         self.divider = DivideController(self.main_model, self.engines, self.divides, self.model, self.tree,
-                                        self.finder, self.finder_panel, self.board_commands.set_fen, parent=self)
+                                        self.finder, self.board_commands.set_fen, parent=self)
+        self.finder_panel.watch(jobs["find"])
         self.runs = RunController(self.bridge, self.run_panel, self.graphs, self.run_context, self.main_model,
                                   parent=self)
         self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, jobs["test"],
@@ -227,6 +228,7 @@ class MainWindow(QMainWindow):
         self.finder_panel.locateRequested.connect(self.divider.locate_found)
         self.divider.locateRequested.connect(self.locating.locate)
         self.engine_tests.locateRequested.connect(self.locating.locate)
+        self.races.locateRequested.connect(self.locating.locate)
         self.bridge.add_hook(self._tick)
 
     def _tick(self):

@@ -32,6 +32,7 @@ class Origin:
     "agree", a false verdict."""
     pair: EnginePair
     request: Request
+    depth: int | None = None           # the depth it was computed at (a search's), None: not one
 
     def then(self, *moves: str) -> Origin:
         """The same engines on the position after `moves` more."""

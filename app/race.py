@@ -14,6 +14,7 @@ from .jobs import JobTab
 
 class RaceController(JobTab):
     finished = Signal(object)          # the core.race.runner.Race, every engine closed
+    locateRequested = Signal(object, int)   # *Which line?* on a wrong count: its app.model.Origin, the depth
 
     def __init__(self, bridge, panel, state, chess960=lambda: False, parent=None):
         super().__init__(bridge, panel, state, parent)
@@ -22,6 +23,8 @@ class RaceController(JobTab):
         self.jobs.failed.connect(panel.not_run)     # its rows say so, not "waiting" for ever
         self._index: dict = {}         # (racer, position name) -> table row
         panel.exportRequested.connect(self.export)
+        panel.locateRequested.connect(self.locate)
+        self._race = None              # the core.race.runner.Race shown (its racers' specs)
 
     def start(self, settings):
         """A race with the panel's `settings` (core.race.race_job.RaceSettings); with the Chess960
@@ -42,13 +45,31 @@ class RaceController(JobTab):
         except PerftscopeError as e:
             self.state.fail(str(e))
             return
-        race = job.race
+        race = self._race = job.race
         self._index = {(h.racer, h.position.name): i for i, h in enumerate(race.heats)}
         self.panel.show_race(race.heats, [r.name for r in race.racers],
                              f"{job.subject.what} · {settings_text(race)}{' · Chess960' if chess960 else ''} · "
                              f"every count checked against the core")
         self.jobs.start(job, f"Starting {len(race.racers)} engines…", given=settings, on_event=self._event,
                         on_result=self._result, sample=self.panel.graphs.refresh)
+
+    def locate(self, row: int):
+        """*Which line?* on a heat whose count was wrong: that engine (its spec as raced, the race's
+        timeout) against the core, on the heat's position, at the depth it counted wrong."""
+        from perftscope.core.engines.pair import EnginePair
+        from perftscope.core.errors import PerftscopeError
+
+        from .model import Origin
+        race = self._race
+        if race is None or not 0 <= row < len(race.heats):
+            return
+        heat = race.heats[row]
+        try:
+            pair = EnginePair.parse(race.racers[heat.racer].spec, "core", self.state.given.timeout)
+        except PerftscopeError as e:
+            self.state.say(str(e), error=True)
+            return
+        self.locateRequested.emit(Origin(pair, heat.position.request), heat.laps[-1].depth if heat.laps else 1)
 
     def export(self, kind: str, path: str):
         """The last race's table as Markdown or JSON at `path` (a message says where, or why not)."""

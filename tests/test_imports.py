@@ -128,7 +128,7 @@ PUBLIC = {
     "perftscope.core.mismatch.verdicts": None,                      # the vocabulary: every name
     "perftscope.core.mismatch.finder": {"Row"},
     "perftscope.core.mismatch.session_job": {"SuiteSettings", "FuzzSettings"},
-    "perftscope.core.race.runner": {"RacePosition"},
+    "perftscope.core.race.runner": {"RacePosition", "WRONG"},       # a row whose count was wrong offers Which line?
     "perftscope.core.race.race_job": {"RaceSettings"},
     "perftscope.core.race.report": {"short_verdict"},
 }

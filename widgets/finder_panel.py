@@ -95,8 +95,33 @@ class FinderPanel(QWidget):
         row.addStretch(1)
         box.addLayout(row)
         self.report = None
+        self._shown = None             # what of the watched state is shown (an Origin, an error, a report)
         self.move_name = None          # the SAN/UCI toggle: name(fen, moves, uci), None for UCI
         self.clear()
+
+    def watch(self, state):
+        """Show the finder's JobState (app.model's "find" state, its `given` the search's Origin):
+        what it looks for while it runs, then its report or why it failed."""
+        state.changed.connect(lambda: self.show_state(state))
+
+    def show_state(self, state):
+        if state.running:
+            origin = state.given
+            if origin is not None and self._shown is not origin:
+                self._shown = origin
+                pair = origin.pair
+                self.set_finding(pair.engine_name or "", pair.reference_name, origin.request.root, origin.depth)
+        elif state.error:
+            if self._shown != state.status:
+                self._shown = state.status
+                self.show_error(state.status)
+        elif state.result is not None:
+            if state.result is not self.report:
+                self._shown = state.result
+                self.show_report(state.result)
+        elif self._shown is not None:
+            self._shown = None
+            self.clear()
 
     def _locate(self):
         report = self.report
@@ -112,7 +137,7 @@ class FinderPanel(QWidget):
         self.which_line.setEnabled(False)
         self.browser.setHtml("<p><i>Press Find first mismatch: the finder's report appears here.</i></p>")
 
-    def set_finding(self, engine: str, reference: str, fen: str, depth: int):
+    def set_finding(self, engine: str, reference: str, fen: str, depth: int | None):
         self.report = None
         self.which_line.setEnabled(False)
         self.browser.setHtml(f"<p>Looking for the first position where <b>{html.escape(engine)}</b> "

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QDoubleSpinBox, QFi
 
 from perftscope.core.limits import RUN_DEPTH_LIMIT
 from perftscope.core.race.race_job import RaceSettings
+from perftscope.core.race.runner import WRONG
 from perftscope.core.units import format_rate
 
 from .race_graphs import RaceGraphs
@@ -32,12 +33,14 @@ class RacePanel(StartStop, QWidget):
     startRequested = Signal(object)        # core.race.race_job.RaceSettings
     stopRequested = Signal()
     exportRequested = Signal(str, str)
+    locateRequested = Signal(int)          # *Which line?* on a row whose count was wrong (its index)
 
     def __init__(self, selection, positions=(), chess960=lambda: False, parent=None):
         super().__init__(parent)
         self.positions = list(positions)
         self.chess960 = chess960        # the window's Chess960 box: a FEN typed while it is ticked reads as Chess960
         self._row_positions: list[int] = []     # the position (its index in the graphs) of each row
+        self._wrong: set[int] = set()           # the rows whose count was wrong
         self.selector = SpecSelector(selection.kinds(allow_none=False))
         self.selector.set_spec(selection.engine or "python-chess")
         self.add_button = QPushButton("Add")
@@ -116,6 +119,8 @@ class RacePanel(StartStop, QWidget):
         self.start_button.clicked.connect(self._start)
         self.stop_button.clicked.connect(self.stopRequested)
         self.table.currentCellChanged.connect(lambda row, *_: self._show_row(row))
+        self.table.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._row_menu)
         self.markdown_button.clicked.connect(lambda: self._export("markdown", "Markdown (*.md)", ".md"))
         self.json_button.clicked.connect(lambda: self._export("json", "JSON (*.json)", ".json"))
 
@@ -291,9 +296,24 @@ class RacePanel(StartStop, QWidget):
         for button in (self.markdown_button, self.json_button):
             button.setEnabled(not running and self.table.rowCount() > 0)
 
+    def row_menu(self, row: int):
+        """A row's context menu: *Which line?* where the engine's count was wrong (None elsewhere)."""
+        if row not in self._wrong:
+            return None
+        from PySide6.QtWidgets import QMenu
+        menu = QMenu(self.table)
+        menu.addAction("Which line? Locate the engine's suspect lines here", lambda: self.locateRequested.emit(row))
+        return menu
+
+    def _row_menu(self, point):
+        menu = self.row_menu(self.table.rowAt(point.y()))
+        if menu is not None:
+            menu.exec(self.table.viewport().mapToGlobal(point))
+
     def show_race(self, heats, labels: list[str], caption: str):
         """A row per heat (engine on position), waiting; the graphs cleared for these engines."""
         self.table.setRowCount(0)
+        self._wrong.clear()
         positions = _unique(h.position for h in heats)
         self._row_positions = [positions.index(h.position) for h in heats]
         for heat in heats:
@@ -311,6 +331,8 @@ class RacePanel(StartStop, QWidget):
 
     def show_heat(self, index: int, heat):
         self._row(index, heat)
+        if heat.status == WRONG:
+            self._wrong.add(index)
 
     def reveal(self, index: int):
         """Select a row (a disqualification when the race ends): its position in the depth plot."""

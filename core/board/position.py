@@ -414,6 +414,12 @@ class Position:
         return bool(movegen.king_safety(kernels.table(), self.state())[1])
 
     def _check_not_capturable_king(self):
+        # The kernel's check test leaves kings out (in a legal game a king never gives check), so
+        # kings side by side would pass it and be counted as a king capturing a king.
+        white_king, black_king = self.board.index("K"), self.board.index("k")
+        if max(abs((white_king & 7) - (black_king & 7)), abs((white_king >> 3) - (black_king >> 3))) <= 1:
+            raise FenError(f"illegal position: the kings stand side by side on {square_name(white_king)} "
+                           f"and {square_name(black_king)} (each could capture the other)")
         mirrored = Position(self.board, not self.white_to_move, "", None)
         if mirrored.in_check():
             side = "black" if self.white_to_move else "white"

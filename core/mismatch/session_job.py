@@ -84,7 +84,11 @@ class SessionJob:
         from .fuzz import Fuzzer
         from .suite_run import SuiteRun
 
+        suite = isinstance(self.settings, SuiteSettings)
+
         def found(finding: Finding):
+            if suite:       # its case's own: counted here on a copy, the case's report (JSON, JUnit) untouched
+                finding = replace(finding)
             with self._lock:
                 kept = merge(self.found, finding)   # a suite posts one per failing position: alike ones counted
             emit(kept)

@@ -436,12 +436,12 @@ def test_a_divide_reads_no_fen_after_the_position_entered(qtbot, window, engine_
     shown on the board with its mark and the finder's search are that position with moves played."""
     from perftscope.core.counting.results import PREPARE_FEN
 
-    from ..core.board.test_requests import _count_reads
+    from ..fen_readings import count_fen_reads
     w = window(START_FEN, f"perftree:{engine_path('ep_rank_pin')}", "core")
     w.board_commands.set_fen(EP_PIN)                      # where it enters
     w.divider.divide(1)                                   # the engine's dialect learned before counting
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
-    reads = _count_reads(monkeypatch)
+    reads = count_fen_reads(monkeypatch)
     w.divider.divide(2)
     qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
     node = w.model.node(w.model.find(["d2d4"]))
@@ -452,4 +452,4 @@ def test_a_divide_reads_no_fen_after_the_position_entered(qtbot, window, engine_
     find(qtbot, w, 2)
     assert w.divider.report.extra == ["e4d3"]
     # (the core's own preparation reads its fixed position once: no position of the user's)
-    assert [fen for fen in reads if fen != PREPARE_FEN] == [], reads
+    assert [r for r in reads if r.fen != PREPARE_FEN] == [], reads

@@ -56,6 +56,17 @@ def test_points_arrive_live_and_a_wrong_count_is_worded(qtbot, window, engine_pa
     assert graphs.results[(1, 1)] is None and graphs.results[(0, 0)] > 0      # a mark, and a bar
     assert "out: ep_rank_pin.py on pos3 (wrong count)" in panel.status.text()
     assert panel.table.currentRow() == wrong and graphs.current == 1     # shown, with pos3's depths
+    # Which line? on the wrong count: that engine on that position at that depth, whatever is chosen
+    assert panel.row_menu(rows[("pos3", "core")]) is None
+    window.engines.set(engine="python-chess")
+    window.suspects_panel.runs.setValue(2)
+    panel.row_menu(wrong).actions()[0].trigger()
+    given = window.main_model.jobs["locate"].given
+    assert window.locating.running and str(given.engine) == f"perftree:{engine_path('ep_rank_pin')}"
+    assert (given.fen, given.moves, given.depth) == (POSITIONS["pos3"].fen, (), 2)
+    window.locating.stop()
+    qtbot.waitUntil(lambda: not window.locating.running, timeout=10000)
+    window.tabs.setCurrentWidget(window.race_tab)
     panel.table.setCurrentCell(rows[("initial", "core")], 0)
     assert graphs.current == 0 and len(graphs.curves[0].xData) == 2      # python-chess at depths 2 and 3
 

@@ -41,6 +41,7 @@ def test_fen_without_counters_gets_defaults():
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3", "field 6 (fullmove number)"),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "needs 4 to 6 fields"),
     ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", "white is not to move but is in check"),
+    ("8/8/8/8/8/8/k7/K6r w - - 0 1", "the kings stand side by side on a1 and a2"),
 ])
 def test_bad_fen_names_the_field(fen, words):
     with pytest.raises(FenError) as e:

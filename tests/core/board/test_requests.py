@@ -41,7 +41,7 @@ def test_every_oracle_method_takes_a_request_and_nothing_else():
     assert core.divide(request, 2) == pc.divide(request, 2) and len(core.divide(request, 2)) == 20
     assert core.perft(request.then("e7e5"), 2) == pc.perft(Request.of(START_FEN, "e2e4 e7e5"), 2) == 835
     assert core.answer(request.then("e7e5"), 1).total == 29
-    assert core.divide_refused(request, 1) == (core.divide(request, 1), [])
+    assert core.divide_refused(request, 1) == (core.divide(request, 1), {})      # no refusal
     # a FEN is read where it enters, into a Request: an oracle given a string says so
     for method in (core.answer, core.divide, core.divide_refused, core.perft):
         with pytest.raises(TypeError, match="Request"):
