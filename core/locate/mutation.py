@@ -12,9 +12,9 @@ whose answer it changes at all, times the same (Metallaxis: where a check is mis
 fixes, but mutants there change the wrong answer without breaking the right ones).
 
 A mutant that turns every failing run to pass and keeps every passing run is a candidate; it is
-a fix only once confirmed beyond the runs: the position the locate was asked about at its depth
-and one deeper, and a short fuzz of positions with the failing kind of move at depth 2, each
-agreeing with the reference.
+a fix only once confirmed beyond the runs (core.locate.confirmation): the position the locate was
+asked about at its depth and one deeper, every edge position with the failing kind of move, and a
+focused fuzz, each agreeing with the reference.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from ..engines.oracles import make_oracle
 from ..engines.process import launched_with
 from ..engines.program import ProgramOracle
 from ..errors import EngineError, OracleCancelled
+from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
 from .mutants import Mutant, language_of, mutants_of
 from .runs import Run, judge
 from .shadow import Shadow
@@ -44,7 +45,6 @@ PASSING_RUNS = 60         # passing runs a mutant is tried on at most
 BREAKS = 3                # passing runs a mutant may break before it is known not to be a fix
 RANKS = 10                # the suspects of this many ranks (ties included) are mutated
 LINES = 40                # lines mutated at most
-FIX_FUZZ = 8              # fuzz positions a candidate fix is checked on (depth 2)
 CANDIDATES = 4            # candidates confirmed at most
 
 
@@ -135,16 +135,6 @@ class MutationResult:
     @property
     def per_second(self) -> float:
         return self.tried / self.seconds if self.seconds > 0 else 0.0
-
-
-@dataclass(frozen=True)
-class Confirmation:
-    """Where a candidate is checked beyond the runs: `asked` at `depth` and `depth` + 1, and
-    `fuzz` positions (the failing kind of move) at depth 2, against `reference`."""
-    reference: object
-    asked: Request
-    depth: int
-    fuzz: tuple[Request, ...]
 
 
 class Mutation:
@@ -329,25 +319,41 @@ class Mutation:
         return failed, verdict
 
     def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation):
-        """Sets `fix.confirmed` (and `checked_by`, or `doubt`): the candidate agrees with the
-        reference on the asked position at its depth and one deeper, and on the fuzz positions."""
-        checks = [(c.asked, c.depth, f"{c.asked.position.fen()} depth {c.depth}"),
-                  (c.asked, c.depth + 1, f"depth {c.depth + 1}")]
+        """Sets `fix.confirmed` (and `checked_by`, or `doubt`: the first position it disagrees on):
+        the candidate agrees with the reference on the asked position at its depth, on every edge
+        position of the failing kind at EDGE_DEPTHS, on the asked position one deeper and on a
+        focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as most refute."""
+        asked = f"{c.asked.position.fen()} depth {c.depth}"
+        checks = [(c.asked, c.depth, asked)]
+        checks += [(request, depth, f"{topic}: {request.position.fen()} depth {depth}")
+                   for depth in EDGE_DEPTHS for topic, request in c.edges]
+        checks.append((c.asked, c.depth + 1, f"{c.asked.position.fen()} depth {c.depth + 1}"))
         with shadow.applied(mutant), _Engine(self, shadow) as engine:
             if not shadow.build():
                 fix.doubt = "it no longer builds"
                 return
             for request, depth, said in checks:
+                if self._halted.is_set():
+                    fix.doubt = "stopped before it was checked beyond the runs"
+                    return
                 if not self._agrees(engine, fix, request, depth, c, said):
                     return
-            agreed = 0
-            for request in c.fuzz:
+            start, fuzzed = time.monotonic(), 0
+            for request in c.fuzz():
+                if fuzzed >= FUZZ_LEAST and time.monotonic() - start > c.fuzz_seconds:
+                    break
+                if self._halted.is_set():
+                    fix.doubt = "stopped before it was checked beyond the runs"
+                    return
                 if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
                     return
-                agreed += 1
-            if agreed:
-                checks.append((None, 2, f"{agreed} fuzz positions at depth 2"))
-        fix.checked_by = [said for _, _, said in checks]
+                fuzzed += 1
+        fix.checked_by = [asked, f"depth {c.depth + 1}"]
+        if c.edges:
+            fix.checked_by.append(f"{len(c.edges)} edge positions of its kind of move at depths "
+                                  f"{' and '.join(map(str, EDGE_DEPTHS))}")
+        if fuzzed:
+            fix.checked_by.append(f"{fuzzed} fuzz positions at depth 2")
         fix.confirmed = True
 
     def _agrees(self, engine: _Engine, fix, request, depth, c, said) -> bool:
