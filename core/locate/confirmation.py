@@ -67,7 +67,8 @@ def _edges() -> tuple[tuple[str, str, frozenset], ...]:
             except PerftscopeError:
                 continue          # a Chess960 line and the like: not a standard position
             # the suites' positions, some of which no game reaches, with the colours flipped too
-            found += [(entry.note or name, position.fen()), (entry.note or name, mirror(position).fen())]
+            topic = (entry.note or name).replace("; ", ", ")     # the evidence's parts are split at '; '
+            found += [(topic, position.fen()), (topic, mirror(position).fen())]
     for topic, fen in found:
         board = chess.Board(fen)
         if board.fen() not in seen:

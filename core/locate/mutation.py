@@ -110,6 +110,7 @@ class Fix:
     confirmed: bool = False
     checked_by: list[str] = field(default_factory=list)
     doubt: str = ""
+    refuted: bool = False        # it disagrees with the reference somewhere (`doubt` says where)
 
     def said(self) -> str:
         """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
@@ -120,7 +121,8 @@ class Fix:
         return {"file": self.file, "line": self.line, "change": self.change, "diff": self.diff,
                 "failing_fixed": self.failing_fixed, "passing_kept": self.passing_kept,
                 "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
-                "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None}
+                "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None,
+                "refuted": self.refuted}
 
 
 @dataclass
@@ -361,7 +363,7 @@ class Mutation:
         theirs = c.reference.divide(request, depth)
         failed, verdict, _ = judge(answer, error, theirs)
         if failed:
-            fix.doubt = f"{said}: {verdict}"
+            fix.doubt, fix.refuted = f"{said}: {verdict}", True
         return not failed
 
 
@@ -438,7 +440,8 @@ def _parses(path: str) -> bool:
 
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
     """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
-    mutant's share of failing runs turned to pass), the spectrum's order after, and within one of
+    mutant's share of failing runs turned to pass; a candidate refuted beyond the runs counts as a
+    mutant that changes the answers, no more), the spectrum's order after, and within one of
     its ranks the share of failing answers the mutants change: a suspect of several lines is split
     where its lines' mutants differ, each such line a suspect of its own. Equal evidence shares a
     rank."""
@@ -446,6 +449,9 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
     texts: dict[str, list[str]] = {}
     failing = min(total_failing, FAILING_RUNS)
     fixed = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.confirmed}
+    # a candidate refuted beyond the runs shows its line is on the failing move's path (switching
+    # it off changes the answer), not that the line is wrong: it weighs as a change, not as a fix
+    refuted = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.refuted}
     for s in suspects:
         lines = [mutation.evidence.get((s.path, n)) for n in range(s.line, s.last + 1)]
         tried = [e for e in lines if e is not None]
@@ -466,12 +472,19 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                 continue
             if start < n:
                 rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
-            fix = fixed.get((s.path, n))
-            said = (f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)" if fix is not None
-                    else e.words(failing, total_failing, total_passing))
+            fix, wrong = fixed.get((s.path, n)), refuted.get((s.path, n))
+            score = e.score
+            if fix is not None:
+                said = f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)"
+            elif wrong is not None:
+                said = (f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: it disagrees at "
+                        f"{wrong.doubt}")
+                score = (0.0, e.score[1])
+            else:
+                said = e.words(failing, total_failing, total_passing)
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
-                                 mutation=e.score[0], changes=e.score[1], evidence=f"{said}; {s.evidence}"),
-                         (float(fix is not None),) + e.score))
+                                 mutation=score[0], changes=score[1], evidence=f"{said}; {s.evidence}"),
+                         (float(fix is not None),) + score))
             start = n + 1
         if start <= s.last:
             rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))

@@ -196,6 +196,12 @@ def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_p
     assert not any(f.confirmed for f in switched_off), switched_off
     # refuted, saying where: a position where en passant is illegal, which it now plays
     assert all("en passant" in f.doubt and "generates illegal" in f.doubt for f in switched_off), switched_off
+    faulty = line_of(engine, "after[t] = board[t]")
     for f in result.fixes:
         if f.confirmed:
-            assert f.line == line_of(engine, "after[t] = board[t]") and f.change == "`t` to `sq`", f
+            assert f.line == faulty and f.change == "`t` to `sq`", f
+    # a refuted candidate says the guard is on the move's path, not that it is wrong: the faulty
+    # line, whose mutants turn failing runs to pass, ranks above it
+    assert [s.line for s in result.suspects if s.rank == 1] == [faulty], result.suspects[:4]
+    refuted = next(s for s in result.suspects if s.line == guard)
+    assert refuted.rank > 1 and "but is no fix: it disagrees at en passant" in refuted.evidence
