@@ -43,8 +43,10 @@ from .spectra import _text
 FAILING_RUNS = 12         # failing runs a mutant is tried on at most
 PASSING_RUNS = 60         # passing runs a mutant is tried on at most
 BREAKS = 3                # passing runs a mutant may break before it is known not to be a fix
-RANKS = 10                # the suspects of this many ranks (ties included) are mutated
-LINES = 40                # lines mutated at most
+RANKS = 40                # the suspects of this many ranks (ties included) are mutated
+LINES = 200               # lines mutated at most
+FIRST = 3                 # mutants of each line in the first pass (its likeliest one-token slips)
+FIRST_SHARE = 2 / 3       # of the budget the first pass may take: the rest deepens the lines it singled out
 CANDIDATES = 4            # candidates confirmed at most
 
 
@@ -178,7 +180,8 @@ class Mutation:
             result.note = "no failing run to try mutants on"
             return
         texts: dict[str, str] = {}
-        by_rank: dict[int, list[list[Mutant]]] = {}
+        by_line: dict[tuple[str, int], list[Mutant]] = {}
+        ranks: dict[tuple[str, int], int] = {}
         for rank, path, number in suspect_lines(suspects):
             if path not in texts:
                 try:
@@ -187,12 +190,11 @@ class Mutation:
                 except OSError:
                     continue
             result.evidence[(path, number)] = LineEvidence(path, number)
-            by_rank.setdefault(rank, []).append(mutants_of(path, [number], texts[path]))
-        # rank by rank; the lines of one rank in turn, so a budget reaches every line of a tie
-        mutants = [m for rank in sorted(by_rank) for turn in zip_longest(*by_rank[rank]) for m in turn if m]
-        mutants = mutants[:self.budget]
-        result.made = len(mutants)
-        if not mutants:
+            by_line[(path, number)] = mutants_of(path, [number], texts[path])
+            ranks[(path, number)] = rank
+        first, rest = plan(by_line, ranks, self.budget)
+        result.made = min(self.budget, len(first) + len(rest))
+        if not result.made:
             result.note = "no mutant could be made of the suspect lines (no rules for their language)"
             return
         shadows = []
@@ -203,43 +205,13 @@ class Mutation:
             if baseline:
                 result.note = baseline
                 return
-            work: queue.Queue = queue.Queue()
-            for m in mutants:
-                work.put(m)
-            counted = threading.Lock()
             candidates: list[Outcome] = []
-
-            def worker(shadow: Shadow):
-                while not (over() or self._halted.is_set()):
-                    try:
-                        mutant = work.get_nowait()
-                    except queue.Empty:
-                        return
-                    try:
-                        outcome = self._try(shadow, mutant, over)
-                    except OracleCancelled:
-                        return
-                    with counted:
-                        evidence = result.evidence[(mutant.path, mutant.line)]
-                        if outcome is None:
-                            continue
-                        result.tried += 1
-                        evidence.mutants += 1
-                        score = outcome.score(len(self.failing))
-                        if evidence.best is None or score > evidence.score:
-                            evidence.best, evidence.score = outcome, score
-                        if (outcome.fixed == len(self.failing) and not outcome.broke
-                                and outcome.passing == len(self.passing)):
-                            candidates.append(outcome)
-                        self.emit(f"mutant {result.tried} of {len(mutants)}: {self.relative(mutant.path)}:"
-                                  f"{mutant.line} {mutant.change}: fixes {outcome.fixed} of {len(self.failing)} "
-                                  f"failing runs")
-            threads = [threading.Thread(target=worker, args=(s,), daemon=True, name=f"locate mutants {i}")
-                       for i, s in enumerate(shadows)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            self._pass(shadows, first, over, result, candidates)
+            # deepen the lines whose first mutants changed a failing answer, in their order, then the rest
+            changed = {key for key, e in result.evidence.items() if e.best is not None and e.best.changed}
+            rest = sorted(rest, key=lambda m: (m.path, m.line) not in changed)[:self.budget - len(first)]
+            self._pass(shadows, rest, over, result, candidates)
+            mutants = first + rest
             # the best candidate of each line first, in rank order, then the others: a line whose every
             # candidate is refuted beyond the runs is told from one holding the fix
             order = {key: i for i, key in enumerate(result.evidence)}
@@ -261,6 +233,47 @@ class Mutation:
             for s in shadows:
                 s.close()
 
+    def _pass(self, shadows: list[Shadow], mutants: list[Mutant], over, result: MutationResult,
+              candidates: list[Outcome]):
+        """`mutants` tried, one worker per shadow, until `over()`: each line's evidence kept, each
+        candidate (every failing run turned to pass, every passing run kept) added to `candidates`."""
+        work: queue.Queue = queue.Queue()
+        for m in mutants:
+            work.put(m)
+        counted = threading.Lock()
+
+        def worker(shadow: Shadow):
+            while not (over() or self._halted.is_set()):
+                try:
+                    mutant = work.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    outcome = self._try(shadow, mutant, over)
+                except OracleCancelled:
+                    return
+                with counted:
+                    evidence = result.evidence[(mutant.path, mutant.line)]
+                    if outcome is None:
+                        continue
+                    result.tried += 1
+                    evidence.mutants += 1
+                    score = outcome.score(len(self.failing))
+                    if evidence.best is None or score > evidence.score:
+                        evidence.best, evidence.score = outcome, score
+                    if (outcome.fixed == len(self.failing) and not outcome.broke
+                            and outcome.passing == len(self.passing)):
+                        candidates.append(outcome)
+                    self.emit(f"mutant {result.tried} of {result.made}: {self.relative(mutant.path)}:"
+                              f"{mutant.line} {mutant.change}: fixes {outcome.fixed} of {len(self.failing)} "
+                              f"failing runs")
+        threads = [threading.Thread(target=worker, args=(s,), daemon=True, name=f"locate mutants {i}")
+                   for i, s in enumerate(shadows)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
     def _baseline(self, shadow: Shadow) -> str:
         """'' when the copy, unmutated, builds and fails its first failing run as the engine
         did; else why no mutant can be run. Sets the mutants' timeout from its time."""
@@ -279,23 +292,24 @@ class Mutation:
 
     def _try(self, shadow: Shadow, mutant: Mutant, over) -> Outcome | None:
         """The mutant's outcome on the runs, None when it does not build or parse."""
+        outcome = Outcome(mutant)
+        # a run that never reaches the line answers as it did: only the runs that ran it are run
+        # (all of them where no run's coverage holds the line: a statement's continuation line)
+        known = any(mutant.line in r.lines.get(mutant.path, ()) for r in self.failing + self.passing)
+
+        def reaches(run: Run) -> bool:
+            return not known or mutant.line in run.lines.get(mutant.path, ())
+        if not reaches(self.failing[0]):
+            outcome.failing = 1
+            return outcome                  # the finder's failing run never gets here: no build needed
         with shadow.applied(mutant) as target, _Engine(self, shadow) as engine:
             if not shadow.build() or not _parses(target):
                 return None
-            outcome = Outcome(mutant)
-            # a run that never reaches the line answers as it did: only the runs that ran it are run
-            # (all of them where no run's coverage holds the line: a statement's continuation line)
-            known = any(mutant.line in r.lines.get(mutant.path, ()) for r in self.failing + self.passing)
-
-            def reaches(run: Run) -> bool:
-                return not known or mutant.line in run.lines.get(mutant.path, ())
             for run in self.failing:
                 if over() or self._halted.is_set():
                     break
                 outcome.failing += 1
                 if not reaches(run):
-                    if outcome.failing == 1:
-                        return outcome      # the finder's failing run never gets here
                     continue
                 failed, verdict = self._judge(engine, run, self.timeout)
                 if not failed:
@@ -410,6 +424,26 @@ class _Engine:
                 self.mutation._current.discard(self.oracle)
             self.oracle.close()
             self.oracle = None
+
+
+def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
+         budget: int) -> tuple[list[Mutant], list[Mutant]]:
+    """(first pass, the rest) of the mutants of the suspect lines, `budget` in all. The first pass
+    takes each line's FIRST likeliest one-token slips (Mutant.likeness: a constant off by one, a
+    comparison with or without its `=`, ...), so that a faulty line in a wide tie (one
+    that runs in every run, which no spectrum separates) is reached, within FIRST_SHARE of the
+    budget; the rest are every line's other mutants (the caller deepens the lines the first pass
+    singled out, to the budget). Each in rank order, the lines of one rank in turn."""
+    def in_turn(lists: dict[tuple[str, int], list[Mutant]]) -> list[Mutant]:
+        by_rank: dict[int, list[list[Mutant]]] = {}
+        for key, mutants in lists.items():
+            by_rank.setdefault(ranks[key], []).append(mutants)
+        return [m for rank in sorted(by_rank) for turn in zip_longest(*by_rank[rank]) for m in turn if m]
+    first = in_turn({key: sorted(ms, key=lambda m: m.likeness)[:FIRST] for key, ms in by_line.items()})
+    first = first[:max(1, int(budget * FIRST_SHARE))] if budget else []
+    chosen = set(first)
+    rest = [m for m in in_turn(by_line) if m not in chosen]
+    return first, rest
 
 
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:

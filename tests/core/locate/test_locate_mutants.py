@@ -205,3 +205,28 @@ def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_p
     assert [s.line for s in result.suspects if s.rank == 1] == [faulty], result.suspects[:4]
     refuted = next(s for s in result.suspects if s.line == guard)
     assert refuted.rank > 1 and "but is no fix: it disagrees at en passant" in refuted.evidence
+
+
+def test_the_first_pass_reaches_every_line_of_a_wide_tie_below_the_top_ranks(tmp_path):
+    """Eleven ranks of one line, then a tie of 40 lines that run in every run (as a faulty `if`
+    evaluated for every position does): a budget of 240 mutants tries the likeliest slips of
+    every line of the tie before it deepens any line."""
+    from perftscope.core.locate.mutation import plan, suspect_lines
+    from perftscope.core.locate.spectra import Suspect
+    engine = planted_python(tmp_path)
+    source = engine.read_text().splitlines()
+    numbers = [n for n, text in enumerate(source, 1) if text.strip() and not text.strip().startswith(("#", '"'))]
+    numbers = [n for n in numbers if mutants_of(str(engine), [n])][:51]
+    suspects = [Suspect("movegen.py", n, n, min(i + 1, 12), 1.0, 1.0, 0.0, 1, 1, source[n - 1], "", str(engine))
+                for i, n in enumerate(numbers)]
+    lines = suspect_lines(suspects)
+    assert len(lines) == 51                      # the whole tie of rank 12 is mutated
+    by_line = {(path, n): mutants_of(path, [n]) for _, path, n in lines}
+    first, rest = plan(by_line, {(path, n): rank for rank, path, n in lines}, 240)
+    assert {m.line for m in first} == set(numbers)
+    assert all(sum(m.line == n for m in first) <= 3 for n in numbers)
+    # within a line, the likeliest one-token slips first
+    for n in numbers:
+        mine = [m.likeness for m in first if m.line == n]
+        assert mine == sorted(m.likeness for m in by_line[(str(engine), n)])[:len(mine)]
+    assert len(first) + len(rest) == sum(map(len, by_line.values()))
