@@ -264,8 +264,9 @@ class DivideController(QObject):
             if not failed_at_root:              # the root's own failure is said above the tree already
                 self.tree.add_note(report.error)
             failed = report.failure.word if report.failure is not None else "failed"
-            self._say(f"{report.engine} {failed} during the search: the levels found before are kept; "
-                           f"its error is above the tree and in the Finder report", error=True)
+            kept = "at the root:" if failed_at_root else "during the search: the levels found before are kept;"
+            self._say(f"{report.engine} {failed} {kept} its error is above the tree and in the Finder report",
+                      error=True)
             return
         if report.cancelled:
             self.tree_model.stop_loading("stopped")

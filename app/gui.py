@@ -210,6 +210,7 @@ class MainWindow(QMainWindow):
         model.changed.connect(self._show_model)
         model.messageChanged.connect(self._show_message)
         self.engines.changed.connect(lambda: model.engines_chosen(self.engines.readable_pair()))
+        model.chosen = self.engines.readable_pair()
         model.jobs["locate"].changed.connect(self._show_model)       # a result arriving for another position
         self.legend.toggled.connect(self._show_layers)
         self.library.positionChosen.connect(self.board_commands.load)
@@ -245,6 +246,7 @@ class MainWindow(QMainWindow):
         self.legend.show_mismatch(model.mark)
         self._show_layers()
         self.tree.set_stale(model.divide_stale)
+        self.tree.context.set_other_engines(model.divide_other_engines)
         self.run_context.set_stale(model.run_stale)
         self.run_panel.set_stale(model.run_stale)
         grey_caption(self.suspects_panel.caption, model.locate_stale)

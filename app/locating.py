@@ -44,6 +44,7 @@ class LocateController(JobTab):
             self.state.fail(str(e))
             return
         self.panel.clear()
+        self.panel.show_subject(job.subject)
         self.starting.emit()
         self.jobs.start(job, f"Locating {job.pair.engine_name}: finding the failing position…", given=settings,
                         on_result=self._result)

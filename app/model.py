@@ -129,6 +129,7 @@ class MainModel(QObject):
         self.analysis = None                      # core.board.analysis of the board's position
         self.divide_about: Position | None = None  # the position the divide tree was computed for
         self.divide_pair: EnginePair | None = None  # ... and its engines (None: none could be read)
+        self.chosen: EnginePair | None = None      # the selector's engines (None: not readable, or not told yet)
         self.run_about: Position | None = None     # the position the last run counted
         self.run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
         self.locate_shows: Position | None = None  # a failing position of the locate result, shown from it
@@ -224,6 +225,12 @@ class MainModel(QObject):
         return self.divide_about is not None and self.row_shown is None and self.position != self.divide_about
 
     @property
+    def divide_other_engines(self) -> bool:
+        """The selector holds other engines than the divide tree's (its rows keep their own)."""
+        return self.divide_pair is not None and self.chosen is not None and \
+            not same_engines(self.divide_pair, self.chosen)
+
+    @property
     def locate_stale(self) -> bool:
         """The Suspect lines shown (or being found) are of another position than the board's."""
         given = self.jobs["locate"].given      # core.locate.job.LocateSettings: its position read once
@@ -243,7 +250,10 @@ class MainModel(QObject):
 
     def engines_chosen(self, pair: EnginePair | None):
         """The selector holds `pair` now (None: nothing readable): a message about other engines'
-        result goes (a divide's counts must not stand beside a session of another engine)."""
+        result goes (a divide's counts must not stand beside a session of another engine), and the
+        divide tree is marked as other engines' when they differ."""
+        self.chosen = pair
+        self.changed.emit()
         engines = self.message.engines
         if engines is not None and not same_engines(engines, pair):
             self.message = Message()

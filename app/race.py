@@ -20,6 +20,7 @@ class RaceController(JobTab):
         super().__init__(bridge, panel, state, parent)
         self.chess960 = chess960       # the window's Chess960 box: the positions are played as Chess960
         self.jobs.finished.connect(self.finished)
+        self.jobs.failed.connect(panel.not_run)     # its rows say so, not "waiting" for ever
         self._index: dict = {}         # (racer, position name) -> table row
         panel.exportRequested.connect(self.export)
         panel.locateRequested.connect(self.locate)

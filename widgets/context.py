@@ -40,6 +40,7 @@ class ContextBar(QWidget):
         self._about = ""
         self._subject = None
         self.stale = False
+        self.other_engines = False    # the selector holds other engines than the result's
 
     def set_about(self, fen: str, moves=(), engines: str = ""):
         """The result below is for this position and these engines."""
@@ -71,12 +72,23 @@ class ContextBar(QWidget):
             return
         self.stale = stale
         self.show_button.setVisible(stale)
-        if stale:
+        self._show()
+
+    def set_other_engines(self, other: bool):
+        """Mark the result as other engines' than the selector holds (it keeps its own: a row
+        expanded or a Which line? on it uses them)."""
+        self.other_engines = other
+        if self._about:
+            self._show()
+
+    def _show(self):
+        other = " — <b>not the engines chosen now</b>" if self.other_engines else ""
+        if self.stale or self.other_engines:
             self.label.setStyleSheet(f"color:{palette.STALE}; background:{palette.STALE_BG};")
-            self.label.setText(f"<b>computed for another position</b> — {self._about}")
         else:
             self.label.setStyleSheet("")
-            self.label.setText(f"computed for {self._about}")
+        self.label.setText((f"<b>computed for another position</b> — {self._about}" if self.stale
+                            else f"computed for {self._about}") + other)
 
     def text(self) -> str:
         return self.label.text()

@@ -320,6 +320,15 @@ class RacePanel(StartStop, QWidget):
             self._row(self.table.rowCount(), heat)
         self.graphs.set_race(labels, [p.name for p in positions], caption)
 
+    def not_run(self, why: str):
+        """The race failed (an engine could not start): each heat that never ran says so, `why`
+        in its tooltip."""
+        for row in range(self.table.rowCount()):
+            item = self.table.item(row, RESULT)
+            if item is not None and item.text() in ("waiting", "running"):
+                item.setText("not run")
+                item.setToolTip(f"{item.toolTip()}\nnot run: {why}")
+
     def show_heat(self, index: int, heat):
         self._row(index, heat)
         if heat.status == WRONG:

@@ -167,7 +167,7 @@ class SpecSelector(QWidget):
         self.row.addWidget(self.browse)
         self._show_path()
         self.kind.currentIndexChanged.connect(self._kind_changed)
-        self.path.editingFinished.connect(lambda: self.edited.emit(self.spec()))
+        self.path.editingFinished.connect(self._path_edited)
         self.browse.clicked.connect(self._choose_file)
 
     def spec(self) -> str:
@@ -209,6 +209,16 @@ class SpecSelector(QWidget):
         self.browse.setVisible(needs == "file")
         self.path.setPlaceholderText("./engine perft {depth} \"{fen}\" {moves}" if needs == "text"
                                      else "path to the engine, script or .toml file")
+
+    def _path_edited(self):
+        """A whole spec typed or pasted in the path field (`xboard:sjeng`, as the command line and
+        the guides write it) is read as one: its kind chosen, its target left in the field (it was
+        the path `xboard:sjeng` of the kind shown, which no engine has)."""
+        text = self.path.text().strip()
+        kind = text.partition(":")[0].partition("[")[0]
+        if ":" in text and _needs(kind) and self.kind.findData(kind) >= 0:
+            self.set_spec(text)
+        self.edited.emit(self.spec())
 
     def _kind_changed(self):
         self._show_path()

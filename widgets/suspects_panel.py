@@ -90,7 +90,7 @@ class SuspectsPanel(StartStop, QWidget):
         self.status = QLabel("Choose the engine in the Divide tab, put the position on the board, then Start.")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.caption = QLabel()               # the Subject of the result shown
+        self.caption = QLabel()               # the Subject of the result shown, or being found
         self.caption.setWordWrap(True)
         self.caption.setStyleSheet(f"color: {palette.MUTED}")
         self.caption.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -203,11 +203,16 @@ class SuspectsPanel(StartStop, QWidget):
         self.caption.clear()
         self.show_fix(None)
 
+    def show_subject(self, subject):
+        """The engines and position (a core.job.Subject) of the suspect lines shown, or being found:
+        a *Which line?* locates its result's engines, whatever the selector holds meanwhile."""
+        self.caption.setText(f"Suspect lines of {subject.caption()}")
+
     def show_result(self, result):
         """A core.locate.job.LocateResult: its suspects ranked, the first one's file shown."""
         self.clear()
         self.result = result
-        self.caption.setText(f"Suspect lines of {result.subject.caption()}")
+        self.show_subject(result.subject)
         self.suspects = list(result.suspects)
         self.table.setRowCount(len(self.suspects))
         ranks = [s.rank for s in self.suspects]
@@ -263,9 +268,11 @@ class SuspectsPanel(StartStop, QWidget):
             self.fix_label.setText("No fix on this line: click the line the fix is on.")
         else:
             top = result.suspects[0] if result.suspects else None
-            self.fix_label.setText("No one-token change fixes it (a missing check?)"
-                                   + (f": it belongs at <b>{html.escape(top.where)}</b>" if top else "")
-                                   + f" ({mutation.tried} mutants run)")
+            said = mutation.no_fix()
+            self.fix_label.setText(html.escape(said[0].upper() + said[1:])
+                                   + (f": it belongs at <b>{html.escape(top.where)}</b>" if top and not mutation.cut
+                                      else "")
+                                   + ("" if mutation.cut else f" ({mutation.tried} mutants run)"))
 
     def _save_patch(self):
         if self.fix is None:

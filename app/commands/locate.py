@@ -130,9 +130,10 @@ def run(args) -> int:
     if mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
         top = result.suspects[0] if result.suspects else None
         refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"
-                          for f in result.fixes[:2])
-        print("no fix     no one-token change fixes it (a missing check?)" +
-              (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top else "") + refuted)
+                          for f in result.fixes[:2] if f.refuted)
+        print(f"no fix     {mutation.no_fix()}" +
+              (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top and not mutation.cut
+               else "") + refuted)
     if any(s.way for s in shown):
         from perftscope.core.locate.spectra import missed
         twin = result.twins[0]

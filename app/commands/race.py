@@ -6,9 +6,10 @@ from pathlib import Path
 
 from perftscope.core.engines.spec import SPECS, YARDSTICKS
 from perftscope.core.errors import PerftscopeError
+from perftscope.core.limits import DEPTH_LIMIT
 
 from . import add_parser
-from .common import add_960_arg, depth_arg, int_arg, print_json, seconds_arg
+from .common import add_960_arg, int_arg, print_json, seconds_arg
 
 DEFAULT_SECONDS = 10.0
 HASH_LIMIT_MB = 1 << 20
@@ -32,7 +33,9 @@ def register(sub):
     budget = p.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=seconds_arg, metavar="S",
                         help=f"budget per engine and position (default {DEFAULT_SECONDS:g})")
-    budget.add_argument("--depth", type=depth_arg, metavar="D", help="every engine to depth D instead")
+    # from 1: a race deepens from depth 1, and depth 0 would read as no limit at all
+    budget.add_argument("--depth", type=int_arg("depth", 1, DEPTH_LIMIT), metavar="D",
+                        help="every engine to depth D instead")
     p.add_argument("--repeat", type=int_arg("repeat", 1, 1000), metavar="N",
                    help="A/B: N timed runs of each of the two engines, alternating "
                         "(6 or more for a 95 %% interval)")

@@ -135,10 +135,25 @@ class MutationResult:
     made: int = 0                                      # mutants made
     seconds: float = 0.0
     note: str = ""                                     # why no mutant ran, when none did
+    cut: str = ""            # why mutants were left untried or candidates unchecked ("stopped", "the time was up")
 
     @property
     def per_second(self) -> float:
         return self.tried / self.seconds if self.seconds > 0 else 0.0
+
+    def no_fix(self) -> str:
+        """What the mutants say when none is a confirmed fix: that no one-token change fixes it only
+        once every mutant made has run and every candidate was checked (a stopped or timed-out
+        mutation has not ruled the rest out)."""
+        if not self.cut:
+            return "no one-token change fixes it (a missing check?)"
+        unchecked = [f for f in self.fixes if not f.confirmed and not f.refuted]
+        if unchecked:
+            f = unchecked[0]
+            return (f"a candidate at {f.file}:{f.line}, {f.change}, {f.said()}, was not checked beyond the runs "
+                    f"({self.cut}): not offered as a fix")
+        return (f"no fix among the {self.tried} mutants run of {self.made} made ({self.cut}): "
+                f"a one-token change may still fix it")
 
 
 class Mutation:
@@ -227,11 +242,18 @@ class Mutation:
                           candidate.fixed, candidate.passing, self.total_failing, self.total_passing)
                 if confirmation is not None and not self._halted.is_set():
                     self._confirm(shadows[0], fix, m, confirmation)
+                    if not (fix.confirmed or fix.refuted):
+                        self._cut_short(result)         # stopped while it was being checked
+                elif confirmation is not None:
+                    self._cut_short(result)
                 result.fixes.append(fix)
             result.fixes.sort(key=lambda f: not f.confirmed)
         finally:
             for s in shadows:
                 s.close()
+
+    def _cut_short(self, result: MutationResult):
+        result.cut = "stopped" if self._halted.is_set() else "the time was up"
 
     def _pass(self, shadows: list[Shadow], mutants: list[Mutant], over, result: MutationResult,
               candidates: list[Outcome]):
@@ -243,15 +265,19 @@ class Mutation:
         counted = threading.Lock()
 
         def worker(shadow: Shadow):
-            while not (over() or self._halted.is_set()):
+            while True:
                 try:
                     mutant = work.get_nowait()
                 except queue.Empty:
                     return
+                if over() or self._halted.is_set():
+                    return self._cut_short(result)
                 try:
                     outcome = self._try(shadow, mutant, over)
                 except OracleCancelled:
-                    return
+                    return self._cut_short(result)
+                if over() or self._halted.is_set():      # its runs may have been cut short
+                    self._cut_short(result)
                 with counted:
                     evidence = result.evidence[(mutant.path, mutant.line)]
                     if outcome is None:

@@ -214,7 +214,9 @@ def test_a_crash_on_the_first_call_is_said_once_and_as_a_crash(qtbot, window, sc
     assert report.crash and report.failure.word == "crashed" and report.engine_calls == 1
     above = w.tree.summary.text()
     assert above.count("RuntimeError: board index out of range") == 1
-    assert "crash.py crashed during the search" in w.message.text()
+    # no level was found before it: none is said to be kept
+    assert w.message.text() == ("⚠ crash.py crashed at the root: its error is above the tree and in the "
+                                "Finder report")
     text = " ".join(w.finder_panel.text().split())
     assert "✗ crash.py crashed: crash.py crashed at the root" in text and "hung or flooded" not in text
     assert "engine calls 1 (reference calls 0)" in text

@@ -109,6 +109,8 @@ def test_which_line_in_the_finder_report_locates_its_position(qtbot, window):
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, tuple(report.path), 1)
     assert str(given.engine) == ENGINE
+    # while it runs, the tab says whose lines it is finding (not the selector's correct.py)
+    assert window.suspects_panel.caption.text() == f"Suspect lines of locate · {PROMOTES} · movegen.py against core"
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
     result = window.main_model.jobs["locate"].result
     assert result.subject.engines[0] == "movegen.py" and not result.agree
@@ -130,12 +132,15 @@ def test_which_line_on_a_differing_divide_row_and_a_finding_row(qtbot, window):
     agreeing = window.model.node(window.model.find(["e1d1"]))
     assert action(window.exports.menu_for(agreeing), "Which line?") is None
     window.engines.set(engine=OTHER)                 # the tree keeps the engines it was divided with
+    assert "movegen.py against core — <b>not the engines chosen now</b>" in window.tree.context.text()
     menu = window.exports.menu_for(missing)
     action(menu, "Which line?").trigger()
     assert window.locating.running and window.tabs.currentWidget() is window.suspects_panel
     given = window.main_model.jobs["locate"].given
     assert (given.fen, given.moves, given.depth) == (PROMOTES, (), 1)
     assert str(given.engine) == ENGINE
+    # while it runs, the tab says whose lines it is finding (not the selector's correct.py)
+    assert window.suspects_panel.caption.text() == f"Suspect lines of locate · {PROMOTES} · movegen.py against core"
     qtbot.waitUntil(lambda: not window.locating.running, timeout=60000)
     assert window.main_model.jobs["locate"].result.suspects
 

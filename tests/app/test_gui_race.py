@@ -96,6 +96,33 @@ def test_stop_ends_every_process_at_once(qtbot, window, engine_path):
     assert panel.table.item(0, RESULT).text() == "stopped" and panel.status.text().startswith("Race stopped")
 
 
+def test_a_race_whose_engine_cannot_start_leaves_no_row_waiting(qtbot, window, tmp_path):
+    panel = window.race_panel
+    panel.add_engine(f"perftree:{tmp_path / 'no-such-engine'}")
+    panel.stockfish.setChecked(False)
+    only(panel, "initial")
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: not window.races.running, timeout=20000)
+    assert "no-such-engine" in panel.status.text()
+    results = [panel.table.item(r, RESULT).text() for r in range(panel.table.rowCount())]
+    assert results and set(results) == {"not run"}, results
+    assert "no-such-engine" in panel.table.item(0, RESULT).toolTip()
+
+
+def test_a_whole_spec_typed_in_the_path_field_is_read_as_one(window):
+    """`xboard:sjeng` typed where the path goes, the kind shown being perftree's: the engine is
+    sjeng spoken to in xboard, not a perftree script named `xboard:sjeng`."""
+    selector = window.race_panel.selector
+    selector.set_spec("perftree:tests/engines/correct.py")
+    selector.path.setText("xboard:sjeng")
+    selector.path.editingFinished.emit()
+    assert selector.spec() == "xboard:sjeng" and selector.kind.currentData() == "xboard"
+    assert selector.path.text() == "sjeng"
+    selector.path.setText("uci[chess960=false]:stockfish")
+    selector.path.editingFinished.emit()
+    assert selector.spec() == "uci[chess960=false]:stockfish"
+
+
 def test_a_position_of_ones_own(window):
     panel = window.race_panel
     panel.add_fen("8/8/8/8/8/8/8/8 w - - 0 1")

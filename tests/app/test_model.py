@@ -67,3 +67,17 @@ def test_a_message_about_an_engines_result_goes_once_other_engines_are_chosen(qt
     model.say("Loaded Kiwipete")                         # about no engine: stays whatever is chosen
     model.engines_chosen(None)
     assert model.message.text == "Loaded Kiwipete"
+
+
+def test_the_divide_tree_is_marked_as_other_engines_while_the_selector_holds_others(qtbot):
+    from perftscope.core.engines.pair import EnginePair
+    model = MainModel()
+    moved(model, Position.from_fen(START_FEN))
+    d3 = EnginePair.parse("perftree:/x/d3.py", "core", 60)
+    model.engines_chosen(d3)
+    model.divide_started(pair=d3)
+    assert not model.divide_other_engines
+    model.engines_chosen(EnginePair.parse("perftree:/x/other.py", "core", 60))
+    assert model.divide_other_engines and not model.divide_stale     # the position is still its own
+    model.engines_chosen(EnginePair.parse("perftree:/x/d3.py", "core", 30))     # the timeout alone
+    assert not model.divide_other_engines

@@ -1,6 +1,10 @@
 """`perftscope race`: the live text, JSON and Markdown, exit codes 0 / 1 / 2."""
 import json
 
+import pytest
+
+from perftscope.app.cli import build_parser
+
 from .cli_run import run
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
@@ -52,3 +56,9 @@ def test_bad_requests_exit_2(capsys):
     assert code == 2 and "unknown engine 'nonsense:x'" in err
     code, _, err = run(capsys, "race", "--engine", "python-chess", "--yardsticks", "gnuchess")
     assert code == 2 and "--yardsticks: unknown 'gnuchess'" in err
+    # depth 0 once raced on without a limit, as if no depth had been given (parsed only: without
+    # the check, running it would not end)
+    argv = ["race", "--engine", "python-chess", "--depth", "0"]
+    with pytest.raises(SystemExit) as exited:
+        build_parser(argv).parse_args(argv)
+    assert exited.value.code == 2 and "--depth: depth must be between 1 and" in capsys.readouterr().err

@@ -230,3 +230,20 @@ def test_the_first_pass_reaches_every_line_of_a_wide_tie_below_the_top_ranks(tmp
         mine = [m.likeness for m in first if m.line == n]
         assert mine == sorted(m.likeness for m in by_line[(str(engine), n)])[:len(mine)]
     assert len(first) + len(rest) == sum(map(len, by_line.values()))
+
+
+def test_mutants_stopped_early_do_not_say_no_change_fixes_it():
+    """Stopped after its first mutant, the mutation has not ruled the other mutants out: it says
+    so, never that no one-token change fixes the engine."""
+    job = LocateJob(LocateSettings(f"perftree:{HERE / 'movegen.py'}", fen="4k3/1P4p1/8/8/8/8/5P2/4K3 w - - 0 1",
+                                   depth=1, runs=4, seconds=120.0, mutants=20, mutant_seconds=300.0))
+
+    def emit(event):
+        if str(getattr(event, "text", "")).startswith("mutant "):
+            job.stop()
+    result = job.run(emit)
+    mutation = result.mutation
+    assert result.stopped and 1 <= mutation.tried < mutation.made, (mutation.tried, mutation.made)
+    assert mutation.cut == "stopped"
+    said = mutation.no_fix()
+    assert "no one-token change" not in said and "may still fix it" in said and "stopped" in said

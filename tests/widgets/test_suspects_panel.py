@@ -1,0 +1,42 @@
+"""The Suspect lines tab's word on the fix when there is none: that no one-token change fixes the
+engine only once every mutant made has run; a stopped mutation says what it left undone."""
+from perftscope.core.job import Subject
+from perftscope.core.locate.job import LocateResult
+from perftscope.core.locate.mutation import Fix, MutationResult
+from perftscope.core.locate.spectra import Suspect
+from perftscope.widgets.suspects_panel import SuspectsPanel
+
+
+def result_of(tmp_path, mutation):
+    source = tmp_path / "engine.py"
+    source.write_text("if king is None or rank(king) != rank(sq):\n    return False\n")
+    top = Suspect("engine.py", 1, 1, 1, 1.0, 1.0, 0.0, 3, 0, "if king is None ...", "", path=str(source))
+    return LocateResult(Subject("8/8/8/8/Q1pP3k/8/8/4K3 b - d3 0 1", (), ("engine.py", "core"), "locate"),
+                        suspects=[top], mutation=mutation, stopped=bool(mutation.cut))
+
+
+def candidate(**more):
+    return Fix("engine.py", 1, "", "`!=` to `==`", "", 3, 15, 3, 15, **more)
+
+
+def test_a_stopped_mutation_names_its_unchecked_candidate_and_offers_no_fix(qtbot, tmp_path):
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    panel.show_result(result_of(tmp_path, MutationResult(fixes=[candidate()], tried=14, made=60, cut="stopped")))
+    said = panel.fix_label.text()
+    assert "no one-token change" not in said.lower()
+    assert said.startswith("A candidate at engine.py:1, `!=` to `==`,") and \
+        "not checked beyond the runs (stopped)" in said
+    assert panel.fix is None and not panel.save_patch.isEnabled()
+    panel.show_result(result_of(tmp_path, MutationResult(tried=14, made=60, cut="the time was up")))
+    said = panel.fix_label.text()
+    assert "no one-token change" not in said.lower() and "14 mutants run of 60 made (the time was up)" in said
+
+
+def test_every_mutant_run_without_a_fix_says_no_one_token_change_fixes_it(qtbot, tmp_path):
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    refuted = candidate(doubt="depth 3: count differs")
+    panel.show_result(result_of(tmp_path, MutationResult(fixes=[refuted], tried=60, made=60)))
+    said = panel.fix_label.text()
+    assert said.startswith("No one-token change fixes it") and "engine.py:1" in said and "(60 mutants run)" in said
