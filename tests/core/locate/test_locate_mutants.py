@@ -165,9 +165,10 @@ def test_mutants_cover_the_standard_operators(tmp_path):
         compile(m.apply(py.read_text()), "m.py", "exec")
 
 
-# en passant checked by a guard of its own (it empties two squares), whose capturer is put back
-# on the wrong square: the capture that blocks a check along the file is not generated. Switching
-# the guard off passes the runs and a few random positions, yet plays en passant out of every pin
+# en passant checked by a guard of its own (it empties two squares), which reads the capturer
+# from its target square (empty: a KeyError wherever en passant can be played). Switching the
+# guard off passes the runs, the position one deeper and eight random positions, yet plays en
+# passant out of every pin
 EP_GUARD = ("def legal_moves(pos):", '''def ep_exposes(board, sq, t, white):
     victim = t - 16 if white else t + 16
     after = {s: p for s, p in board.items() if s not in (sq, victim)}
