@@ -90,15 +90,20 @@ def int_arg(what: str, low: int, high: int):
 depth_arg = int_arg("depth", 0, DEPTH_LIMIT)
 
 
-def seconds_arg(text: str) -> float:
+def seconds_arg(text: str, zero: bool = False) -> float:
     """An argparse type: seconds, more than 0 (argparse names the option before the message)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a number of seconds is needed, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, got {text!r}")
+    if not (value >= 0 if zero else value > 0) or value != value:
+        raise argparse.ArgumentTypeError(f"must be {'0 or more' if zero else 'more than 0'} seconds, got {text!r}")
     return value
+
+
+def seconds_or_zero_arg(text: str) -> float:
+    """An argparse type: seconds, 0 or more."""
+    return seconds_arg(text, zero=True)
 
 
 def position_from_args(args) -> Position:

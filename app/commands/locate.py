@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from perftscope.core.errors import PerftscopeError
 
 from . import add_parser
-from .common import add_engine_args, add_position_args, depth_arg, int_arg, print_json, seconds_arg
+from .common import add_engine_args, add_position_args, depth_arg, int_arg, print_json, seconds_arg, seconds_or_zero_arg
 
 
 def register(sub):
@@ -50,6 +50,9 @@ def register(sub):
                    help="mutants of the suspect lines run at most (default 300; 0: rank by spectra alone)")
     p.add_argument("--mutant-seconds", type=seconds_arg, default=60.0, metavar="S",
                    help="no mutant is started after this many seconds of mutation (default 60)")
+    p.add_argument("--fix-fuzz-seconds", type=seconds_or_zero_arg, default=None, metavar="S",
+                   help="the focused fuzz a candidate fix must also agree on, after the edge positions of its "
+                        "kind of move and the position one deeper (default 20; 0: eight positions)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(run=run)
 
@@ -77,7 +80,7 @@ def run(args) -> int:
     settings = LocateSettings(engine, reference or "core", fen, moves, depth,
                               tuple(os.path.realpath(f) for f in args.source), args.top, args.seconds, args.timeout,
                               runs=args.runs, mutants=args.mutants, mutant_seconds=args.mutant_seconds,
-                              build=args.build)
+                              build=args.build, fix_fuzz_seconds=args.fix_fuzz_seconds)
     # as every long command: the Job on a thread of its own, its Progress one line, Ctrl-C as Stop
     from .job_runner import run_job
     result = run_job(LocateJob(settings), quiet=args.json)
@@ -127,7 +130,7 @@ def run(args) -> int:
     if mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
         top = result.suspects[0] if result.suspects else None
         refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"
-                          for f in result.fixes[:2] if f.doubt)
+                          for f in result.fixes[:2] if f.refuted)
         print(f"no fix     {mutation.no_fix()}" +
               (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top and not mutation.cut
                else "") + refuted)

@@ -36,7 +36,9 @@ from ..engines.process import launched_with
 from .coverage import scratch_environment
 from .runs import CoveredEngine, Run, focus_of, position_kinds, removed, wrong_moves
 from .sources import Program, no_coverage_hint, program_of
-from .mutation import FIX_FUZZ, Confirmation, Fix, Mutation, MutationResult, rerank
+from . import confirmation as confirmation_module
+from .confirmation import confirmation
+from .mutation import Fix, Mutation, MutationResult, rerank
 from .spectra import Suspect, Twins, _relative, rank
 
 SHRINK_CALLS = 80          # engine calls shrink may spend (each a covered run)
@@ -63,6 +65,7 @@ class LocateSettings:
     mutants: int = 300                   # mutants of the suspect lines run at most (0: rank by spectra alone)
     mutant_seconds: float = 60.0         # no mutant is started after this many seconds of mutation
     build: str = ""                      # how a native engine is rebuilt in a copy of its source ('' : the engine file's)
+    fix_fuzz_seconds: float | None = None    # the focused fuzz a candidate fix must agree on last (None: FUZZ_SECONDS)
 
     def __post_init__(self):
         if not isinstance(self.depth, int) or self.depth < 1:
@@ -73,6 +76,8 @@ class LocateSettings:
             raise PerftscopeError(f"--runs must be at least 1, got {self.runs}")
         if not self.seconds > 0:
             raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
+        if self.fix_fuzz_seconds is not None and self.fix_fuzz_seconds < 0:
+            raise PerftscopeError(f"the fix fuzz seconds must be 0 or more, got {self.fix_fuzz_seconds}")
         if self.mutants < 0:
             raise PerftscopeError(f"--mutants must be 0 or more, got {self.mutants}")
         self.request                           # FenError / MoveError naming what is wrong
@@ -303,10 +308,14 @@ class LocateJob:
 
         def over() -> bool:
             return self._stop.is_set() or time.monotonic() > end
-        fuzz = [r for r in islice(self._fuzz(result.focus, lambda: False, s.seed + 1), 4 * FIX_FUZZ)
-                if result.focus is None or result.focus in position_kinds(r.position.chess_board())][:FIX_FUZZ]
-        confirmation = Confirmation(reference, s.request, s.depth, tuple(fuzz))
-        result.mutation = mutation.run(result.suspects, over, confirmation)
+        focus = result.focus
+
+        def fuzz():
+            return (r for r in self._fuzz(focus, self._stop.is_set, s.seed + 1)
+                    if focus is None or focus in position_kinds(r.position.chess_board()))
+        checks = confirmation(reference, s.request, s.depth, focus, fuzz,
+                              confirmation_module.FUZZ_SECONDS if s.fix_fuzz_seconds is None else s.fix_fuzz_seconds)
+        result.mutation = mutation.run(result.suspects, over, checks)
         result.suspects = rerank(result.suspects, result.mutation, result.failed, result.passed)
         result.stopped = result.stopped or self._stop.is_set()
 

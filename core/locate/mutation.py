@@ -12,9 +12,9 @@ whose answer it changes at all, times the same (Metallaxis: where a check is mis
 fixes, but mutants there change the wrong answer without breaking the right ones).
 
 A mutant that turns every failing run to pass and keeps every passing run is a candidate; it is
-a fix only once confirmed beyond the runs: the position the locate was asked about at its depth
-and one deeper, and a short fuzz of positions with the failing kind of move at depth 2, each
-agreeing with the reference.
+a fix only once confirmed beyond the runs (core.locate.confirmation): the position the locate was
+asked about at its depth and one deeper, every edge position with the failing kind of move, and a
+focused fuzz, each agreeing with the reference.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ from ..engines.oracles import make_oracle
 from ..engines.process import launched_with
 from ..engines.program import ProgramOracle
 from ..errors import EngineError, OracleCancelled
+from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
 from .mutants import Mutant, language_of, mutants_of
 from .runs import Run, judge
 from .shadow import Shadow
@@ -42,9 +43,10 @@ from .spectra import _text
 FAILING_RUNS = 12         # failing runs a mutant is tried on at most
 PASSING_RUNS = 60         # passing runs a mutant is tried on at most
 BREAKS = 3                # passing runs a mutant may break before it is known not to be a fix
-RANKS = 10                # the suspects of this many ranks (ties included) are mutated
-LINES = 40                # lines mutated at most
-FIX_FUZZ = 8              # fuzz positions a candidate fix is checked on (depth 2)
+RANKS = 40                # the suspects of this many ranks (ties included) are mutated
+LINES = 200               # lines mutated at most
+FIRST = 3                 # mutants of each line in the first pass (its likeliest one-token slips)
+FIRST_SHARE = 2 / 3       # of the budget the first pass may take: the rest deepens the lines it singled out
 CANDIDATES = 4            # candidates confirmed at most
 
 
@@ -110,6 +112,7 @@ class Fix:
     confirmed: bool = False
     checked_by: list[str] = field(default_factory=list)
     doubt: str = ""
+    refuted: bool = False        # it disagrees with the reference somewhere (`doubt` says where)
 
     def said(self) -> str:
         """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
@@ -120,7 +123,8 @@ class Fix:
         return {"file": self.file, "line": self.line, "change": self.change, "diff": self.diff,
                 "failing_fixed": self.failing_fixed, "passing_kept": self.passing_kept,
                 "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
-                "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None}
+                "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None,
+                "refuted": self.refuted}
 
 
 @dataclass
@@ -143,23 +147,13 @@ class MutationResult:
         mutation has not ruled the rest out)."""
         if not self.cut:
             return "no one-token change fixes it (a missing check?)"
-        unchecked = [f for f in self.fixes if not f.confirmed and not f.doubt]
+        unchecked = [f for f in self.fixes if not f.confirmed and not f.refuted]
         if unchecked:
             f = unchecked[0]
             return (f"a candidate at {f.file}:{f.line}, {f.change}, {f.said()}, was not checked beyond the runs "
                     f"({self.cut}): not offered as a fix")
         return (f"no fix among the {self.tried} mutants run of {self.made} made ({self.cut}): "
                 f"a one-token change may still fix it")
-
-
-@dataclass(frozen=True)
-class Confirmation:
-    """Where a candidate is checked beyond the runs: `asked` at `depth` and `depth` + 1, and
-    `fuzz` positions (the failing kind of move) at depth 2, against `reference`."""
-    reference: object
-    asked: Request
-    depth: int
-    fuzz: tuple[Request, ...]
 
 
 class Mutation:
@@ -201,7 +195,8 @@ class Mutation:
             result.note = "no failing run to try mutants on"
             return
         texts: dict[str, str] = {}
-        by_rank: dict[int, list[list[Mutant]]] = {}
+        by_line: dict[tuple[str, int], list[Mutant]] = {}
+        ranks: dict[tuple[str, int], int] = {}
         for rank, path, number in suspect_lines(suspects):
             if path not in texts:
                 try:
@@ -210,12 +205,11 @@ class Mutation:
                 except OSError:
                     continue
             result.evidence[(path, number)] = LineEvidence(path, number)
-            by_rank.setdefault(rank, []).append(mutants_of(path, [number], texts[path]))
-        # rank by rank; the lines of one rank in turn, so a budget reaches every line of a tie
-        mutants = [m for rank in sorted(by_rank) for turn in zip_longest(*by_rank[rank]) for m in turn if m]
-        mutants = mutants[:self.budget]
-        result.made = len(mutants)
-        if not mutants:
+            by_line[(path, number)] = mutants_of(path, [number], texts[path])
+            ranks[(path, number)] = rank
+        first, rest = plan(by_line, ranks, self.budget)
+        result.made = min(self.budget, len(first) + len(rest))
+        if not result.made:
             result.note = "no mutant could be made of the suspect lines (no rules for their language)"
             return
         shadows = []
@@ -226,50 +220,13 @@ class Mutation:
             if baseline:
                 result.note = baseline
                 return
-            work: queue.Queue = queue.Queue()
-            for m in mutants:
-                work.put(m)
-            counted = threading.Lock()
             candidates: list[Outcome] = []
-
-            def cut_short():
-                result.cut = "stopped" if self._halted.is_set() else "the time was up"
-
-            def worker(shadow: Shadow):
-                while True:
-                    try:
-                        mutant = work.get_nowait()
-                    except queue.Empty:
-                        return
-                    if over() or self._halted.is_set():
-                        return cut_short()
-                    try:
-                        outcome = self._try(shadow, mutant, over)
-                    except OracleCancelled:
-                        return cut_short()
-                    if over() or self._halted.is_set():      # its runs may have been cut short
-                        cut_short()
-                    with counted:
-                        evidence = result.evidence[(mutant.path, mutant.line)]
-                        if outcome is None:
-                            continue
-                        result.tried += 1
-                        evidence.mutants += 1
-                        score = outcome.score(len(self.failing))
-                        if evidence.best is None or score > evidence.score:
-                            evidence.best, evidence.score = outcome, score
-                        if (outcome.fixed == len(self.failing) and not outcome.broke
-                                and outcome.passing == len(self.passing)):
-                            candidates.append(outcome)
-                        self.emit(f"mutant {result.tried} of {len(mutants)}: {self.relative(mutant.path)}:"
-                                  f"{mutant.line} {mutant.change}: fixes {outcome.fixed} of {len(self.failing)} "
-                                  f"failing runs")
-            threads = [threading.Thread(target=worker, args=(s,), daemon=True, name=f"locate mutants {i}")
-                       for i, s in enumerate(shadows)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            self._pass(shadows, first, over, result, candidates)
+            # deepen the lines whose first mutants changed a failing answer, in their order, then the rest
+            changed = {key for key, e in result.evidence.items() if e.best is not None and e.best.changed}
+            rest = sorted(rest, key=lambda m: (m.path, m.line) not in changed)[:self.budget - len(first)]
+            self._pass(shadows, rest, over, result, candidates)
+            mutants = first + rest
             # the best candidate of each line first, in rank order, then the others: a line whose every
             # candidate is refuted beyond the runs is told from one holding the fix
             order = {key: i for i, key in enumerate(result.evidence)}
@@ -285,13 +242,63 @@ class Mutation:
                           candidate.fixed, candidate.passing, self.total_failing, self.total_passing)
                 if confirmation is not None and not self._halted.is_set():
                     self._confirm(shadows[0], fix, m, confirmation)
+                    if not (fix.confirmed or fix.refuted):
+                        self._cut_short(result)         # stopped while it was being checked
                 elif confirmation is not None:
-                    cut_short()
+                    self._cut_short(result)
                 result.fixes.append(fix)
             result.fixes.sort(key=lambda f: not f.confirmed)
         finally:
             for s in shadows:
                 s.close()
+
+    def _cut_short(self, result: MutationResult):
+        result.cut = "stopped" if self._halted.is_set() else "the time was up"
+
+    def _pass(self, shadows: list[Shadow], mutants: list[Mutant], over, result: MutationResult,
+              candidates: list[Outcome]):
+        """`mutants` tried, one worker per shadow, until `over()`: each line's evidence kept, each
+        candidate (every failing run turned to pass, every passing run kept) added to `candidates`."""
+        work: queue.Queue = queue.Queue()
+        for m in mutants:
+            work.put(m)
+        counted = threading.Lock()
+
+        def worker(shadow: Shadow):
+            while True:
+                try:
+                    mutant = work.get_nowait()
+                except queue.Empty:
+                    return
+                if over() or self._halted.is_set():
+                    return self._cut_short(result)
+                try:
+                    outcome = self._try(shadow, mutant, over)
+                except OracleCancelled:
+                    return self._cut_short(result)
+                if over() or self._halted.is_set():      # its runs may have been cut short
+                    self._cut_short(result)
+                with counted:
+                    evidence = result.evidence[(mutant.path, mutant.line)]
+                    if outcome is None:
+                        continue
+                    result.tried += 1
+                    evidence.mutants += 1
+                    score = outcome.score(len(self.failing))
+                    if evidence.best is None or score > evidence.score:
+                        evidence.best, evidence.score = outcome, score
+                    if (outcome.fixed == len(self.failing) and not outcome.broke
+                            and outcome.passing == len(self.passing)):
+                        candidates.append(outcome)
+                    self.emit(f"mutant {result.tried} of {result.made}: {self.relative(mutant.path)}:"
+                              f"{mutant.line} {mutant.change}: fixes {outcome.fixed} of {len(self.failing)} "
+                              f"failing runs")
+        threads = [threading.Thread(target=worker, args=(s,), daemon=True, name=f"locate mutants {i}")
+                   for i, s in enumerate(shadows)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
 
     def _baseline(self, shadow: Shadow) -> str:
         """'' when the copy, unmutated, builds and fails its first failing run as the engine
@@ -311,23 +318,24 @@ class Mutation:
 
     def _try(self, shadow: Shadow, mutant: Mutant, over) -> Outcome | None:
         """The mutant's outcome on the runs, None when it does not build or parse."""
+        outcome = Outcome(mutant)
+        # a run that never reaches the line answers as it did: only the runs that ran it are run
+        # (all of them where no run's coverage holds the line: a statement's continuation line)
+        known = any(mutant.line in r.lines.get(mutant.path, ()) for r in self.failing + self.passing)
+
+        def reaches(run: Run) -> bool:
+            return not known or mutant.line in run.lines.get(mutant.path, ())
+        if not reaches(self.failing[0]):
+            outcome.failing = 1
+            return outcome                  # the finder's failing run never gets here: no build needed
         with shadow.applied(mutant) as target, _Engine(self, shadow) as engine:
             if not shadow.build() or not _parses(target):
                 return None
-            outcome = Outcome(mutant)
-            # a run that never reaches the line answers as it did: only the runs that ran it are run
-            # (all of them where no run's coverage holds the line: a statement's continuation line)
-            known = any(mutant.line in r.lines.get(mutant.path, ()) for r in self.failing + self.passing)
-
-            def reaches(run: Run) -> bool:
-                return not known or mutant.line in run.lines.get(mutant.path, ())
             for run in self.failing:
                 if over() or self._halted.is_set():
                     break
                 outcome.failing += 1
                 if not reaches(run):
-                    if outcome.failing == 1:
-                        return outcome      # the finder's failing run never gets here
                     continue
                 failed, verdict = self._judge(engine, run, self.timeout)
                 if not failed:
@@ -353,25 +361,41 @@ class Mutation:
         return failed, verdict
 
     def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation):
-        """Sets `fix.confirmed` (and `checked_by`, or `doubt`): the candidate agrees with the
-        reference on the asked position at its depth and one deeper, and on the fuzz positions."""
-        checks = [(c.asked, c.depth, f"{c.asked.position.fen()} depth {c.depth}"),
-                  (c.asked, c.depth + 1, f"depth {c.depth + 1}")]
+        """Sets `fix.confirmed` (and `checked_by`, or `doubt`: the first position it disagrees on):
+        the candidate agrees with the reference on the asked position at its depth, on every edge
+        position of the failing kind at EDGE_DEPTHS, on the asked position one deeper and on a
+        focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as most refute."""
+        asked = f"{c.asked.position.fen()} depth {c.depth}"
+        checks = [(c.asked, c.depth, asked)]
+        checks += [(request, depth, f"{topic}: {request.position.fen()} depth {depth}")
+                   for depth in EDGE_DEPTHS for topic, request in c.edges]
+        checks.append((c.asked, c.depth + 1, f"{c.asked.position.fen()} depth {c.depth + 1}"))
         with shadow.applied(mutant), _Engine(self, shadow) as engine:
             if not shadow.build():
                 fix.doubt = "it no longer builds"
                 return
             for request, depth, said in checks:
+                if self._halted.is_set():
+                    fix.doubt = "stopped before it was checked beyond the runs"
+                    return
                 if not self._agrees(engine, fix, request, depth, c, said):
                     return
-            agreed = 0
-            for request in c.fuzz:
+            start, fuzzed = time.monotonic(), 0
+            for request in c.fuzz():
+                if fuzzed >= FUZZ_LEAST and time.monotonic() - start > c.fuzz_seconds:
+                    break
+                if self._halted.is_set():
+                    fix.doubt = "stopped before it was checked beyond the runs"
+                    return
                 if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
                     return
-                agreed += 1
-            if agreed:
-                checks.append((None, 2, f"{agreed} fuzz positions at depth 2"))
-        fix.checked_by = [said for _, _, said in checks]
+                fuzzed += 1
+        fix.checked_by = [asked, f"depth {c.depth + 1}"]
+        if c.edges:
+            fix.checked_by.append(f"{len(c.edges)} edge positions of its kind of move at depths "
+                                  f"{' and '.join(map(str, EDGE_DEPTHS))}")
+        if fuzzed:
+            fix.checked_by.append(f"{fuzzed} fuzz positions at depth 2")
         fix.confirmed = True
 
     def _agrees(self, engine: _Engine, fix, request, depth, c, said) -> bool:
@@ -379,7 +403,7 @@ class Mutation:
         theirs = c.reference.divide(request, depth)
         failed, verdict, _ = judge(answer, error, theirs)
         if failed:
-            fix.doubt = f"{said}: {verdict}"
+            fix.doubt, fix.refuted = f"{said}: {verdict}", True
         return not failed
 
 
@@ -428,6 +452,26 @@ class _Engine:
             self.oracle = None
 
 
+def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
+         budget: int) -> tuple[list[Mutant], list[Mutant]]:
+    """(first pass, the rest) of the mutants of the suspect lines, `budget` in all. The first pass
+    takes each line's FIRST likeliest one-token slips (Mutant.likeness: a constant off by one, a
+    comparison with or without its `=`, ...), so that a faulty line in a wide tie (one
+    that runs in every run, which no spectrum separates) is reached, within FIRST_SHARE of the
+    budget; the rest are every line's other mutants (the caller deepens the lines the first pass
+    singled out, to the budget). Each in rank order, the lines of one rank in turn."""
+    def in_turn(lists: dict[tuple[str, int], list[Mutant]]) -> list[Mutant]:
+        by_rank: dict[int, list[list[Mutant]]] = {}
+        for key, mutants in lists.items():
+            by_rank.setdefault(ranks[key], []).append(mutants)
+        return [m for rank in sorted(by_rank) for turn in zip_longest(*by_rank[rank]) for m in turn if m]
+    first = in_turn({key: sorted(ms, key=lambda m: m.likeness)[:FIRST] for key, ms in by_line.items()})
+    first = first[:max(1, int(budget * FIRST_SHARE))] if budget else []
+    chosen = set(first)
+    rest = [m for m in in_turn(by_line) if m not in chosen]
+    return first, rest
+
+
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:
     """[(rank, path, line)] of the suspects of the first RANKS ranks (ties included), LINES at
     most, in rank order."""
@@ -456,7 +500,8 @@ def _parses(path: str) -> bool:
 
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
     """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
-    mutant's share of failing runs turned to pass), the spectrum's order after, and within one of
+    mutant's share of failing runs turned to pass; a candidate refuted beyond the runs counts as a
+    mutant that changes the answers, no more), the spectrum's order after, and within one of
     its ranks the share of failing answers the mutants change: a suspect of several lines is split
     where its lines' mutants differ, each such line a suspect of its own. Equal evidence shares a
     rank."""
@@ -464,6 +509,9 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
     texts: dict[str, list[str]] = {}
     failing = min(total_failing, FAILING_RUNS)
     fixed = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.confirmed}
+    # a candidate refuted beyond the runs shows its line is on the failing move's path (switching
+    # it off changes the answer), not that the line is wrong: it weighs as a change, not as a fix
+    refuted = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.refuted}
     for s in suspects:
         lines = [mutation.evidence.get((s.path, n)) for n in range(s.line, s.last + 1)]
         tried = [e for e in lines if e is not None]
@@ -484,12 +532,19 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                 continue
             if start < n:
                 rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
-            fix = fixed.get((s.path, n))
-            said = (f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)" if fix is not None
-                    else e.words(failing, total_failing, total_passing))
+            fix, wrong = fixed.get((s.path, n)), refuted.get((s.path, n))
+            score = e.score
+            if fix is not None:
+                said = f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)"
+            elif wrong is not None:
+                said = (f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: it disagrees at "
+                        f"{wrong.doubt}")
+                score = (0.0, e.score[1])
+            else:
+                said = e.words(failing, total_failing, total_passing)
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
-                                 mutation=e.score[0], changes=e.score[1], evidence=f"{said}; {s.evidence}"),
-                         (float(fix is not None),) + e.score))
+                                 mutation=score[0], changes=score[1], evidence=f"{said}; {s.evidence}"),
+                         (float(fix is not None),) + score))
             start = n + 1
         if start <= s.last:
             rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))

@@ -185,6 +185,8 @@ def test_the_fix_is_shown_beside_its_line_and_saved_as_a_patch(qtbot, tmp_path, 
     from PySide6.QtWidgets import QFileDialog
 
     from ..core.locate.test_locate_mutants import LONG_CASTLING_THROUGH_CHECK, line_of, planted_python
+    from perftscope.core.locate import confirmation
+    monkeypatch.setattr(confirmation, "FUZZ_SECONDS", 1.0)      # a second of the fix's focused fuzz, not 20
     engine = planted_python(tmp_path, ("attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)"))
     w = MainWindow(LONG_CASTLING_THROUGH_CHECK, engine=f"perftree:{engine}")
     qtbot.addWidget(w)

@@ -22,7 +22,7 @@ def build(tmp_path, planted=True):
 def test_text_report(capsys, tmp_path):
     code, out, err = run(capsys, "locate", "--engine", build(tmp_path), "-f", CASTLES, "-d", "2",
                          "--runs", "40", "--seconds", "120", "--top", "3", "--mutants", "30",
-                         "--build", "gcc -O0 -o movegen movegen.c")
+                         "--build", "gcc -O0 -o movegen movegen.c", "--fix-fuzz-seconds", "1")
     assert code == 0 and err == ""
     # the fix, its evidence and its diff
     assert re.search(r"^mutants    \d+ run of \d+ made, [\d.]+ per second", out, re.M)

@@ -45,6 +45,8 @@ def line_of(path: Path, text: str) -> int:
 
 
 def locate(spec, fen, depth=2, runs=16, mutants=20, **more):
+    # a second of focused fuzz for a fix that agrees everywhere else (a user's is 20 s)
+    more = {"fix_fuzz_seconds": 1.0} | more
     return LocateJob(LocateSettings(spec, fen=fen, depth=depth, runs=runs, seconds=120.0, mutants=mutants,
                                     mutant_seconds=300.0, **more)).run()
 
@@ -161,6 +163,74 @@ def test_mutants_cover_the_standard_operators(tmp_path):
     # a mutant that does not compile is never made
     for m in mutants_of(str(py), [2, 3]):
         compile(m.apply(py.read_text()), "m.py", "exec")
+
+
+# en passant checked by a guard of its own (it empties two squares), which reads the capturer
+# from its target square (empty: a KeyError wherever en passant can be played). Switching the
+# guard off passes the runs, the position one deeper and eight random positions, yet plays en
+# passant out of every pin
+EP_GUARD = ("def legal_moves(pos):", '''def ep_exposes(board, sq, t, white):
+    victim = t - 16 if white else t + 16
+    after = {s: p for s, p in board.items() if s not in (sq, victim)}
+    after[t] = board[t]
+    king = next(s for s, p in after.items() if p == ("K" if white else "k"))
+    return attacked(after, king, not white)
+
+
+def legal_moves(pos):''')
+EP_LEGALITY = ('''    for move in out:
+        after = make(pos, move)''', '''    for move in out:
+        if move[2] == "ep":
+            if not ep_exposes(board, move[0], move[1], white):
+                legal.append(move)
+            continue
+        after = make(pos, move)''')
+EP_BLOCKS_THE_CHECK = "3r3k/8/8/3pP3/8/8/8/3K4 w - d6 0 1"      # e5d6 lands between the rook and the king
+
+
+def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_path):
+    engine = planted_python(tmp_path, EP_GUARD, EP_LEGALITY)
+    result = locate(f"perftree:{engine}", EP_BLOCKS_THE_CHECK, depth=1)
+    guard = line_of(engine, "if not ep_exposes(board")
+    switched_off = [f for f in result.fixes if f.line == guard]
+    assert switched_off, result.fixes           # it passes every run: a candidate
+    assert not any(f.confirmed for f in switched_off), switched_off
+    # refuted, saying where: a position where en passant is illegal, which it now plays
+    assert all("en passant" in f.doubt and "generates illegal" in f.doubt for f in switched_off), switched_off
+    faulty = line_of(engine, "after[t] = board[t]")
+    for f in result.fixes:
+        if f.confirmed:
+            assert f.line == faulty and f.change == "`t` to `sq`", f
+    # a refuted candidate says the guard is on the move's path, not that it is wrong: the faulty
+    # line, whose mutants turn failing runs to pass, ranks above it
+    assert [s.line for s in result.suspects if s.rank == 1] == [faulty], result.suspects[:4]
+    refuted = next(s for s in result.suspects if s.line == guard)
+    assert refuted.rank > 1 and "but is no fix: it disagrees at en passant" in refuted.evidence
+
+
+def test_the_first_pass_reaches_every_line_of_a_wide_tie_below_the_top_ranks(tmp_path):
+    """Eleven ranks of one line, then a tie of 40 lines that run in every run (as a faulty `if`
+    evaluated for every position does): a budget of 240 mutants tries the likeliest slips of
+    every line of the tie before it deepens any line."""
+    from perftscope.core.locate.mutation import plan, suspect_lines
+    from perftscope.core.locate.spectra import Suspect
+    engine = planted_python(tmp_path)
+    source = engine.read_text().splitlines()
+    numbers = [n for n, text in enumerate(source, 1) if text.strip() and not text.strip().startswith(("#", '"'))]
+    numbers = [n for n in numbers if mutants_of(str(engine), [n])][:51]
+    suspects = [Suspect("movegen.py", n, n, min(i + 1, 12), 1.0, 1.0, 0.0, 1, 1, source[n - 1], "", str(engine))
+                for i, n in enumerate(numbers)]
+    lines = suspect_lines(suspects)
+    assert len(lines) == 51                      # the whole tie of rank 12 is mutated
+    by_line = {(path, n): mutants_of(path, [n]) for _, path, n in lines}
+    first, rest = plan(by_line, {(path, n): rank for rank, path, n in lines}, 240)
+    assert {m.line for m in first} == set(numbers)
+    assert all(sum(m.line == n for m in first) <= 3 for n in numbers)
+    # within a line, the likeliest one-token slips first
+    for n in numbers:
+        mine = [m.likeness for m in first if m.line == n]
+        assert mine == sorted(m.likeness for m in by_line[(str(engine), n)])[:len(mine)]
+    assert len(first) + len(rest) == sum(map(len, by_line.values()))
 
 
 def test_mutants_stopped_early_do_not_say_no_change_fixes_it():
