@@ -50,9 +50,6 @@ class StartStop:
         self.status.setStyleSheet(f"color:{palette.ERROR};" if error else "")
         self.status.setText(text)
 
-    def set_status(self, text: str):
-        self.show_status(text)
-
     def show_error(self, text: str):
         """A message of the panel's own (nothing chosen to run, a bad FEN typed)."""
         self.show_status(text, error=True)
