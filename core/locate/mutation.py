@@ -30,13 +30,11 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from ..engines.oracle import Request
-from ..engines.oracles import make_oracle
 from ..engines.process import launched_with
-from ..engines.program import ProgramOracle
 from ..errors import EngineError, OracleCancelled
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
 from .mutants import Mutant, language_of, mutants_of
-from .runs import Run, judge
+from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
 from .spectra import _text
 
@@ -167,18 +165,12 @@ class Mutation:
         self.failing = [r for r in runs if r.failed and r.expected][:FAILING_RUNS]
         self.passing = [r for r in runs if not r.failed and r.expected][:PASSING_RUNS]
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
-        self.dialect = dialect           # the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")
-        self._current: set = set()
-        self._guard = threading.Lock()
-        self._halted = threading.Event()
+        self._live = LiveOracles(dialect)  # dialect: the engine's own oracle, whose learnt dialect mutants' oracles read in
+        self._halted = self._live.halted
 
     def halt(self):
-        self._halted.set()
-        with self._guard:
-            current = list(self._current)
-        for oracle in current:
-            oracle.cancel()
+        self._live.halt()
 
     def run(self, suspects, over: Callable[[], bool], confirmation: Confirmation | None = None) -> MutationResult:
         start = time.monotonic()
@@ -425,17 +417,14 @@ class _Engine:
 
     def answer(self, request: Request, depth: int, timeout: float):
         """(answer, error) on `request` at `depth`."""
-        m = self.mutation
-        if m._halted.is_set():
+        live = self.mutation._live
+        if live.halted.is_set():
             raise OracleCancelled("mutants stopped")
         with launched_with(self.shadow.env):
             if self.oracle is None or timeout != self.timeout:
                 self.close()
-                self.oracle, self.timeout = make_oracle(self.shadow.spec, timeout=timeout), timeout
-                if isinstance(self.oracle, ProgramOracle) and isinstance(m.dialect, ProgramOracle):
-                    self.oracle.adopt_dialect(m.dialect)
-                with m._guard:
-                    m._current.add(self.oracle)
+                self.oracle = live.make(self.shadow.spec, timeout, lambda: OracleCancelled("mutants stopped"))
+                self.timeout = timeout
             try:
                 return self.oracle.answer(request, depth, as_written=True), None
             except OracleCancelled:
@@ -446,8 +435,7 @@ class _Engine:
 
     def close(self):
         if self.oracle is not None:
-            with self.mutation._guard:
-                self.mutation._current.discard(self.oracle)
+            self.mutation._live.release(self.oracle)
             self.oracle.close()
             self.oracle = None
 

@@ -206,6 +206,42 @@ def judge(answer: Answer | None, error: EngineError | None, theirs: dict[str, in
     return True, "; ".join(parts), tuple(missing + extra or counts)
 
 
+class LiveOracles:
+    """The engine's oracles of the calls in flight (covered runs, mutants' runs), each made in the
+    dialect `dialect` learnt so that it is not calibrated again, and cancelled together by `halt`
+    from any thread. Once halted none is made: the check and the registration are under one lock,
+    so no oracle made during a halt slips past it and runs on."""
+
+    def __init__(self, dialect: Oracle):
+        self.dialect = dialect
+        self.halted = threading.Event()
+        self._live: set[Oracle] = set()
+        self._guard = threading.Lock()
+
+    def make(self, spec, timeout: float, stopped: Callable[[], OracleCancelled]) -> Oracle:
+        """A new oracle on `spec`; `stopped()` is raised once halted."""
+        with self._guard:
+            if self.halted.is_set():
+                raise stopped()
+            oracle = make_oracle(spec, timeout=timeout)
+            if isinstance(oracle, ProgramOracle) and isinstance(self.dialect, ProgramOracle):
+                oracle.adopt_dialect(self.dialect)
+            self._live.add(oracle)
+            return oracle
+
+    def release(self, oracle: Oracle | None):
+        with self._guard:
+            self._live.discard(oracle)
+
+    def halt(self, *also: Oracle):
+        """Cancel every oracle in flight, and `also`; make no other."""
+        self.halted.set()
+        with self._guard:
+            live = list(self._live)
+        for oracle in live + list(also):
+            oracle.cancel()
+
+
 class CoveredEngine(Oracle):
     """The engine under test with every call at `run_depth` or below run as a covered Run
     (`on_run(run)` after each); `origin` names what asked (finder, shrink, children, fuzz)."""
@@ -228,11 +264,10 @@ class CoveredEngine(Oracle):
                 raise
         self._folder = tempfile.mkdtemp(prefix="perftscope-locate-")
         self.scratch = os.path.join(self._folder, "outside-runs")   # data of the calls that are not runs
-        self._current: set[Oracle] = set()
         self._guard = threading.Lock()
+        self._live = LiveOracles(self.plain)
         self._seen: dict[tuple, _Done] = {}
         self._number = 0
-        self.halted = threading.Event()
 
     def _ask(self, request, depth, as_written):
         if depth > self.run_depth:
@@ -262,7 +297,7 @@ class CoveredEngine(Oracle):
             # the oracle is made inside: an interactive engine starts its process when it is made
             with launched_with(run_environment(folder, self.sources)) as started:
                 try:
-                    oracle = self._oracle()
+                    oracle = self._live.make(self.pair.engine, self.timeout, lambda: self._stopped("a covered run"))
                     answer = oracle.answer(request, depth, as_written=as_written)
                 except OracleCancelled:
                     raise
@@ -273,8 +308,7 @@ class CoveredEngine(Oracle):
                         oracle.close()     # an interactive engine is sent its quit command: it writes its data on exit
                     self._finish(started)
         finally:
-            with self._guard:
-                self._current.discard(oracle)
+            self._live.release(oracle)
         lines, kinds = collect(folder, self.sources, self.programs)
         shutil.rmtree(folder, ignore_errors=True)
         self.kinds_found |= kinds
@@ -292,16 +326,6 @@ class CoveredEngine(Oracle):
             raise error
         return done
 
-    def _oracle(self) -> Oracle:
-        with self._guard:
-            if self.halted.is_set():
-                raise self._stopped("a covered run")
-            oracle = make_oracle(self.pair.engine, timeout=self.timeout)
-            if isinstance(oracle, ProgramOracle) and isinstance(self.plain, ProgramOracle):
-                oracle.adopt_dialect(self.plain)
-            self._current.add(oracle)
-            return oracle
-
     @staticmethod
     def _finish(started):
         """Wait for the run's processes to exit (their coverage is written on the way out)."""
@@ -314,14 +338,7 @@ class CoveredEngine(Oracle):
 
     def halt(self):
         """Stop every run now and start no other (from any thread)."""
-        self.halted.set()
-        self._abort()
-
-    def _abort(self):
-        with self._guard:
-            current = list(self._current)
-        for oracle in current + [self.plain]:
-            oracle.cancel()
+        self._live.halt(self.plain)
 
     def _release(self):
         self.plain.close()
