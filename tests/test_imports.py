@@ -174,7 +174,7 @@ def test_the_widget_rule_sees_a_widget_reaching_into_the_machinery(tmp_path):
 # layer is core's loose modules, which import nothing of perftscope; the last layer's rooms are
 # independent of each other.
 CORE_LAYERS = (
-    ("errors", "limits", "units", "kernel_cache", "job"),
+    ("errors", "limits", "units", "kernel_cache", "job", "folder_digest"),
     ("kernels",),
     ("board",),
     ("counting",),

@@ -14,7 +14,8 @@ the engines is in this repository: the folders are laid out by the reader
 The score of a bug: the faulty line's rank and the size of its tie, and the lines an author
 reads before reaching it: every suspect ranked above it and its whole tie, each block by its
 length. A confirmed fix offered is compared with the real one: its removed and added lines
-among the real fix's (whitespace aside)."""
+among the real fix's (whitespace aside). Each bug's folder is hashed before and after its locate:
+the row says whether it came back byte-identical."""
 from __future__ import annotations
 
 import argparse
@@ -26,6 +27,8 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+
+from perftscope.core.folder_digest import tree_digest
 
 try:
     import tomllib
@@ -133,29 +136,32 @@ def run(bug: dict, root: str, perftscope: str, mutants: int | None) -> dict:
     folder = os.path.join(root, bug["folder"])
     cmd = locate_command(bug, root, perftscope, mutants)
     load_before = os.getloadavg()[0]
+    tree = tree_digest(folder)
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=folder, capture_output=True, text=True)
     wall = time.monotonic() - start
+    untouched = tree_digest(folder) == tree
     try:
         result = json.loads(proc.stdout)
     except json.JSONDecodeError:
         result = {"error": (proc.stderr.strip().splitlines() or ["no output"])[-1]}
-    result["bench"] = {"command": cmd, "exit": proc.returncode, "wall": round(wall, 1),
+    result["bench"] = {"command": cmd, "exit": proc.returncode, "wall": round(wall, 1), "tree_unchanged": untouched,
                        "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
                        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     return result
 
 
 HEADER = ("| bug | language | faulty line | rank (tie) | lines read | fix | runs failed/passed "
-          "| mutants tried/made | seconds job / wall | load |\n|---|---|---|---|---|---|---|---|---|---|")
+          "| mutants tried/made | seconds job / wall | load | its tree after |\n|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def row(bug: dict, result: dict, root: str) -> str:
     b = result["bench"]
     load = f"{b['load'][0]}-{b['load'][1]}"
+    tree = {True: "byte-identical", False: "CHANGED", None: "not checked"}[b.get("tree_unchanged")]
     faulty = ", ".join(bug["faulty"])
     if "error" in result:
-        return f"| {bug['name']} | {bug['language']} | `{faulty}` | error: {result['error']} | | | | | {b['wall']} | {load} |"
+        return f"| {bug['name']} | {bug['language']} | `{faulty}` | error: {result['error']} | | | | | {b['wall']} | {load} | {tree} |"
     where = placement(result.get("suspects", []), faulty_lines(bug))
     offered, equals = fix_verdict(result, bug, root)
     fix = offered if equals is None else f"{offered}, {'the real fix' if equals else 'not the real fix'}"
@@ -165,7 +171,7 @@ def row(bug: dict, result: dict, root: str) -> str:
     placed = "unranked" if where is None else f"{where.rank} (tie {where.tie})"
     read = "-" if where is None else str(where.read)
     return (f"| {bug['name']} | {bug['language']} | `{faulty}` | {placed} | {read} | {fix} | "
-            f"{runs.get('failed')}/{runs.get('passed')} | {tried} | {result.get('seconds')} / {b['wall']} | {load} |")
+            f"{runs.get('failed')}/{runs.get('passed')} | {tried} | {result.get('seconds')} / {b['wall']} | {load} | {tree} |")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,12 +2,11 @@
 located to their line by what the line's mutants do, and the offered fix is the inverse of the
 planted change, confirmed beyond the runs; a planted missing check gets no fix, the line where the
 check belongs near the top. The engine's own folder is byte for byte the same afterwards."""
-import hashlib
-import os
 from pathlib import Path
 
 from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.mutants import Mutant, mutants_of
+from perftscope.core.folder_digest import tree_digest
 from perftscope.core.locate.shadow import Shadow, shadow_spec
 
 HERE = Path(__file__).resolve().parents[2] / "engines" / "locate"
@@ -15,17 +14,6 @@ LONG_CASTLING_THROUGH_CHECK = "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1"    # e1c1 is ill
 CASTLES = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"                           # e8c8, written e8b8 by movegen.c
 
 
-def tree_hash(folder: Path) -> str:
-    """Every file's path, mode and bytes under `folder`."""
-    h = hashlib.sha256()
-    for root, dirs, files in sorted(os.walk(folder)):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(root) / name
-            h.update(str(path.relative_to(folder)).encode())
-            h.update(oct(path.lstat().st_mode).encode())
-            h.update(path.read_bytes() if not path.is_symlink() else os.readlink(path).encode())
-    return h.hexdigest()
 
 
 def planted_python(folder: Path, *changes: tuple[str, str]) -> Path:
@@ -53,9 +41,9 @@ def locate(spec, fen, depth=2, runs=16, mutants=20, **more):
 
 def test_an_off_by_one_in_a_python_engine_is_first_and_its_fix_the_inverse(tmp_path):
     engine = planted_python(tmp_path, ("attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)"))
-    before = tree_hash(tmp_path)
+    before = tree_digest(tmp_path)
     result = locate(f"perftree:{engine}", LONG_CASTLING_THROUGH_CHECK)
-    assert tree_hash(tmp_path) == before
+    assert tree_digest(tmp_path) == before
     line = line_of(engine, "row + 2, not white")
     first = [s for s in result.suspects if s.rank == 1]
     assert [(s.file, s.line, s.last) for s in first] == [("movegen.py", line, line)], result.suspects[:4]
@@ -76,9 +64,9 @@ def test_an_off_by_one_in_a_python_engine_is_first_and_its_fix_the_inverse(tmp_p
 def test_a_missing_check_gets_no_fix_and_the_line_where_it_belongs_near_the_top(tmp_path):
     engine = planted_python(tmp_path, ("""        if not attacked(board, row + 3, not white):
             out.append((row + 4, row + 2, "castle"))""", """        out.append((row + 4, row + 2, "castle"))"""))
-    before = tree_hash(tmp_path)
+    before = tree_digest(tmp_path)
     result = locate(f"perftree:{engine}", LONG_CASTLING_THROUGH_CHECK)
-    assert tree_hash(tmp_path) == before
+    assert tree_digest(tmp_path) == before
     assert result.mutation.tried > 0
     assert not [f for f in result.fixes if f.confirmed]
     belongs = line_of(engine, 'out.append((row + 4, row + 2, "castle"))')
@@ -88,9 +76,9 @@ def test_a_missing_check_gets_no_fix_and_the_line_where_it_belongs_near_the_top(
 
 def test_a_wrong_constant_in_a_c_engine_is_first_and_its_fix_the_inverse(c_engine):
     folder = c_engine.parent
-    before = tree_hash(folder)
+    before = tree_digest(folder)
     result = locate(f"perftree:{c_engine}", CASTLES, runs=24, build="gcc -O0 -o movegen movegen.c")
-    assert tree_hash(folder) == before
+    assert tree_digest(folder) == before
     line = line_of(folder / "movegen.c", "/* PLANTED:")
     first = [s for s in result.suspects if s.rank == 1]
     assert [(s.file, s.line) for s in first] == [("movegen.c", line)], result.suspects[:4]
@@ -110,9 +98,9 @@ def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix
     engine = tmp_path / "movegen.js"
     engine.write_text(text)
     engine.chmod(0o755)
-    before = tree_hash(tmp_path)
+    before = tree_digest(tmp_path)
     result = locate(f"perftree:{engine}", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", runs=12, mutants=20)
-    assert tree_hash(tmp_path) == before
+    assert tree_digest(tmp_path) == before
     assert result.coverage == ("node",)
     line = text[:at].count("\n") + 1
     first = [s for s in result.suspects if s.rank == 1]
@@ -131,7 +119,7 @@ def test_a_native_engine_without_a_build_command_says_how_to_give_one(c_engine):
 
 def test_a_shadow_runs_its_copy_and_restores_it(tmp_path):
     engine = planted_python(tmp_path)
-    before = tree_hash(tmp_path)
+    before = tree_digest(tmp_path)
     shadow = Shadow([str(tmp_path)], f"perftree:{engine}", str(tmp_path / ".." / f"{tmp_path.name}-shadow"))
     try:
         copy = Path(shadow.path(str(engine)))
@@ -146,7 +134,7 @@ def test_a_shadow_runs_its_copy_and_restores_it(tmp_path):
         assert copy.read_text() == text
     finally:
         shadow.close()
-    assert tree_hash(tmp_path) == before
+    assert tree_digest(tmp_path) == before
 
 
 def test_mutants_cover_the_standard_operators(tmp_path):
