@@ -62,7 +62,7 @@ class DivideController(QObject):
     def tick(self):
         """Once per bridge tick: what can be asked now, which engine is being waited for."""
         self.tree.set_busy(self.tree_model.loading(), self.finder.running)
-        waiting = "   ".join(f"{words} (timeout {self.divides.timeout:g} s)" for words in self.divides.waiting())
+        waiting = self.divides.waiting()
         if waiting != self._waiting:
             self._waiting = waiting
             self.tree.show_waiting(waiting)
@@ -143,8 +143,10 @@ class DivideController(QObject):
                            f"({engine - ref:+,}): expand the marked rows or press Find first mismatch", error=True)
 
     def stop(self):
-        """Stop the finder and every divide still running; the tree keeps what it has."""
-        self.abandon()
+        """Stop the finder (its job: the report so far arrives, `cancelled`) and every divide still
+        running; the tree keeps what it has."""
+        self.finder.stop()
+        self.divides.cancel()
         self.tree_model.stop_loading("stopped")
 
     def show_position(self):
