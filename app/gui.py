@@ -218,7 +218,8 @@ class MainWindow(QMainWindow):
         self.exports.message.connect(model.say)
         self.exports.newRoot.connect(self.divider.new_root)
         self.divider.started.connect(lambda: self.tabs.setCurrentWidget(self.tree))
-        self.divider.waitingChanged.connect(self.waiting.setText)
+        jobs = model.jobs
+        jobs["divide"].changed.connect(lambda: self.waiting.setText(jobs["divide"].status))
         self.runs.starting.connect(lambda: self.tabs.setCurrentWidget(self.run_tab))
         self.engine_tests.openRequested.connect(self.divider.open_finding)
         self.locating.starting.connect(lambda: self.tabs.setCurrentWidget(self.suspects_panel))

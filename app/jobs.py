@@ -80,8 +80,7 @@ class JobController(QObject):
         if isinstance(event, Progress):
             self.state.advance(event)
         elif isinstance(event, Subject):       # named better once started (the engines' own names)
-            self.state.subject = event
-            self.state.changed.emit()
+            self.state.belongs_to(event)
         elif self._on_event is not None:
             self._on_event(event)
 
