@@ -153,7 +153,7 @@ class DivideController(QObject):
         if self.tree_model.fen is None:
             return
         if not self._select(self._mismatch_row()):
-            self.model.show_request(self.divides.request(self.tree_model.root.moves))
+            self.model.show(self.divides.request(self.tree_model.root.moves))
 
     def _mismatch_row(self) -> list[str] | None:
         """The moves to the finder's first differing row in this tree, None without one."""

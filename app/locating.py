@@ -82,10 +82,10 @@ class LocateController(JobTab):
         run = self.failing_run(suspect)
         if run is None:
             return
-        from perftscope.core.board.position import Position
-        shown = Position.from_fen(run.fen).play(list(run.moves))
-        self.main_model.locate_shows = shown        # one of the result's runs: the result is not stale
-        self.main_model.show(run.fen, run.moves)
+        from perftscope.core.engines.oracle import Request
+        shown = Request.of(run.fen, run.moves)      # the run's position entering the window, read once
+        self.main_model.locate_shows = shown.position    # one of the result's runs: the result is not stale
+        self.main_model.show(shown)
         self.main_model.say(f"{suspect.where} ran in this failing position: {run.verdict}")
 
     def close(self):
