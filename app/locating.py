@@ -1,6 +1,6 @@
 """`perftscope locate` for the Suspect lines tab: a core.locate.job.LocateJob on the engines and
 timeout of the window's engine selection and the board's position, or on a result's own engines
-and position (a *Which line?* action's app.model.Origin), and the tab's depth, run by the tab's app.jobs.JobController. The runs' progress and the
+and position (a *Which line?* action's app.model.Origin), and the tab's depth, run by the tab's app.job_control.JobController. The runs' progress and the
 job's activity are the status line; the result is kept in the model's "locate" state, which the
 panel watches (what it locates while it runs, then the result). A suspect clicked puts a failing position that ran it on the board. Stop halts the
 covered engine process at once. Nothing here blocks the GUI thread."""
@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 
 from perftscope.core.errors import PerftscopeError
 
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 class LocateController(JobTab):

@@ -55,7 +55,7 @@ def same_engines(a: EnginePair | None, b: EnginePair | None) -> bool:
 
 
 class JobState(QObject):
-    """One tab's long work (a core.job.Job run by app.jobs.JobController) as the tab shows it: whether
+    """One tab's long work (a core.job.Job run by app.job_control.JobController) as the tab shows it: whether
     it runs, its status line (an error or not), how far it is, what it belongs to (the Subject, for
     the caption), what it was given, the results so far (`items`) and the result. The tab's panel
     watches `changed`; the controller is the only writer."""

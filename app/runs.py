@@ -11,7 +11,7 @@ from PySide6.QtCore import Signal
 
 from perftscope.core.errors import PerftscopeError
 
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
