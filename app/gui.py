@@ -2,7 +2,7 @@
 a reference, the finder's report, the engine log, a perft run with live graphs, the Test-engine,
 Race and Suspect lines tabs. A view in git-cola's sense: it builds the widgets, lays them out and wires them
 to the model (app.model.MainModel: what the board shows, what each result belongs to, the status
-line) and to the controllers that do the work (app.dividing, app.finding, app.runs,
+line) and to the controllers that do the work (app.dividing, app.finding, app.perft_runs,
 app.engine_tests, app.race, app.locating, each long job through app.job_control.JobController, app.session,
 app.everyday, app.menus, app.memory). It keeps no state
 of its own, and the widgets know nothing of each other.
@@ -46,7 +46,7 @@ from .memory import WindowMemory, fit_on_screen
 from .menus import Menus
 from .model import MainModel
 from .race import RaceController
-from .runs import RunController
+from .perft_runs import RunController
 from .session import SessionController
 
 STYLE = """
