@@ -327,12 +327,12 @@ class DivideController(QObject):
         self._say(said, error=True)
 
     def restore(self, divide: dict | None, report, row=None):
-        """Show a saved session's divide rows and finder report (app.session) as they were:
+        """Show a saved session's divide rows and finder report (app.session_files) as they were:
         the row the board showed (`row`, moves from the tree's FEN; by default the finder's
         differing one) expanded and selected, its mark on the board."""
         from perftscope.core.engines.oracle import Request
 
-        from .session import fill_divide
+        from .session_files import fill_divide
         pair = self._readable_pair()
         self.finder.restore(report, Origin(pair, Request.of(report.root_fen), report.depth)
                             if report is not None and pair is not None else None)
