@@ -208,7 +208,13 @@ class Mutation:
         try:
             for i in range(self.workers):
                 shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build))
+            # the other copies built (a native build recorded) while the first is built and checked
+            builds = [threading.Thread(target=s.build, daemon=True, name="locate mutants build") for s in shadows[1:]]
+            for t in builds:
+                t.start()
             baseline = self._baseline(shadows[0])
+            for t in builds:
+                t.join()
             if baseline:
                 result.note = baseline
                 return

@@ -236,3 +236,13 @@ def test_mutants_stopped_early_do_not_say_no_change_fixes_it():
     assert mutation.cut == "stopped"
     said = mutation.no_fix()
     assert "no one-token change" not in said and "may still fix it" in said and "stopped" in said
+
+
+def test_a_comparison_one_equals_sign_off_is_its_likeliest_slip(tmp_path):
+    """`<` for `<=` before `<` for `>`: the first mutant a line gets in a wide tie is the slip an
+    author makes (a C loop stopping one square short)."""
+    source = tmp_path / "scan.c"
+    source.write_text("int scan(int a, int k) {\n    for (int s = a; s < k; s++) if (s == k) return s;\n    return a;\n}\n")
+    mutants = sorted(mutants_of(str(source), [2]), key=lambda m: m.likeness)
+    assert {m.change for m in mutants[:2]} == {"`<` to `<=`", "`==` to `!=`"}
+    assert mutants[0].likeness < next(m.likeness for m in mutants if m.change == "`<` to `>`")
