@@ -270,6 +270,11 @@ class DivideController(QObject):
             return
         if report.cancelled:
             self.tree_model.stop_loading("stopped")
+            found = len(report.levels)
+            kept = ("nothing was found before" if not found else
+                    f"the {'level' if found == 1 else f'{found} levels'} found {'is' if found == 1 else 'are'} "
+                    f"in the tree and the Finder report")
+            self._say(f"search stopped: {kept}")
             return
         if report.agree or not (report.missing or report.extra):
             self.tree_model.stop_loading("no mismatch below")
