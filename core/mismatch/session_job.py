@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..engines.pair import EnginePair
 from ..job import Emit, Progress, Subject, ignore
 from .findings import Finding, merge
+from .fuzz import FuzzSettings
 from .shrink import DEFAULT_SHRINK_CALLS
 
 if TYPE_CHECKING:
@@ -36,20 +37,6 @@ class SuiteSettings:
     shrink_calls: int = DEFAULT_SHRINK_CALLS
     cases: bool = False
     keep_passed: bool = True
-
-
-@dataclass(frozen=True)
-class FuzzSettings:
-    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for
-    `seconds` (None: no time limit) or `positions` positions, until the `first` finding if asked,
-    each finding shrunk with up to `shrink_calls` engine calls."""
-    seed: int = 1
-    depth: int = 2
-    seconds: float | None = 30.0
-    chess960: bool = False        # Chess960 castling positions and play from the 960 starts
-    positions: int | None = None
-    first: bool = False
-    shrink_calls: int = DEFAULT_SHRINK_CALLS
 
 
 @dataclass
@@ -110,9 +97,7 @@ class SessionJob:
                                on_finding=found, on_position=tested)
             said = f"{settings.suite}{' as Chess960' if settings.chess960 else ''}: "
         else:
-            session = Fuzzer(self.pair, seed=settings.seed, depth=settings.depth, seconds=settings.seconds,
-                             positions=settings.positions, first=settings.first, shrink_calls=settings.shrink_calls,
-                             on_finding=found, on_position=tested, chess960=settings.chess960)
+            session = Fuzzer(self.pair, settings, on_finding=found, on_position=tested)
             said = ""
         self.session = session
         # the engines as their oracles name themselves, which is how findings name them

@@ -102,11 +102,11 @@ def test_a_find_reads_its_position_once_where_it_enters(engine_path, fen_reads):
 
 def test_a_fuzz_finding_reads_each_position_once(engine_path, fen_reads):
     from perftscope.core.engines.pair import EnginePair
-    from perftscope.core.mismatch.fuzz import Fuzzer
+    from perftscope.core.mismatch.fuzz import Fuzzer, FuzzSettings
     pair = EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core")
     from perftscope.core.mismatch.edge_positions import edge_positions
     from perftscope.core.mismatch.fuzz import start_positions
-    fuzzer = Fuzzer(pair, seed=1, depth=2, positions=40, first=True, shrink_calls=0)
+    fuzzer = Fuzzer(pair, FuzzSettings(seed=1, depth=2, seconds=None, positions=40, first=True, shrink_calls=0))
     fuzzer.engine.prepare()
     fuzzer.reference.divide(Request.at(Position.from_fen(START_FEN)), 2)
     edge_positions(), start_positions(False)      # the positions it draws from, built once per process

@@ -9,7 +9,7 @@ import pytest
 from perftscope.core.counting.suites import load, read
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.errors import EngineError
-from perftscope.core.mismatch.fuzz import Fuzzer
+from perftscope.core.mismatch.fuzz import Fuzzer, FuzzSettings
 from perftscope.core.mismatch.suite_run import SuiteRun
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -23,7 +23,7 @@ def suite(tmp_path):
 
 
 def make(kind, pair, suite):
-    return SuiteRun(suite, pair) if kind == "suite" else Fuzzer(pair, seconds=60)
+    return SuiteRun(suite, pair) if kind == "suite" else Fuzzer(pair, FuzzSettings(seconds=60))
 
 
 @pytest.mark.parametrize("kind", ["suite", "fuzz"])
@@ -54,7 +54,7 @@ def test_a_session_tells_each_position_and_finding(engine_path, tmp_path, kind):
     promotion = tmp_path / "promotion.epd"
     promotion.write_text("8/2P5/8/8/8/8/k7/7K w - - 0 1\n")        # counted by the reference
     session = (SuiteRun(load(promotion), pair, max_depth=1, shrink_calls=0, **hooks) if kind == "suite" else
-               Fuzzer(pair, positions=40, first=True, shrink_calls=0, **hooks))
+               Fuzzer(pair, FuzzSettings(seconds=None, positions=40, first=True, shrink_calls=0), **hooks))
     session.run()
     assert seen and found and found == session.findings
     assert {f.kind for f in found} == {"promotion"}
