@@ -112,10 +112,9 @@ class MainWindow(QMainWindow):
         # the controllers, each given what it works on
         self.board_commands = BoardCommands(self.board, self.main_model, self)
         jobs = self.main_model.jobs
-        self.finder = FinderController(self.bridge, self.divides, jobs["find"], parent=self)
+        self.finder = FinderController(self.bridge, self.divides, self.finder_panel, jobs["find"], parent=self)
         self.divider = DivideController(self.main_model, self.engines, self.divides, self.model, self.tree,
                                         self.finder, self.board_commands.set_fen, parent=self)
-        self.finder_panel.watch(jobs["find"])
         self.runs = RunController(self.bridge, self.run_panel, self.graphs, self.run_context, self.main_model,
                                   parent=self)
         self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, jobs["test"],
@@ -219,7 +218,8 @@ class MainWindow(QMainWindow):
         self.exports.message.connect(model.say)
         self.exports.newRoot.connect(self.divider.new_root)
         self.divider.started.connect(lambda: self.tabs.setCurrentWidget(self.tree))
-        self.divider.waitingChanged.connect(self.waiting.setText)
+        jobs = model.jobs
+        jobs["divide"].changed.connect(lambda: self.waiting.setText(jobs["divide"].status))
         self.runs.starting.connect(lambda: self.tabs.setCurrentWidget(self.run_tab))
         self.engine_tests.openRequested.connect(self.divider.open_finding)
         self.locating.starting.connect(lambda: self.tabs.setCurrentWidget(self.suspects_panel))
@@ -304,7 +304,7 @@ class MainWindow(QMainWindow):
         self.engine_tests.close()
         self.races.close()
         self.locating.close()
-        self.finder.cancel()
+        self.finder.close()
         self.runs.stop()
         self.divides.close()
         self.bridge.shutdown()

@@ -1,8 +1,8 @@
 """`perftscope locate` for the Suspect lines tab: a core.locate.job.LocateJob on the engines and
 timeout of the window's engine selection and the board's position, or on a result's own engines
 and position (a *Which line?* action's app.model.Origin), and the tab's depth, run by the tab's app.jobs.JobController. The runs' progress and the
-job's activity are the status line; the result is kept in the model's "locate" state and shown
-by the panel. A suspect clicked puts a failing position that ran it on the board. Stop halts the
+job's activity are the status line; the result is kept in the model's "locate" state, which the
+panel watches (what it locates while it runs, then the result). A suspect clicked puts a failing position that ran it on the board. Stop halts the
 covered engine process at once. Nothing here blocks the GUI thread."""
 from __future__ import annotations
 
@@ -43,8 +43,6 @@ class LocateController(JobTab):
         except PerftscopeError as e:
             self.state.fail(str(e))
             return
-        self.panel.clear()
-        self.panel.show_subject(job.subject)
         self.starting.emit()
         self.jobs.start(job, f"Locating {job.pair.engine_name}: finding the failing position…", given=settings,
                         on_result=self._result)
@@ -55,7 +53,6 @@ class LocateController(JobTab):
         self.start(self.panel.options(), origin, depth)
 
     def _result(self, result) -> tuple[str, bool]:
-        self.panel.show_result(result)
         engine, reference = result.subject.engines[:2]
         counts = f"{result.failed} failing, {result.passed} passing runs, {result.seconds:.1f} s"
         if result.agree:

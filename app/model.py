@@ -110,9 +110,22 @@ class JobState(QObject):
         self.running, self.status, self.error = False, message, True
         self.changed.emit()
 
+    def update(self, running: bool, status: str):
+        """Work that is no Job (the divide tree's divides), as the timer reads it: whether it runs,
+        what it waits for."""
+        if (running, status) != (self.running, self.status):
+            self.running, self.status, self.error = running, status, False
+            self.changed.emit()
 
-JOBS = ("find", "run", "test", "race", "locate")   # the tabs that run long work: finder, perft run, Test engine,
-#                                                     Race, Suspect lines
+    def belongs_to(self, subject: Subject):
+        """The work shown belongs to `subject` now (the divide tree's engines named as they call themselves)."""
+        if subject != self.subject:
+            self.subject = subject
+            self.changed.emit()
+
+
+JOBS = ("divide", "find", "run", "test", "race", "locate")   # the tabs that run long work: the divide tree's
+#                                                     divides, the finder, perft run, Test engine, Race, Suspect lines
 
 
 class MainModel(QObject):

@@ -46,6 +46,7 @@ class SuspectsPanel(StartStop, QWidget):
         super().__init__(parent)
         self.suspects: list = []
         self.result = None
+        self._watched = None            # what of the watched state is shown (a Subject, a result)
         self.shown_path: str | None = None      # the source file in the view
         self.source = QLineEdit()
         self.source.setPlaceholderText("found from the engine for scripts")
@@ -194,7 +195,20 @@ class SuspectsPanel(StartStop, QWidget):
         for w in (self.source, self.depth, self.seconds, self.runs, self.mutants, self.build):
             w.setEnabled(not running)
 
-    # --- fed by the controller -----------------------------------------------------------
+    # --- the state watched -----------------------------------------------------------------
+    def show_state(self, state):
+        """The "locate" JobState: while it runs, what it locates (its Subject, the last result
+        cleared); once done, its result."""
+        super().show_state(state)
+        if state.running:
+            if state.subject is not None and self._watched is not state.subject:
+                self._watched = state.subject
+                self.clear()
+                self.show_subject(state.subject)
+        elif state.result is not None and state.result is not self.result:
+            self._watched = state.result
+            self.show_result(state.result)
+
     def clear(self):
         self.suspects, self.result, self.shown_path = [], None, None
         self.table.setRowCount(0)

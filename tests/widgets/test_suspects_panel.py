@@ -40,3 +40,19 @@ def test_every_mutant_run_without_a_fix_says_no_one_token_change_fixes_it(qtbot,
     panel.show_result(result_of(tmp_path, MutationResult(fixes=[refuted], tried=60, made=60)))
     said = panel.fix_label.text()
     assert said.startswith("No one-token change fixes it") and "engine.py:1" in said and "(60 mutants run)" in said
+
+
+def test_the_panel_watches_the_locate_state(qtbot, tmp_path):
+    """Nothing pushed: what a locate runs on, then its result, come from the "locate" JobState."""
+    from perftscope.app.model import JobState
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    state = JobState()
+    panel.watch(state)
+    result = result_of(tmp_path, MutationResult(tried=60, made=60))
+    state.begin(result.subject, "Locating engine.py: finding the failing position…")
+    assert panel.caption.text().startswith("Suspect lines of locate · 8/8/8/8/Q1pP3k/8/8/4K3 b - d3 0 1")
+    assert panel.table.rowCount() == 0 and panel.can_stop()
+    state.end(result, "Locate done")
+    assert panel.result is result and panel.table.rowCount() == 1
+    assert panel.table.item(0, 1).text() == result.suspects[0].where
