@@ -1,9 +1,11 @@
 """A native engine rebuilt for a mutant by recompiling only what the mutated file is part of.
 
-The user's build command (a compiler line, a shell line of several, `make`) is run once in the
-shadow copy with wrappers first on PATH for the C and C++ compilers (cc, gcc, g++, clang, ...):
-each records its arguments and working folder, then runs the real compiler. From what was
-recorded comes a plan:
+The user's build command (a compiler line, a shell line of several, `make`) is run in the shadow
+copy with wrappers first on PATH for the C and C++ compilers (cc, gcc, g++, clang, ...): each
+records its arguments and working folder. The first time the wrappers compile nothing (the plan
+compiles everything next, so the engine is not built twice); where that build or its plan fails
+(a build that runs what it compiled), the command runs again with the wrappers calling the real
+compiler. From what was recorded comes a plan:
 
 - a `-c` compile is kept as it was (its object is the one the build's link reads);
 - a line that compiles and links at once (`gcc -o driver a.c b.c -lm`) is split: each source
@@ -55,10 +57,10 @@ class Step:
     def compiles(self) -> bool:
         return bool(self.depfile)
 
-    def run(self, env=None) -> bool:
+    def run(self) -> bool:
         try:
             done = subprocess.run(self.argv, cwd=self.cwd, capture_output=True, timeout=STEP_SECONDS,
-                                  stdin=subprocess.DEVNULL, env=env)
+                                  stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired):
             return False
         if done.returncode == 0 and self.depfile:
@@ -75,26 +77,32 @@ class Plan:
 
     @classmethod
     def record(cls, command: str, cwd: str, folder: str, timeout: float = STEP_SECONDS) -> tuple[Plan | None, bool]:
-        """(the plan of `command` run in `cwd`, whether the command succeeded): the build runs
-        once, as the user wrote it, through recording wrappers; the plan's objects go under
-        `folder`. No plan where it is not understood or a first compile of the plan fails."""
-        log = os.path.join(folder, "recorded")
+        """(the plan of `command` run in `cwd`, whether the copy is built): the command runs as the
+        user wrote it through recording wrappers, first compiling nothing, then, where that fails,
+        compiling; the plan's objects go under `folder`. No plan where the build is not understood
+        or a first compile of the plan fails (the copy is then built by the command itself)."""
         wrappers = os.path.join(folder, "wrappers")
-        os.makedirs(log, exist_ok=True)
-        compilers = _wrap(wrappers, log)
-        env = dict(os.environ, PATH=wrappers + os.pathsep + os.environ.get("PATH", ""),
-                   PERFTSCOPE_BUILD_LOG=log)
-        try:
-            done = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL, env=env)
-        except (OSError, subprocess.TimeoutExpired):
-            return None, False
-        if done.returncode != 0:
-            return None, False
-        plan = planned(_recorded(log), compilers, os.path.join(folder, "objects"))
-        if plan is None or not plan.rebuild_all():
-            return None, True
-        return plan, True
+        compilers = _wrap(wrappers)
+        for dry in (True, False):
+            log = os.path.join(folder, "dry" if dry else "recorded")
+            os.makedirs(log, exist_ok=True)
+            env = dict(os.environ, PATH=wrappers + os.pathsep + os.environ.get("PATH", ""),
+                       PERFTSCOPE_BUILD_LOG=log, PERFTSCOPE_BUILD_DRY="1" if dry else "")
+            try:
+                done = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, timeout=timeout,
+                                      stdin=subprocess.DEVNULL, env=env)
+            except (OSError, subprocess.TimeoutExpired):
+                done = None
+            if done is None or done.returncode != 0:
+                if dry:
+                    continue
+                return None, False
+            plan = planned(_recorded(log), compilers, os.path.join(folder, "objects"))
+            if plan is not None and plan.rebuild_all():
+                return plan, True
+            if not dry:
+                return None, True
+        return None, False
 
     def rebuild_all(self) -> bool:
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -222,7 +230,7 @@ def read_depfile(path: str, cwd: str) -> set[str]:
     return {os.path.realpath(os.path.join(cwd, n.replace("\\ ", " "))) for n in names if n}
 
 
-def _wrap(folder: str, log: str) -> dict[str, str]:
+def _wrap(folder: str) -> dict[str, str]:
     """Recording wrappers in `folder` for every C/C++ compiler on PATH: {name: the real compiler}."""
     os.makedirs(folder, exist_ok=True)
     found: dict[str, str] = {}
@@ -242,7 +250,7 @@ def _wrap(folder: str, log: str) -> dict[str, str]:
             with open(wrapper, "w") as f:
                 # one file per run (a parallel make writes several at once): the folder, the count, the arguments
                 f.write('#!/bin/sh\n{ printf \'%s\\0\' "$PWD" "$#" "$0" "$@"; } > "$(mktemp "$PERFTSCOPE_BUILD_LOG/'
-                        '$(date +%s%N).XXXXXX")"\n' f'exec "{real}" "$@"\n')
+                        '$(date +%s%N).XXXXXX")"\n[ -n "$PERFTSCOPE_BUILD_DRY" ] && exit 0\n' f'exec "{real}" "$@"\n')
             os.chmod(wrapper, 0o755)
     return found
 

@@ -46,6 +46,9 @@ def test_a_mutant_recompiles_only_the_units_holding_its_file(tmp_path):
     try:
         assert shadow.build() and shadow.plan is not None
         assert output(shadow) == "40 7"
+        # recorded without compiling (the plan compiled it): the engine is not built twice
+        assert os.listdir(tmp_path / "shadow" / "build" / "dry")
+        assert not (tmp_path / "shadow" / "build" / "recorded").exists()
         built = objects(shadow)
         assert set(built) == {"main.c", "other.c"}
         # a mutant of other.c: main.c's object is not rebuilt, the program holds the mutant
@@ -79,5 +82,23 @@ def test_a_build_it_cannot_read_runs_whole_for_each_mutant(tmp_path):
         with shadow.applied(Mutant(str(folder / "other.c"), 2, "    return 7;\n", "    return 9;\n")):
             assert shadow.build()
             assert output(shadow) == "40 9"
+    finally:
+        shadow.close()
+
+
+def test_a_build_that_runs_what_it_compiled_is_recorded_compiling(tmp_path):
+    """The first recording compiles nothing; a build that runs a program it built (a generated
+    header) fails so, and is recorded again with the compiler called."""
+    folder = program(tmp_path)
+    (folder / "gen.c").write_text('#include <stdio.h>\nint main(void) { puts("#define VALUE 50"); return 0; }\n')
+    build = f"gcc -o gen gen.c && ./gen > value.h && {BUILD} && rm gen"
+    subprocess.run(build, shell=True, cwd=folder, check=True)
+    shadow = Shadow([str(folder)], f"perftree:{folder / 'prog'}", str(tmp_path / "shadow"), build)
+    try:
+        assert shadow.build() and shadow.plan is not None
+        assert output(shadow) == "50 7"
+        assert os.listdir(tmp_path / "shadow" / "build" / "recorded")      # the second, compiling recording
+        with shadow.applied(Mutant(str(folder / "other.c"), 2, "    return 7;\n", "    return 6;\n")):
+            assert shadow.build() and output(shadow) == "50 6"
     finally:
         shadow.close()
