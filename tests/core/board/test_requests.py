@@ -75,12 +75,12 @@ def test_the_finder_reads_no_fen_however_deep_it_goes(engine_path, monkeypatch):
 def test_a_suite_line_is_read_once_whatever_the_run_does_with_it(engine_path, monkeypatch, tmp_path):
     from perftscope.core.counting.suites import load
     from perftscope.core.engines.pair import EnginePair
-    from perftscope.core.mismatch.suite_run import SuiteRun
+    from perftscope.core.mismatch.suite_run import SuiteRun, SuiteSettings
     path = tmp_path / "pos3.epd"
     path.write_text(f"{POSITION_3} ;D1 14 ;D2 191 ;D3 2812\n")
     pair = EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core")
-    SuiteRun(load(path), pair, shrink_calls=0).run()      # how it prints a divide learned (position 3 among them)
-    run = SuiteRun(load(path), pair, shrink_calls=0)
+    SuiteRun(load(path), pair, SuiteSettings(path.name, max_depth=None, jobs=1, shrink_calls=0)).run()      # how it prints a divide learned (position 3 among them)
+    run = SuiteRun(load(path), pair, SuiteSettings(path.name, max_depth=None, jobs=1, shrink_calls=0))
     reads = count_fen_reads(monkeypatch)
     run.run()
     # every engine and reference call, the finder's descent, the finding and the unreachable
