@@ -181,7 +181,7 @@ CORE_LAYERS = (
     ("engines",),
     ("mismatch",),
     ("race", "locate"),
-    ("bench",),           # measures the rooms below it (locate's shadow builds among them)
+    ("bench",),                 # benchmarks time the rooms below them
 )
 
 
