@@ -40,7 +40,7 @@ def yield_to_gui(seen: weakref.WeakSet):
 class Ticket:
     """A submitted call (core.job.Job is long work itself; this is the call's ticket). `cancelled`
     only stops its results from being delivered: a running kernel is not interrupted (work that can
-    stop early is a core.job.Job, stopped through app.jobs.JobController)."""
+    stop early is a core.job.Job, stopped through app.job_control.JobController)."""
 
     def __init__(self):
         self.cancelled = False

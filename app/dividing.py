@@ -153,7 +153,7 @@ class DivideController(QObject):
         if self.tree_model.fen is None:
             return
         if not self._select(self._mismatch_row()):
-            self.model.show_request(self.divides.request(self.tree_model.root.moves))
+            self.model.show(self.divides.request(self.tree_model.root.moves))
 
     def _mismatch_row(self) -> list[str] | None:
         """The moves to the finder's first differing row in this tree, None without one."""
@@ -270,6 +270,11 @@ class DivideController(QObject):
             return
         if report.cancelled:
             self.tree_model.stop_loading("stopped")
+            found = len(report.levels)
+            kept = ("nothing was found before" if not found else
+                    f"the {'level' if found == 1 else f'{found} levels'} found {'is' if found == 1 else 'are'} "
+                    f"in the tree and the Finder report")
+            self._say(f"search stopped: {kept}")
             return
         if report.agree or not (report.missing or report.extra):
             self.tree_model.stop_loading("no mismatch below")
@@ -327,12 +332,12 @@ class DivideController(QObject):
         self._say(said, error=True)
 
     def restore(self, divide: dict | None, report, row=None):
-        """Show a saved session's divide rows and finder report (app.session) as they were:
+        """Show a saved session's divide rows and finder report (app.session_files) as they were:
         the row the board showed (`row`, moves from the tree's FEN; by default the finder's
         differing one) expanded and selected, its mark on the board."""
         from perftscope.core.engines.oracle import Request
 
-        from .session import fill_divide
+        from .session_files import fill_divide
         pair = self._readable_pair()
         self.finder.restore(report, Origin(pair, Request.of(report.root_fen), report.depth)
                             if report is not None and pair is not None else None)

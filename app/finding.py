@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 
 from .bridge import Bridge, DivideService
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 class FinderController(JobTab):

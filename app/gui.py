@@ -2,8 +2,8 @@
 a reference, the finder's report, the engine log, a perft run with live graphs, the Test-engine,
 Race and Suspect lines tabs. A view in git-cola's sense: it builds the widgets, lays them out and wires them
 to the model (app.model.MainModel: what the board shows, what each result belongs to, the status
-line) and to the controllers that do the work (app.dividing, app.finding, app.runs,
-app.engine_tests, app.race, app.locating, each long job through app.jobs.JobController, app.session,
+line) and to the controllers that do the work (app.dividing, app.finding, app.perft_runs,
+app.engine_tests, app.race, app.locating, each long job through app.job_control.JobController, app.session_files,
 app.everyday, app.menus, app.memory). It keeps no state
 of its own, and the widgets know nothing of each other.
 
@@ -46,8 +46,8 @@ from .memory import WindowMemory, fit_on_screen
 from .menus import Menus
 from .model import MainModel
 from .race import RaceController
-from .runs import RunController
-from .session import SessionController
+from .perft_runs import RunController
+from .session_files import SessionController
 
 STYLE = """
 QGroupBox { font-weight: bold; border: 1px solid %(frame)s; border-radius: 4px; margin-top: 8px; }

@@ -1,4 +1,4 @@
-"""Races for the Race tab: a core.race.race_job.RaceJob run by the tab's app.jobs.JobController. The
+"""Races for the Race tab: a core.race.race_job.RaceJob run by the tab's app.job_control.JobController. The
 model's "race" state holds the Race (its `given`: the panel lays out its rows from it), each event
 as it is delivered (a heat starting or ending, a depth finished: the panel shows it in the table
 and the graphs) and the Race again as the result; the timer redraws the graphs, the job's activity
@@ -10,7 +10,7 @@ import json
 
 from PySide6.QtCore import Signal
 
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 class RaceController(JobTab):

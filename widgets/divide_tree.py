@@ -258,6 +258,9 @@ class DivideModel(QAbstractItemModel):
         verdict = node.verdict
         text = f"{verdict.word}: {verdict.by(self.engine)}" if verdict is not REFERENCE_ONLY else \
             f"{self.reference}'s divide; no engine chosen"
+        refused = node.row.refused if node.row is not None else ""
+        if refused:                       # the engine's own words, not ours: what it said when asked to play it
+            text += f"\nasked to play it, {self.engine} refused: {_shortened(refused)}"
         if node.error:
             text += f"\n{node.error}"
         return f"{' '.join(node.moves)}\n{text}"
@@ -343,6 +346,12 @@ class DivideModel(QAbstractItemModel):
         rows = [c.row for c in self.root.children]
         engine = sum(r.engine or 0 for r in rows) if self.compared else None
         return engine, sum(r.reference or 0 for r in rows)
+
+
+def _shortened(words: str, limit: int = 200) -> str:
+    """An engine's words on one tooltip line: its first line, cut at `limit` characters."""
+    line = words.strip().splitlines()[0] if words.strip() else ""
+    return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
 class DivideTreePanel(QWidget):

@@ -185,7 +185,7 @@ class RacePanel(StartStop, QWidget):
     # --- asked by the user ----------------------------------------------------------------
     def add_engine(self, spec: str):
         if spec and spec not in self.specs():
-            item = QListWidgetItem(short_name(spec))
+            item = QListWidgetItem(racer_label(spec))
             item.setData(Qt.UserRole, spec)
             item.setToolTip(spec)
             self.engines.addItem(item)
@@ -410,6 +410,19 @@ class RacePanel(StartStop, QWidget):
                                 f"({lap.noise * 1000:.1f} ms): too quick to time")
             self.table.setItem(row, col, item)
         self._fit_result()
+
+
+def racer_label(spec: str) -> str:
+    """A racer as the list names it: its name and its kind ("my-perft.sh · perftree"), so two builds
+    of one program driven two ways, or one remembered from an earlier session, say how each is run."""
+    from perftscope.core.engines.spec import BY_NAME, parse_spec
+    from perftscope.core.errors import EngineError
+    try:
+        kind = parse_spec(spec).kind
+    except EngineError:
+        return spec                   # a spec this copy cannot read: shown whole
+    name = short_name(spec)
+    return name if BY_NAME[kind].builtin else f"{name} · {kind}"
 
 
 def race_caption(race, subject) -> str:

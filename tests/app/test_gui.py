@@ -128,6 +128,7 @@ def test_stop_ends_a_slow_divide_or_search_and_the_tree_keeps_working(qtbot, win
         qtbot.waitUntil(lambda: not w.finder.running, timeout=5000)
         assert w.finder.report is not None and w.finder.report.cancelled
         assert "stopped before the end" in w.finder_panel.text() and not w.finder_panel.stop_button.isEnabled()
+        assert status(w) == "search stopped: nothing was found before"     # the search's words, not a divide's
     # the engines really stop: every job of the service ends soon after
     qtbot.waitUntil(lambda: all(job.done.is_set() for job in list(w.divides._jobs)), timeout=5000)
     w.divider.divide(2)

@@ -126,6 +126,8 @@ def test_a_refused_move_keeps_the_other_rows(qtbot, service, refusing_engine):
     castle = model.node(model.find(["e1g1"]))
     assert castle.verdict is NOT_GENERATED and castle.row == Row("e1g1", None, 23, refused="Illegal move: e1g1")
     assert model.data(model.find(["e1g1"]).siblingAtColumn(3)) == "✗ not generated (refused)"
+    # its tooltip quotes the engine's own refusal
+    assert "asked to play it, refuses castling refused: Illegal move: e1g1" in model.tooltip(castle)
     # below a1b1 it does not castle either: a count, not a failure
     assert model.node(model.find(["a1b1"])).row == Row("a1b1", 24, 26)
 

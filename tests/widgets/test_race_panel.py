@@ -69,3 +69,11 @@ def test_the_panel_watches_the_race_state(qtbot):
     race.heats[:] = shown                                 # as the race ended
     state.end(race, "Race done")
     assert panel.table.currentRow() == 0                  # the engine out, selected once
+
+
+def test_each_racer_listed_says_how_it_is_run(qtbot):
+    panel = RacePanel(EngineSelection(), [KIWIPETE])
+    qtbot.addWidget(panel)
+    panel.set_choices({"engines": ["perftree:/builds/old/my-perft.sh", "uci:/builds/new/my-perft.sh", "python-chess"]})
+    assert [panel.engines.item(i).text() for i in range(panel.engines.count())] == \
+        ["my-perft.sh · perftree", "my-perft.sh · uci", "python-chess"]
