@@ -62,8 +62,9 @@ class Mutant:
     @property
     def likeness(self) -> int:
         """How like a slip of one token it is, 0 first: a constant off by one, a comparison
-        with or without its `=`, `and`/`or`, a bitwise operator, an arithmetic one, a constant
-        to 0 or 1, the rest (deleted, swapped, negated, jumps added)."""
+        with or without its `=` (`<` for `<=`, `==` for `!=`), `and`/`or`, a bitwise operator, an
+        arithmetic one, a comparison turned round (`<` for `>`), a constant to 0 or 1, the rest
+        (deleted, swapped, negated, jumps added)."""
         a, b = _TOKENS.findall(self.before), _TOKENS.findall(self.after.strip())
         if len(a) != len(b):
             return 6
@@ -75,7 +76,7 @@ class Mutant:
             return 0 if abs(int(x) - int(y)) == 1 else 5
         for rank, group in enumerate(_LIKE, 1):
             if x in group and y in group:
-                return rank
+                return rank if rank != 1 or _equals_slip(x, y) else 4
         return 6
 
     def diff(self, text: str, label: str) -> str:
@@ -87,6 +88,11 @@ class Mutant:
     def apply(self, text: str) -> str:
         lines = text.splitlines(keepends=True)
         return "".join(lines[:self.line - 1] + [self.after] + lines[self.line:])
+
+
+def _equals_slip(x: str, y: str) -> bool:
+    """Two comparisons one `=` apart in meaning: `<`/`<=`, `>`/`>=`, `==`/`!=`, `===`/`!==`."""
+    return {x, y} in ({"==", "!="}, {"===", "!=="}) or (x.strip("=") == y.strip("=") != "")
 
 
 def language_of(path: str) -> str | None:

@@ -143,7 +143,7 @@ class SessionJob:
         what = "suite positions" if isinstance(self.settings, SuiteSettings) else "positions"
         with self._lock:
             done, found = self.done, len(self.found)
-        text = f"Testing {engine} against {reference}: {done} {what} done, {found} findings"
+        text = f"Testing {engine} against {reference}: {done} {what} done, {found} finding{'s' * (found != 1)}"
         current = session.activity()
         if current is not None:
             text += f"; {current.words(engine)}"
