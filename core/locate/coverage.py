@@ -16,7 +16,8 @@ Python, `node` on a script, a native program) is covered without being told what
   them beside the objects' .gcno (`gcov -b --json-format --stdout`), with each line's branch
   outcomes: which ways its conditions went in the run (`branches`, finer than the line).
 - clang `-fprofile-instr-generate -fcoverage-mapping` and Rust `-C instrument-coverage`:
-  LLVM_PROFILE_FILE, merged by llvm-profdata and read by llvm-cov against the program.
+  LLVM_PROFILE_FILE, merged by llvm-profdata and read by llvm-cov against the program, with its
+  branch outcomes where it has them (the lcov export's BRDA lines).
 """
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def collect(folder: str, sources, programs=(), branches: dict | None = None) -> 
             kinds.add(kind)
             for path, numbers in found.items():
                 lines.setdefault(path, set()).update(numbers)
-    found = _llvm(folder, roots, programs)
+    found = _llvm(folder, roots, programs, branches)
     if found is not None:
         kinds.add("llvm")
         for path, numbers in found.items():
@@ -196,7 +197,7 @@ def _gcov(folder, roots, branches: dict | None = None):
     return out
 
 
-def _llvm(folder, roots, programs):
+def _llvm(folder, roots, programs, branches: dict | None = None):
     raw = glob.glob(os.path.join(folder, "llvm", "*.profraw"))
     if not raw:
         return None
@@ -222,4 +223,8 @@ def _llvm(folder, roots, programs):
             number, count = line[3:].split(",")[:2]
             if int(count) > 0:
                 out.setdefault(path, set()).add(int(number))
+        elif line.startswith("BRDA:") and path is not None and branches is not None:
+            number, _, way, taken = line[5:].split(",")[:4]    # taken is '-' where the line never ran
+            if taken not in ("-", "0"):
+                branches.setdefault(path, {}).setdefault(int(number), set()).add(int(way))
     return out

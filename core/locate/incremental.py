@@ -1,7 +1,7 @@
 """A native engine rebuilt for a mutant by recompiling only what the mutated file is part of.
 
 The user's build command (a compiler line, a shell line of several, `make`) is run in the shadow
-copy with wrappers first on PATH for the C and C++ compilers (cc, gcc, g++, clang, ...): each
+copy, its C and C++ files made newer first (a Makefile then runs every rule), with wrappers first on PATH for the C and C++ compilers (cc, gcc, g++, clang, ...): each
 records its arguments and working folder. The first time the wrappers compile nothing (the plan
 compiles everything next, so the engine is not built twice); where that build or its plan fails
 (a build that runs what it compiled), the command runs again with the wrappers calling the real
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 COMPILERS = re.compile(r"^(cc|c\+\+|gcc|g\+\+|clang|clang\+\+)(-\d+(\.\d+)*)?$")
 SOURCES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".CPP", ".s", ".S")
+HEADERS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl", ".ipp", ".tpp")
 # options whose value is the next argument
 _VALUED = {"-o", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-L", "-l",
            "-MF", "-MT", "-MQ", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-T", "-u", "-e", "--param",
@@ -83,6 +84,7 @@ class Plan:
         or a first compile of the plan fails (the copy is then built by the command itself)."""
         wrappers = os.path.join(folder, "wrappers")
         compilers = _wrap(wrappers)
+        _touch_sources(cwd)
         for dry in (True, False):
             log = os.path.join(folder, "dry" if dry else "recorded")
             os.makedirs(log, exist_ok=True)
@@ -228,6 +230,18 @@ def read_depfile(path: str, cwd: str) -> set[str]:
     _, _, deps = text.partition(": ")
     names = re.split(r"(?<!\\)\s+", deps.split("\n", 1)[0].strip())
     return {os.path.realpath(os.path.join(cwd, n.replace("\\ ", " "))) for n in names if n}
+
+
+def _touch_sources(folder: str):
+    """Every C and C++ source and header under `folder` (a copy) made newer than what was built
+    from it, so that a Makefile's rules all run and are recorded, none skipped as up to date."""
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(root, d))]
+        for name in names:
+            if name.endswith(SOURCES + HEADERS):
+                path = os.path.join(root, name)
+                if not os.path.islink(path):
+                    os.utime(path)
 
 
 def _wrap(folder: str) -> dict[str, str]:

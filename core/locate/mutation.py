@@ -46,6 +46,7 @@ LINES = 200               # lines mutated at most
 FIRST = 3                 # mutants of each line in the first pass (its likeliest one-token slips)
 FIRST_SHARE = 2 / 3       # of the budget the first pass may take: the rest deepens the lines it singled out
 CANDIDATES = 4            # candidates confirmed at most
+UNLIKE = 6                # Mutant.likeness of a mutant no one-token slip (deleted, jumps added, swapped)
 SUBTREES = 8              # subtrees looked into to tell a candidate's wrong answer from the engine's own
 
 
@@ -207,6 +208,8 @@ class Mutation:
             by_line[(path, number)] = mutants_of(path, [number], texts[path])
             ranks[(path, number)] = rank
         first, rest = plan(by_line, ranks, self.budget)
+        if self.build:
+            first, rest = slips_first(first, rest)
         result.made = min(self.budget, len(first) + len(rest))
         if not result.made:
             result.note = "no mutant could be made of the suspect lines (no rules for their language)"
@@ -538,6 +541,14 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
     chosen = set(first)
     rest = [m for m in in_turn(by_line) if m not in chosen]
     return first, rest
+
+
+def slips_first(first: list[Mutant], rest: list[Mutant]) -> tuple[list[Mutant], list[Mutant]]:
+    """For a native engine, where each mutant is a build: the first pass keeps its one-token slips
+    (an operator, a constant) and leaves the rest (a statement deleted, a jump added, arguments
+    swapped: most do not compile, or say less) to follow it, so its builds reach more lines."""
+    slips = [m for m in first if m.likeness < UNLIKE]
+    return slips, [m for m in first if m.likeness >= UNLIKE] + rest
 
 
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:

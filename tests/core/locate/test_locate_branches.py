@@ -1,7 +1,9 @@
-"""Finer than a line: gcov's branch data of a C program built with --coverage. A condition that
-runs in every run but goes into its block only in the failing ones ranks with its block, above
-the lines that merely ran."""
+"""Finer than a line: the branch data of a C program built with gcc's --coverage (gcov) or
+clang's profiles (llvm-cov). A condition that runs in every run but goes into its block only in
+the failing ones ranks with its block, above the lines that merely ran."""
 import subprocess
+
+import pytest
 
 from perftscope.core.locate.coverage import collect, run_environment
 from perftscope.core.locate.runs import Run
@@ -19,18 +21,23 @@ int main(int argc, char **argv) {
 CONDITION, BLOCK = 5, 6
 
 
-def test_a_condition_that_goes_into_its_block_only_in_failing_runs_ranks_with_its_block(tmp_path):
+BUILDS = {"gcov": ["gcc", "--coverage", "-O0", "-o", "prog", "prog.c"],
+          "llvm": ["clang", "-fprofile-instr-generate", "-fcoverage-mapping", "-O0", "-o", "prog", "prog.c"]}
+
+
+@pytest.mark.parametrize("kind", sorted(BUILDS))
+def test_a_condition_that_goes_into_its_block_only_in_failing_runs_ranks_with_its_block(tmp_path, kind):
     source = tmp_path / "prog.c"
     source.write_text(PROGRAM)
-    subprocess.run(["gcc", "--coverage", "-O0", "-o", "prog", "prog.c"], cwd=tmp_path, check=True)
+    subprocess.run(BUILDS[kind], cwd=tmp_path, check=True)
     runs = []
     for x in range(5):
         folder = tmp_path / f"run{x}"
         folder.mkdir()
         subprocess.run([str(tmp_path / "prog"), str(x)], cwd=tmp_path, env=run_environment(str(folder), [str(tmp_path)]))
         branches = {}
-        lines, kinds = collect(str(folder), [str(tmp_path)], branches=branches)
-        assert kinds == {"gcov"}
+        lines, kinds = collect(str(folder), [str(tmp_path)], [str(tmp_path / "prog")], branches=branches)
+        assert kinds == {kind}
         path = str(source.resolve())
         # the condition ran in every run; its branch outcomes say which way it went
         assert CONDITION in lines[path] and CONDITION in branches[path]

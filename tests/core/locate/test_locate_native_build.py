@@ -102,3 +102,47 @@ def test_a_build_that_runs_what_it_compiled_is_recorded_compiling(tmp_path):
             assert shadow.build() and output(shadow) == "50 6"
     finally:
         shadow.close()
+
+
+def test_a_native_first_pass_spends_its_builds_on_one_token_slips(tmp_path):
+    """A deleted statement or an added `break;` is a build that mostly does not compile: a native
+    engine's first pass leaves them after every line's slips."""
+    from perftscope.core.locate.mutants import mutants_of
+    from perftscope.core.locate.mutation import plan, slips_first
+    source = tmp_path / "gen.c"
+    source.write_text("int f(int a, int b) {\n    int c = a + b;\n    g(a, b);\n    return c < b;\n}\n")
+    by_line = {(str(source), n): mutants_of(str(source), [n]) for n in (2, 3, 4)}
+    first, rest = plan(by_line, {key: 1 for key in by_line}, 300)
+    assert any(m.line == 3 for m in first)              # a call: only its deletion and swaps in the plain plan
+    slips, after = slips_first(first, rest)
+    assert slips and all(m.likeness < 6 for m in slips) and {m.line for m in slips} == {2, 4}
+    assert sorted(map(id, slips + after)) == sorted(map(id, first + rest))     # none lost, the rest after
+    assert after[:len(first) - len(slips)] == [m for m in first if m.likeness >= 6]
+
+
+MAKEFILE = """prog: main.o other.o
+\t$(CC) --coverage -o prog main.o other.o
+%.o: %.c value.h
+\t$(CC) -O0 --coverage -c $< -o $@
+"""
+
+
+def test_a_makefile_build_up_to_date_in_its_folder_is_recorded_whole(tmp_path):
+    """The copy of a folder built by make is up to date: its sources are made newer in the copy,
+    so every rule runs and is recorded; a mutant of other.c then rebuilds other.o alone."""
+    folder = program(tmp_path)
+    (folder / "Makefile").write_text(MAKEFILE)
+    subprocess.run(["make", "-s"], cwd=folder, check=True)
+    before = tree_digest(folder)
+    shadow = Shadow([str(folder)], f"perftree:{folder / 'prog'}", str(tmp_path / "shadow"), "make")
+    try:
+        assert shadow.build() and shadow.plan is not None
+        built = objects(shadow)
+        assert set(built) == {"main.c", "other.c"}
+        with shadow.applied(Mutant(str(folder / "other.c"), 2, "    return 7;\n", "    return 5;\n")):
+            assert shadow.build() and output(shadow) == "40 5"
+        again = objects(shadow)
+        assert again["main.c"] == built["main.c"] and again["other.c"] != built["other.c"]
+    finally:
+        shadow.close()
+    assert tree_digest(folder) == before
