@@ -36,3 +36,24 @@ def test_a_divide_in_the_window_reads_each_spec_once(qtbot, monkeypatch, engine_
         qtbot.waitUntil(lambda: w.model.root.state == "loaded", timeout=30000)
     assert w.model.headers()[1] == "correct.py" and w.divides.pair.engine.text == engine
     assert sorted(r.text for r in reads) == sorted(["core", engine, "core"]), reads
+
+
+def test_the_gui_command_hands_the_window_the_specs_it_read(qtbot, monkeypatch, engine_path, tmp_path):
+    """`perftscope gui --engine --reference` reads each spec once, checking it, and the window
+    takes those Specs (the remembered reference is read when the window's settings are)."""
+    from PySide6.QtCore import QSettings
+
+    from perftscope.app.cli import build_parser
+    from perftscope.app.commands.gui import _checked
+    from perftscope.app.gui import MainWindow
+    engine = f"perftree[chess960=false]:{engine_path('correct')}"
+    argv = ["gui", "--engine", engine, "--reference", "python-chess"]
+    reads = count_spec_reads(monkeypatch)
+    fen, (chosen, reference), _ = _checked(build_parser(argv).parse_args(argv))
+    assert [r.text for r in reads] == ["python-chess", engine], reads
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    w = MainWindow(fen, reference=reference, engine=chosen, settings=settings)
+    qtbot.addWidget(w)
+    pair = w.engines.pair()
+    assert pair.engine.chess960 is False and pair.engine.text == engine and pair.reference.kind == "python-chess"
+    assert [r.text for r in reads] == ["python-chess", engine, "core"], reads
