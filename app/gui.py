@@ -77,9 +77,10 @@ def boxed(title: str, widget: QWidget) -> QGroupBox:
 
 
 class MainWindow(QMainWindow):
-    """`engine`, `reference` and `timeout` choose the engines (None: the ones remembered)."""
+    """`engine`, `reference` and `timeout` choose the engines (None: the ones remembered), each a
+    spec text or a core.engines.spec.Spec already read."""
 
-    def __init__(self, fen: str = START_FEN, reference: str | None = None, engine: str | None = None,
+    def __init__(self, fen: str = START_FEN, reference=None, engine=None,
                  settings: QSettings | None = None, timeout: float | None = None):
         super().__init__()
         self.setWindowTitle("perftscope")

@@ -184,8 +184,9 @@ def _shown(value) -> str:
 
 
 def missing_engines(data: dict) -> list[str]:
-    """The session's engines that cannot be run here any more (a program moved or deleted):
-    one line each. The session still opens: its saved results need no engine."""
+    """The session's engines (`data`'s "engine" and "reference": a spec text, or a Spec already
+    read) that cannot be run here any more (a program moved or deleted): one line each. The
+    session still opens: its saved results need no engine."""
     from perftscope.core.engines.process import executable
     from perftscope.core.engines.spec import BY_NAME, parse_spec
     lines = []
@@ -204,7 +205,7 @@ def missing_engines(data: dict) -> list[str]:
             elif needs == "text":
                 executable(shlex.split(spec.target)[0], spec.short_name)
         except PerftscopeError as e:
-            lines.append(f"the {role} {text!r} cannot be run here ({e})")
+            lines.append(f"the {role} {str(text)!r} cannot be run here ({e})")
     return lines
 
 
@@ -244,13 +245,22 @@ class SessionController:
         from perftscope.core.engines.oracle import Request
         self.model.show(Request.of(data["fen"], data.get("moves", [])))   # where the saved position enters
         self.divider.restore(data.get("divide"), report, data.get("row"))
-        missing = missing_engines(data)
+        missing = missing_engines(self._engines_of(data))
         if missing:     # the saved work is shown; computing more needs another engine
             self.model.say(f"Opened session {path}, but {'; '.join(missing)}: its saved results are "
                            f"shown, choose an engine that runs here to compute more", error=True)
         else:
             self.model.say(f"Opened session {path}")
         return True
+
+    def _engines_of(self, data: dict) -> dict:
+        """The session's engines as the selection read them when it took them (not read again),
+        or as saved where the selection chose another one (a kind not offered here)."""
+        engines = {}
+        for role in ("engine", "reference"):
+            shown = self.engines.spec_shown(role)
+            engines[role] = shown if str(shown) == (data.get(role) or "") else data.get(role)
+        return engines
 
     def ask_save(self, parent):
         from PySide6.QtWidgets import QFileDialog

@@ -17,11 +17,21 @@ from perftscope.core.board import position as position_module
 
 @dataclass(frozen=True)
 class Reading:
-    fen: str
+    """A text read (a FEN here, an engine spec in tests/spec_readings.py) and who read it."""
+    text: str
     where: str          # the reader's frames, innermost last: what a failing assert shows
 
+    @property
+    def fen(self) -> str:
+        return self.text
+
     def __repr__(self):
-        return f"Reading({self.fen!r} by\n{self.where})"
+        return f"Reading({self.text!r} by\n{self.where})"
+
+
+def reader_frames() -> str:
+    """The frames of whoever called the counted function (the counter's own left out)."""
+    return "".join(traceback.format_stack(limit=7)[:-2])
 
 
 def count_fen_reads(monkeypatch) -> list[Reading]:
@@ -30,7 +40,7 @@ def count_fen_reads(monkeypatch) -> list[Reading]:
     reads: list[Reading] = []
 
     def counted(cls, fen, *args, **kwargs):
-        reads.append(Reading(fen, "".join(traceback.format_stack(limit=6)[:-1])))
+        reads.append(Reading(fen, reader_frames()))
         return from_fen(cls, fen, *args, **kwargs)
     monkeypatch.setattr(position_module.Position, "from_fen", classmethod(counted))
     return reads

@@ -121,7 +121,7 @@ def test_widgets_never_import_numba_nor_the_app():
 # What a widget may take from the rooms that talk to engines, find mismatches and race: their public
 # types and words (a spec, a pair of engines, a row, a verdict, a job's settings), never their machinery.
 PUBLIC = {
-    "perftscope.core.engines.spec": {"KINDS", "BY_NAME", "Kind", "Spec", "parse_spec"},
+    "perftscope.core.engines.spec": {"KINDS", "BY_NAME", "Kind", "Spec", "parse_spec", "spec_of"},
     "perftscope.core.engines.pair": {"EnginePair"},
     "perftscope.core.engines.stockfish": {"find_stockfish"},        # whether Stockfish can be offered
     "perftscope.core.engines.lenient_fen": {"lenient_fen", "fen_as_written"},   # the FEN field, where a FEN enters

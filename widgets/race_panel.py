@@ -45,7 +45,7 @@ class RacePanel(StartStop, QWidget):
         self._seen = 0                          # the watched state's events shown so far
         self._wrong: set[int] = set()           # the rows whose count was wrong
         self.selector = SpecSelector(selection.kinds(allow_none=False))
-        self.selector.set_spec(selection.engine or "python-chess")
+        self.selector.set_spec(selection.spec_shown("engine") or "python-chess")
         self.add_button = QPushButton("Add")
         self.add_button.setToolTip("Race the engine chosen above")
         self.engines = QListWidget()

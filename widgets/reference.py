@@ -23,22 +23,31 @@ DEFAULT_REFERENCE = "core"
 KIND_CHARS = 11                  # the kind's box beside a path: "perftree sc…"
 PATH_MIN_WIDTH = 120             # a path field shows at least a file name
 
-def split_spec(spec: str) -> tuple[str, str]:
-    """('perftree', '/x/my-perft.sh'); a spec the parser refuses (half typed) is split as written."""
-    from perftscope.core.engines.spec import parse_spec
+def read_spec(spec) -> tuple[str, str, object]:
+    """(kind, target, the core.engines.spec.Spec or the EngineError saying why it cannot be read)
+    of a spec text (read here, where the selector takes it) or of a Spec (not read again): a spec
+    the parser refuses (half typed) is split as written."""
+    from perftscope.core.engines.spec import Spec, parse_spec
     from perftscope.core.errors import EngineError
+    if isinstance(spec, Spec):
+        return spec.kind, spec.target, spec
     try:
         parsed = parse_spec(spec)
-        return parsed.kind, parsed.target
-    except EngineError:
+        return parsed.kind, parsed.target, parsed
+    except EngineError as e:
         kind, _, rest = spec.partition(":")
-        return kind, rest
+        return kind, rest, e
 
 
-def options_of(spec: str) -> str:
+def split_spec(spec) -> tuple[str, str]:
+    """('perftree', '/x/my-perft.sh')."""
+    return read_spec(spec)[:2]
+
+
+def options_of(spec) -> str:
     """The options a spec's kind carries, as written ("[chess960=false]" of
     `perftree[chess960=false]:PATH`; "" for none): kept when its path is edited."""
-    kind = spec.partition(":")[0]
+    kind = str(spec).partition(":")[0]
     return kind[kind.index("["):] if "[" in kind else ""
 
 
@@ -75,9 +84,11 @@ class EngineSelection(QObject):
         super().__init__(parent)
         self.settings = settings or QSettings("perftscope", "perftscope")
         self.stockfish = find_stockfish()
-        self.engine = self._offered(str(self.settings.value(ENGINE_KEY, NO_ENGINE)), NO_ENGINE)
-        self.reference = self._offered(str(self.settings.value(REFERENCE_KEY, DEFAULT_REFERENCE)),
-                                       DEFAULT_REFERENCE)
+        # each spec is read once, where it enters (the settings, a selector, a finding's pair):
+        # `read` holds, for the engine and the reference, its Spec or the EngineError saying why not
+        self.engine, self._engine = self._offered(str(self.settings.value(ENGINE_KEY, NO_ENGINE)), NO_ENGINE)
+        self.reference, self._reference = self._offered(
+            str(self.settings.value(REFERENCE_KEY, DEFAULT_REFERENCE)), DEFAULT_REFERENCE)
         self.timeout = whole_seconds(self.settings.value(TIMEOUT_KEY, DEFAULT_TIMEOUT))
 
     def kinds(self, allow_none: bool) -> list[tuple[str, str]]:
@@ -92,27 +103,43 @@ class EngineSelection(QObject):
             offered.append((kind.name, label))
         return offered
 
-    def _offered(self, spec: str, default: str) -> str:
-        kind, rest = split_spec(spec or NO_ENGINE)
+    def _offered(self, spec, default: str):
+        """(the spec as the selectors write it, its Spec or the EngineError saying why it cannot
+        be read yet; None for no engine). `spec` is a text (read here) or a Spec."""
+        from perftscope.core.engines.spec import spec_of
+        if not spec:
+            return NO_ENGINE, None
+        kind, rest, read = read_spec(spec)
         if kind not in {k for k, _ in self.kinds(allow_none=default == NO_ENGINE)}:
-            return default
-        return f"{kind}{options_of(spec)}:{rest.strip()}" if _needs(kind) else kind
+            return default, (spec_of(default) if default else None)
+        if isinstance(read, Exception):        # half typed: kept as written until it can be read
+            return (f"{kind}{options_of(spec)}:{rest.strip()}" if _needs(kind) else kind), read
+        read = spec_of(read.kind, read.target.strip(), read.chess960)      # written as the selectors write it
+        return read.text, read
 
-    def set(self, engine: str | None = None, reference: str | None = None, timeout: float | None = None):
-        """Choose any of the three (None: keep it); remembered at once."""
-        new = (self.engine if engine is None else self._offered(engine, NO_ENGINE),
-               self.reference if reference is None else self._offered(reference, DEFAULT_REFERENCE),
-               self.timeout if timeout is None else whole_seconds(timeout))
+    def set(self, engine=None, reference=None, timeout: float | None = None):
+        """Choose any of the three (None: keep it), each a spec text or a Spec; remembered at once."""
+        engine = (self.engine, self._engine) if engine is None else self._offered(engine, NO_ENGINE)
+        reference = ((self.reference, self._reference) if reference is None
+                     else self._offered(reference, DEFAULT_REFERENCE))
+        new = (engine[0], reference[0], self.timeout if timeout is None else whole_seconds(timeout))
         if new == (self.engine, self.reference, self.timeout):
             return
-        self.engine, self.reference, self.timeout = new
+        (self.engine, self._engine), (self.reference, self._reference) = engine, reference
+        self.timeout = new[2]
         for key, value in zip((ENGINE_KEY, REFERENCE_KEY, TIMEOUT_KEY), new):
             self.settings.setValue(key, value)
         self.changed.emit()
 
     def set_pair(self, pair):
         """Choose the engines and timeout of a core.engines.pair.EnginePair (a finding's)."""
-        self.set(pair.engine.text if pair.engine is not None else NO_ENGINE, pair.reference.text, pair.timeout)
+        self.set(pair.engine or NO_ENGINE, pair.reference, pair.timeout)
+
+    def spec_shown(self, role: str):
+        """What a selector shows for "engine" or "reference": its Spec, or its text while it
+        cannot be read (NO_ENGINE for none)."""
+        text, read = (self.engine, self._engine) if role == "engine" else (self.reference, self._reference)
+        return text if read is None or isinstance(read, Exception) else read
 
     def specs(self) -> tuple[str, str]:
         """(engine spec or NO_ENGINE, reference spec)."""
@@ -120,7 +147,8 @@ class EngineSelection(QObject):
 
     def names(self) -> tuple[str | None, str]:
         """Short names of the engine (None when none is chosen) and the reference."""
-        return (short_name(self.engine) if self.engine else None), short_name(self.reference)
+        return tuple(None if read is None else read.short_name if not isinstance(read, Exception) else text
+                     for text, read in ((self.engine, self._engine), (self.reference, self._reference)))
 
     def readable_pair(self):
         """pair(), or None while a spec cannot be read (half typed)."""
@@ -134,7 +162,10 @@ class EngineSelection(QObject):
         """The choice as a core.engines.pair.EnginePair; EngineError naming a spec that is not
         complete yet (a kind chosen, its path still empty)."""
         from perftscope.core.engines.pair import EnginePair
-        return EnginePair.parse(self.engine, self.reference, self.timeout)
+        for read in (self._engine, self._reference):
+            if isinstance(read, Exception):
+                raise read
+        return EnginePair(self._engine, self._reference, self.timeout)
 
 
 class SpecSelector(QWidget):
@@ -187,8 +218,8 @@ class SpecSelector(QWidget):
     def name(self) -> str:
         return short_name(self.spec())
 
-    def set_spec(self, spec: str):
-        """Show `spec` (nothing is announced)."""
+    def set_spec(self, spec):
+        """Show `spec`, a text or a core.engines.spec.Spec (nothing is announced)."""
         kind, rest = split_spec(spec or NO_ENGINE)
         self.options = options_of(spec or NO_ENGINE)
         i = self.kind.findData(kind)
@@ -269,8 +300,8 @@ class EngineChoice(QWidget):
     def _show(self):
         if not self.isEnabled():
             return
-        self.engine.set_spec(self.selection.engine)
-        self.reference.set_spec(self.selection.reference)
+        self.engine.set_spec(self.selection.spec_shown("engine"))
+        self.reference.set_spec(self.selection.spec_shown("reference"))
         self.timeout.blockSignals(True)
         self.timeout.setValue(self.selection.timeout)
         self.timeout.blockSignals(False)

@@ -93,16 +93,18 @@ def overlay_names(text: str | None) -> set | None:
 
 
 def check_spec(flag: str, spec: str):
-    """A spec the window can use, or EngineError naming the flag and what is wrong."""
+    """The Spec the window is given (read here, once), or EngineError naming the flag and what is wrong."""
     from perftscope.core.engines.spec import parse_spec
     try:
-        parse_spec(spec)
+        return parse_spec(spec)
     except EngineError as e:
         raise EngineError(f"{flag} {spec!r}: {e}") from None
 
 
 def _checked(args):
-    """(fen, engine, overlays) from the arguments, or the PerftscopeError naming the bad one.
+    """(fen, (engine, reference), overlays) from the arguments, or the PerftscopeError naming the
+    bad one. The engine is a Spec, or "" for none, or None for the remembered one; the reference
+    a Spec or None (the remembered one).
     The FEN is checked by the board's rules (python-chess while the kernels are prepared)."""
     from perftscope.core.board.position import START_FEN
     # FenError: exit 2; a right or en-passant square that cannot stand is dropped by the board,
@@ -114,11 +116,10 @@ def _checked(args):
     if args.fen:
         from perftscope.core.engines.lenient_fen import lenient_fen
         lenient_fen(fen)
-    if args.reference:
-        check_spec("--reference", args.reference)
+    reference = check_spec("--reference", args.reference) if args.reference else None
     engine = "" if args.engine in ("none", "") else args.engine
     if engine:
-        check_spec("--engine", engine)
+        engine = check_spec("--engine", engine)
     overlays = overlay_names(args.overlays)
     from perftscope.widgets import divide_tree, run_panel
     for flag, depth, most in (("--divide", args.divide, divide_tree.MAX_DEPTH),
@@ -126,7 +127,7 @@ def _checked(args):
                               ("--perft", args.perft, run_panel.MAX_DEPTH)):
         if depth is not None and not 1 <= depth <= most:
             raise PerftscopeError(f"{flag}: depth must be between 1 and {most} in the window, got {depth}")
-    return fen, engine, overlays
+    return fen, (engine, reference), overlays
 
 
 def run_gui(args) -> int:
@@ -156,7 +157,7 @@ def _open_window(app, splash, args, preparation, news) -> int:
     from perftscope.app.launch import attach, wait_in_event_loop, when_ready, window_shown
 
     try:
-        fen, engine, overlays = _checked(args)
+        fen, (engine, reference), overlays = _checked(args)
     except BaseException:
         splash.close()
         raise
@@ -165,7 +166,7 @@ def _open_window(app, splash, args, preparation, news) -> int:
     from perftscope.widgets.overlays import LAYERS
 
     apply_style(app)
-    window = MainWindow(fen, reference=args.reference, engine=engine, timeout=args.timeout)
+    window = MainWindow(fen, reference=reference, engine=engine, timeout=args.timeout)
     if args.find is not None and not window.engines.engine:
         window.close()
         splash.close()

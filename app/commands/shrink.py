@@ -6,7 +6,7 @@ from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.engines.oracles import Request
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.findings import CLASSES, shrink_each
-from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS
+from perftscope.core.mismatch.shrink import DEFAULT_MAX_CALLS, ShrinkSettings
 
 from . import add_parser
 from .common import add_engine_args, add_position_args, int_arg, print_json
@@ -41,8 +41,8 @@ def run(args) -> int:
             print(f"reference  {reference.name}", flush=True)
         progress = None if args.json else (lambda step, fen: print(f"  step     {step}: {fen}", flush=True))
         # one minimal example per bug the position shows (a step keeps the bug it started from)
-        results = shrink_each(engine, reference, request, args.depth, max_calls=args.max_calls,
-                              progress=progress)
+        results = shrink_each(engine, reference, request, args.depth,
+                              ShrinkSettings(args.max_calls, progress=progress))
         examples = []
         for result in results:
             report = None

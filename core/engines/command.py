@@ -27,7 +27,7 @@ class CommandOracle(ProgramOracle):
     exactly like perftree, read in perftree's own dialect)."""
 
     def __init__(self, spec: Spec, timeout: float = DEFAULT_TIMEOUT, mode: Mode | None = None):
-        super().__init__(spec.text, spec.short_name, timeout,
+        super().__init__(spec, spec.short_name, timeout,
                          dialect=PERFTREE if spec.kind == "perftree" else None, chess960=spec.chess960)
         if spec.kind == "perftree":
             self.path = executable(spec.target, self.name)

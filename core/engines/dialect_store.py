@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import EngineError
 from .dialect import Dialect
+from .spec import Spec
 
 FORMAT = 1          # bumped when what a record means changes: older records are relearned
 
@@ -37,29 +38,29 @@ def program_identity(path: str) -> str:
     return f"{path} {st.st_size} {st.st_mtime_ns}"
 
 
-def record_path(spec: str, identity: str) -> Path:
-    key = hashlib.sha256(f"{FORMAT}\n{spec}\n{identity}".encode()).hexdigest()[:20]
+def record_path(spec: Spec, identity: str) -> Path:
+    key = hashlib.sha256(f"{FORMAT}\n{spec.text}\n{identity}".encode()).hexdigest()[:20]
     return folder() / f"{key}.json"
 
 
-def load(spec: str, identity: str) -> Dialect | None:
+def load(spec: Spec, identity: str) -> Dialect | None:
     path = record_path(spec, identity)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("spec") != spec or data.get("identity") != identity:
+        if data.get("spec") != spec.text or data.get("identity") != identity:
             return None
         return Dialect.from_dict(data["dialect"], str(path))
     except (OSError, ValueError, KeyError, TypeError, AttributeError, EngineError):
         return None
 
 
-def save(spec: str, identity: str, dialect: Dialect) -> Path | None:
+def save(spec: Spec, identity: str, dialect: Dialect) -> Path | None:
     """The record's path, or None when it could not be written."""
     path = record_path(spec, identity)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp{os.getpid()}-{threading.get_ident()}")
-        tmp.write_text(json.dumps({"spec": spec, "identity": identity, "dialect": dialect.to_dict()},
+        tmp.write_text(json.dumps({"spec": spec.text, "identity": identity, "dialect": dialect.to_dict()},
                                   indent=1) + "\n", encoding="utf-8")
         os.replace(tmp, path)
         return path

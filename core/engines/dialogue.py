@@ -25,6 +25,7 @@ from .oracle import DEFAULT_TIMEOUT, Call
 from .pipes import QUIET, EngineLog, StderrLine
 from .process import EngineProcess
 from .program import ProgramOracle
+from .spec import Spec
 from .templates import fill_line
 
 HANDSHAKE_TIMEOUT = 10.0       # uci/isready must answer quickly, whatever the perft timeout
@@ -435,7 +436,7 @@ class InteractiveOracle(ProgramOracle):
     protocol of its kind (`speaks`)."""
     speaks = ConsoleProtocol
 
-    def __init__(self, spec: str, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT,
+    def __init__(self, spec: Spec, name: str, dialogue: Dialogue, timeout: float = DEFAULT_TIMEOUT,
                  mode: Mode | None = None):
         super().__init__(spec, name, timeout, dialect=dialogue.dialect, chess960=dialogue.chess960)
         self.mode = mode

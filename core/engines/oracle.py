@@ -24,6 +24,7 @@ from .divide_parser import ParsedDivide
 from .lenient_fen import fen_as_written, lenient_position
 from .pipes import EngineLog
 from .process import Activity
+from .spec import Spec, spec_of
 from .totals import sum_mismatch
 
 DEFAULT_TIMEOUT = 600.0        # seconds one request may take before the engine counts as hung
@@ -155,10 +156,10 @@ class Oracle:
     and `_abort` to stop it from another thread."""
     name = "oracle"
 
-    def __init__(self, spec: str | None = None, name: str | None = None, timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, spec: Spec | None = None, name: str | None = None, timeout: float = DEFAULT_TIMEOUT):
         self._lock = threading.Lock()
         self._cancelled = threading.Event()
-        self.spec = spec or type(self).name
+        self.spec = spec or spec_of(type(self).name)      # the core.engines.spec.Spec it was made from
         self.name = name or type(self).name
         self.timeout = float(timeout)
         self.log = EngineLog()

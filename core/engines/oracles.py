@@ -113,7 +113,7 @@ def stockfish_available() -> bool:
 
 
 def _in_process(oracle: Oracle, spec: Spec, timeout: float) -> Oracle:
-    oracle.spec, oracle.timeout = spec.text, float(timeout)
+    oracle.spec, oracle.timeout = spec, float(timeout)
     return oracle
 
 
@@ -127,18 +127,18 @@ def _python_chess(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
 
 def _stockfish(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
     # the reference speaks a dialect known beforehand
-    return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec.text,
+    return UciOracle(require_stockfish(), name="stockfish", timeout=timeout, spec=spec,
                      dialogue=replace(UCI, dialect=STOCKFISH), mode=mode)
 
 
 def _uci(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
-    return UciOracle(spec.target, timeout=timeout, spec=spec.text, mode=mode,
+    return UciOracle(spec.target, timeout=timeout, spec=spec, mode=mode,
                      dialogue=replace(UCI, chess960=spec.chess960))
 
 
 def _xboard(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
     from .xboard import XboardOracle
-    return XboardOracle.from_path(spec.target, spec.text, timeout=timeout, mode=mode, chess960=spec.chess960)
+    return XboardOracle.from_path(spec, timeout=timeout, mode=mode)
 
 
 def _command(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
@@ -153,11 +153,11 @@ def _engine_file(spec: Spec, timeout: float, mode: Mode | None) -> Oracle:
         timeout = described.timeout       # the file's own timeout, unless one was given
     if described.protocol == "xboard":
         from .xboard import XboardOracle
-        return XboardOracle(spec.text, described.name, described.dialogue, timeout, mode)
+        return XboardOracle(spec, described.name, described.dialogue, timeout, mode)
     if described.protocol == "uci" and described.dialogue.divide == UCI.divide:
-        return UciOracle(described.dialogue.command[0], described.name, timeout, spec.text,
+        return UciOracle(described.dialogue.command[0], described.name, timeout, spec,
                          described.dialogue, mode)
-    return InteractiveOracle(spec.text, described.name, described.dialogue, timeout, mode)
+    return InteractiveOracle(spec, described.name, described.dialogue, timeout, mode)
 
 
 # how each kind of core.engines.spec.KINDS is made: one entry per kind, checked below

@@ -19,6 +19,7 @@ from .calibration import Calibration, Probe, calibrate
 from .dialect import Dialect
 from .divide_parser import read_divide
 from .oracle import DEFAULT_TIMEOUT, Answer, Call, Oracle, Request
+from .spec import Spec
 
 # perftree's protocol (`move count` rows, a blank line, the total), read as leniently as scripts
 # written for it print it: a colon after the move, no total
@@ -32,7 +33,7 @@ class ProgramOracle(Oracle):
     """Subclasses implement `_exchange(call, expected)` -> (what was sent, the lines printed),
     `expected` being the calibration Probe while calibrating (None otherwise), and `_identity()`."""
 
-    def __init__(self, spec: str, name: str, timeout: float = DEFAULT_TIMEOUT, dialect: Dialect | None = None,
+    def __init__(self, spec: Spec, name: str, timeout: float = DEFAULT_TIMEOUT, dialect: Dialect | None = None,
                  chess960: bool | None = None):
         super().__init__(spec, name, timeout)
         self._dialect = dialect

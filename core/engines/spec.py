@@ -104,6 +104,13 @@ class Spec:
         return self.text
 
 
+def spec_of(kind: str, target: str = "", chess960: bool | None = None) -> Spec:
+    """A Spec from its parts, its text written as the parser reads it: the one place a spec's
+    text is made rather than read (a program's default spec, the selector's normalized choice)."""
+    options = "[chess960=false]" if chess960 is False else ""
+    return Spec(kind, target, f"{kind}{options}:{target}" if kind in WITH_TARGET else kind, chess960)
+
+
 def _program_name(words: list[str]) -> str:
     """A command line's program: the script an interpreter runs (past its options), else the
     first word."""

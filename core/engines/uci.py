@@ -21,6 +21,7 @@ from .dialogue import UCI, ConsoleProtocol, Dialogue, InteractiveOracle, Perft, 
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
 from .process import executable
+from .spec import Spec, spec_of
 
 _NO_GO_PERFT = re.compile(r"^(info\s+(depth|seldepth|score|nodes|nps|time|pv|currmove|multipv|hashfull)\b|bestmove\b)")
 NO_PERFT_WAIT = 1.0            # seconds a UCI engine may stay silent after `go perft` before it is told to stop
@@ -133,9 +134,9 @@ class UciOracle(InteractiveOracle):
     speaks = UciProtocol
 
     def __init__(self, path: str, name: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 spec: str | None = None, dialogue: Dialogue = UCI, mode: Mode | None = None):
+                 spec: Spec | None = None, dialogue: Dialogue = UCI, mode: Mode | None = None):
         name = name or os.path.basename(path)
         if not dialogue.command:                 # an engine file's command is already resolved
             dialogue = replace(dialogue, command=(executable(path, name),))
-        super().__init__(spec or f"uci:{path}", name, dialogue, timeout, mode)
+        super().__init__(spec or spec_of("uci", path), name, dialogue, timeout, mode)
         self.path = self.dialogue.command[0]

@@ -28,6 +28,7 @@ from .dialogue import (HANDSHAKE_TIMEOUT, XBOARD_ILLEGAL, Command, ConsoleProtoc
 from .mode import Mode
 from .oracle import DEFAULT_TIMEOUT
 from .process import executable
+from .spec import Spec
 from .uci import OWN_PERFT
 
 XBOARD = Dialogue(command=(), start=("xboard", "protover 2"), position=("new", "force", "setboard {fen}"),
@@ -181,10 +182,11 @@ class XboardOracle(InteractiveOracle):
     speaks = XboardProtocol
 
     @classmethod
-    def from_path(cls, path: str, spec: str, timeout: float = DEFAULT_TIMEOUT,
-                  mode: Mode | None = None, chess960: bool | None = None) -> "XboardOracle":
-        name = os.path.basename(path)
-        return cls(spec, name, replace(XBOARD, command=(executable(path, name),), chess960=chess960), timeout, mode)
+    def from_path(cls, spec: Spec, timeout: float = DEFAULT_TIMEOUT, mode: Mode | None = None) -> "XboardOracle":
+        """The xboard engine at `spec`'s target (`xboard:PATH`), its options kept."""
+        name = os.path.basename(spec.target)
+        command = (executable(spec.target, name),)
+        return cls(spec, name, replace(XBOARD, command=command, chess960=spec.chess960), timeout, mode)
 
     @property
     def features(self) -> dict[str, str]:

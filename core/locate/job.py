@@ -31,7 +31,7 @@ from ..errors import EngineError, OracleCancelled, PerftscopeError
 from ..job import Emit, Progress, Subject, ignore
 from ..mismatch.finder import Report, find_mismatch
 from ..mismatch.fuzz import fuzz_positions
-from ..mismatch.shrink import shrink
+from ..mismatch.shrink import ShrinkSettings, shrink
 from ..engines.process import launched_with
 from .coverage import scratch_environment
 from .runs import CoveredEngine, Run, focus_of, position_kinds, removed, wrong_moves
@@ -228,7 +228,7 @@ class LocateJob:
                 # a FEN that does not stand as written is not shrunk: every step would be a position
                 # that stands, none still what the engine was given
                 if not failing.warnings:
-                    shrunk = shrink(covered, reference, failing, 1, max_calls=SHRINK_CALLS, cancelled=over)
+                    shrunk = shrink(covered, reference, failing, 1, ShrinkSettings(SHRINK_CALLS, cancelled=over))
             except OracleCancelled:
                 pass
             if shrunk is not None and shrunk.fen != failing.position.fen():

@@ -15,7 +15,7 @@ line, and the levels the finder had found before it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import chess
 
@@ -26,7 +26,7 @@ from .finder import Report, failed_at_root, find_mismatch, on_start_position
 from ..engines.oracles import Oracle, OracleCancelled
 from ..board.position import START_FEN, Position, parse_square
 from .failures import ENGINE_FAILED, FAILURE_KINDS, at_path, failure_kind, finding_kind, word
-from .shrink import Shrunk, piece_count, shrink
+from .shrink import ShrinkSettings, Shrunk, piece_count, shrink
 from .verdicts import ILLEGAL, NOT_GENERATED
 
 # kind -> what the summary calls it, in the order the summary lists them
@@ -373,14 +373,14 @@ def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int,
             failed_depth = max(1, depth - len(finding.path))
             failed_at = request.from_root().then(*finding.path)     # played on, not read again
             finding.shrunk = shrink(engine, reference, Request.at(failed_at.position), failed_depth,
-                                    max_calls=shrink_calls, move_pieces=move_pieces, cancelled=cancelled)
+                                    ShrinkSettings(shrink_calls, move_pieces, cancelled=cancelled))
         return finding
     if report.cancelled or report.agree:
         return None
     finding = Finding(fen, depth, classify(report), report=report, path=list(report.path), name=name)
     if shrink_calls > 0:
-        finding.shrunk = shrink_finding(engine, reference, finding, shrink_calls, move_pieces, cancelled,
-                                        request)
+        finding.shrunk = shrink_finding(engine, reference, finding,
+                                        ShrinkSettings(shrink_calls, move_pieces, cancelled=cancelled), request)
         if finding.shrunk is not None and finding.shrunk.steps and finding.shrunk.failure == "mismatch":
             try:
                 finding.minimal = find_mismatch(engine, reference, finding.shrunk.request,
@@ -394,8 +394,8 @@ def investigate(engine: Oracle, reference: Oracle, request: Request, depth: int,
     return finding
 
 
-def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pieces: bool,
-                   cancelled=None, request: Request | None = None) -> Shrunk | None:
+def shrink_finding(engine, reference, finding: Finding, settings: ShrinkSettings,
+                   request: Request | None = None) -> Shrunk | None:
     """Shrink where the failure is sharpest: the position whose move lists differ (depth 1), or
     for a state bug (a note, or a traced one) the checked position at its depth (only reached
     by its moves does the engine miscount). `request`: the checked position's Request, when the
@@ -408,23 +408,23 @@ def shrink_finding(engine, reference, finding: Finding, max_calls: int, move_pie
         start, depth = request, finding.depth
     # the bug the finding is about: its class, and the kind of move of the first move that has it
     symptom = next((s for s in symptoms(report) if s[0] == finding.kind), None)
-    return shrink(engine, reference, start, depth, max_calls=max_calls, move_pieces=move_pieces,
-                  cancelled=cancelled, symptoms=symptoms, symptom=symptom)
+    return shrink(engine, reference, start, depth, replace(settings, symptoms=symptoms, symptom=symptom))
 
 
-def shrink_each(engine: Oracle, reference: Oracle, request: Request, depth: int, **options) -> list[Shrunk]:
+def shrink_each(engine: Oracle, reference: Oracle, request: Request, depth: int,
+                settings: ShrinkSettings = ShrinkSettings()) -> list[Shrunk]:
     """One minimal example per bug the position shows: a shrink for each symptom (class and kind
     of move) of the finder's report on it, in the order of `symptoms`. [] when they agree; a
-    crash gives the one shrink of the crash. `options` as core.mismatch.shrink.shrink takes them."""
+    crash gives the one shrink of the crash."""
     report = find_mismatch(engine, reference, request, depth).raise_unless_finding()
     if report.failure is not None:
-        found = shrink(engine, reference, request, depth, **options)
+        found = shrink(engine, reference, request, depth, settings)
         return [] if found is None else [found]
     if report.agree:
         return []
     out = []
     for symptom in symptoms(report):
-        found = shrink(engine, reference, request, depth, symptoms=symptoms, symptom=symptom, **options)
+        found = shrink(engine, reference, request, depth, replace(settings, symptoms=symptoms, symptom=symptom))
         if found is not None:
             out.append(found)
     return out

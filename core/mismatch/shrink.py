@@ -36,6 +36,21 @@ DEFAULT_MAX_CALLS = 400        # engine calls one shrink may spend (each is a pr
 DEFAULT_SHRINK_CALLS = 60      # engine calls a suite or fuzz session spends shrinking each finding
 
 
+@dataclass(frozen=True)
+class ShrinkSettings:
+    """How a shrink walks: at most `max_calls` engine calls; `move_pieces` tries a piece one
+    square closer to the others; `progress(step, fen)` is called for every step kept;
+    `cancelled()` True stops it; `symptoms(report)` gives the (class, kind of move) of each
+    differing move of a finder report, and with it a step is kept only while `symptom`
+    (default: the start's first) is still among them."""
+    max_calls: int = DEFAULT_MAX_CALLS
+    move_pieces: bool = True
+    progress: Callable[[str, str], None] | None = None
+    cancelled: Callable[[], bool] | None = None
+    symptoms: Callable[[object], list[tuple]] | None = None
+    symptom: tuple | None = None
+
+
 @dataclass
 class Shrunk:
     """The result: `fen` at `depth` still fails; `steps` are the simplifications kept, in order."""
@@ -98,9 +113,9 @@ def piece_count(fen: str) -> int:
 class _Probe:
     """Asks both oracles about one position; counts the calls."""
 
-    def __init__(self, engine: Oracle, reference: Oracle, cancelled, symptoms=None):
-        self.engine, self.reference, self.cancelled = engine, reference, cancelled
-        self.symptoms = symptoms
+    def __init__(self, engine: Oracle, reference: Oracle, settings: ShrinkSettings):
+        self.engine, self.reference = engine, reference
+        self.cancelled, self.symptoms = settings.cancelled, settings.symptoms
         self.engine_calls = self.reference_calls = 0
         self.differing: list[str] = []     # moves whose counts differed in the last mismatch
         self.found: list[tuple] = []       # the symptoms of the last mismatch (with `symptoms`)
@@ -151,27 +166,21 @@ class _Probe:
 
 
 def shrink(engine: Oracle, reference: Oracle, request: Request, depth: int = 1,
-           max_calls: int = DEFAULT_MAX_CALLS, move_pieces: bool = True,
-           progress: Callable[[str, str], None] | None = None,
-           cancelled: Callable[[], bool] | None = None,
-           symptoms: Callable[[object], list[tuple]] | None = None, symptom: tuple | None = None) -> Shrunk | None:
-    """Shrink the position `request` reaches at `depth`; None when the engine does not fail there
-    at all.
-
-    `symptoms(report)`: the (class, kind of move) of each differing move of a finder report; with
-    it, a step is kept only while `symptom` (default: the start's first) is still among them.
-    `progress(step, fen)` is called for every step kept. FenError for a request whose FEN does not
+           settings: ShrinkSettings = ShrinkSettings()) -> Shrunk | None:
+    """Shrink the position `request` reaches at `depth` as `settings` say; None when the engine
+    does not fail there at all (or, with `settings.symptoms`, does not show the symptom). FenError for a request whose FEN does not
     stand as written (every step is a position the core accepts: none could keep what the engine
     was given); EngineError when the reference fails."""
     if request.warnings:
         raise FenError(f"cannot shrink a FEN that does not stand as written ({'; '.join(request.warnings)}): "
                        f"every step is a position the core accepts")
     start = request.position
-    probe = _Probe(engine, reference, cancelled, symptoms)
+    cancelled, symptom = settings.cancelled, settings.symptom
+    probe = _Probe(engine, reference, settings)
     kind = probe.failure(start, depth)
     if kind is None:
         return None
-    if symptoms is not None and kind == "mismatch":
+    if settings.symptoms is not None and kind == "mismatch":
         if symptom is None:
             symptom = probe.found[0] if probe.found else ()
         elif symptom not in probe.found:
@@ -189,11 +198,11 @@ def shrink(engine: Oracle, reference: Oracle, request: Request, depth: int = 1,
     try:
         while True:
             differing = probe.differing if kind == "mismatch" else []
-            for step, candidate, cand_depth in _candidates(pos, result.depth, move_pieces, differing):
+            for step, candidate, cand_depth in _candidates(pos, result.depth, settings.move_pieces, differing):
                 if cancelled is not None and cancelled():
                     result.cancelled = True
                     return done()
-                if probe.engine_calls >= max_calls:
+                if probe.engine_calls >= settings.max_calls:
                     result.exhausted = True
                     return done()
                 if not can_arise(candidate):
@@ -204,8 +213,8 @@ def shrink(engine: Oracle, reference: Oracle, request: Request, depth: int = 1,
                     result.position = candidate
                     result.unreachable = []
                     result.steps.append(step)
-                    if progress is not None:
-                        progress(step, result.fen)
+                    if settings.progress is not None:
+                        settings.progress(step, result.fen)
                     break                  # start over from the simpler position
             else:
                 return done()              # no single step keeps the failure

@@ -131,13 +131,13 @@ def test_shrink_keeps_a_chess960_position_chess960(engine_path):
     """With the king on e1 and a right naming the b1 rook, a step that wrote the position as
     standard chess could not stand: the start was the minimal example, ten pieces."""
     from perftscope.core.engines.oracles import make_oracle
-    from perftscope.core.mismatch.shrink import shrink
+    from perftscope.core.mismatch.shrink import ShrinkSettings, shrink
     shrunk = shrink(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
-                    Request.of("r3k3/pp6/8/8/8/8/PP6/qR2K2R w HB - 0 1"), depth=1, move_pieces=False)
+                    Request.of("r3k3/pp6/8/8/8/8/PP6/qR2K2R w HB - 0 1"), 1, ShrinkSettings(move_pieces=False))
     assert shrunk.fen == "4k3/8/8/8/8/8/8/qR2K3 w B - 0 1" and Position.from_fen(shrunk.fen).chess960
     # mirrored colours keep their rook files too
     black = shrink(make_oracle(f"perftree:{engine_path('c960_pinned_rook')}"), make_oracle("core"),
-                   Request.of("Qr2k3/8/8/8/8/8/8/4K2R b Hb - 0 1"), depth=1, move_pieces=False)
+                   Request.of("Qr2k3/8/8/8/8/8/8/4K2R b Hb - 0 1"), 1, ShrinkSettings(move_pieces=False))
     assert black.fen == "4k3/8/8/8/8/8/8/qR2K3 w B - 0 1", black.steps
 
 

@@ -141,3 +141,19 @@ def test_a_specs_options_survive_the_selector_a_saved_session_and_a_restart(qtbo
     assert json.loads((tmp_path / "again.json").read_text())["engine"] == f"perftree[chess960=false]:{moved}"
     w.engines.settings.sync()
     assert EngineSelection(w.engines.settings).specs()[0] == f"perftree[chess960=false]:{moved}"   # a restart
+
+
+def test_a_saved_sessions_specs_are_read_once(qtbot, busy_window, saved, tmp_path, monkeypatch):
+    """Opening a session reads each engine's spec once (the selection takes it) and checks that
+    engine can run here from that Spec, not from the text read again."""
+    from pathlib import Path
+
+    from ..spec_readings import count_spec_reads
+    engine = f"perftree[chess960=false]:{Path(__file__).parents[1] / 'engines' / 'ep_rank_pin.py'}"
+    path = tmp_path / "session.json"
+    path.write_bytes(_edit(saved, _set(["engine"], engine)))
+    reference = json.loads(path.read_text())["reference"]
+    reads = count_spec_reads(monkeypatch)
+    assert busy_window.sessions.open(str(path))
+    assert sorted(r.text for r in reads) == sorted([engine, reference]), reads
+    assert busy_window.engines.pair().engine.chess960 is False

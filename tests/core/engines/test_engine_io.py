@@ -126,7 +126,7 @@ def test_own_error_skips_runtime_trailers_and_stack_frames(stderr, own):
 
 def test_activity_and_log_while_a_call_runs(tmp_path):
     slow = make_oracle(f"perftree:{_script(tmp_path, 'echo starting; sleep 1; echo e2e4 1; echo; echo 1')}")
-    assert slow.activity() is None and slow.name == "my-perft.sh" and slow.spec.startswith("perftree:")
+    assert slow.activity() is None and slow.name == "my-perft.sh" and slow.spec.kind == "perftree"
     worker = threading.Thread(target=slow.divide, args=(Request.of(START_FEN), 1))
     worker.start()
     time.sleep(0.5)

@@ -412,3 +412,17 @@ def test_an_engine_file_whose_answers_never_end_says_what_to_set(tmp_path, engin
     toml.write_text(toml.read_text() + 'end_regex = "x"\n')
     with pytest.raises(EngineError, match="unknown key 'end_regex'"):
         make_oracle(f"file:{toml}")
+
+
+def test_an_oracle_keeps_the_spec_it_was_made_from(engine_path, tmp_path, monkeypatch):
+    """The Spec travels down to the oracle whole (options included), not as its text read again;
+    the dialect it learns is saved under that spec."""
+    from perftscope.core.engines.spec import parse_spec
+    monkeypatch.setenv("PERFTSCOPE_DIALECTS", str(tmp_path))
+    for text in ("core", f"perftree[chess960=false]:{engine_path('correct')}"):
+        spec = parse_spec(text)
+        with make_oracle(spec) as oracle:
+            assert oracle.spec is spec and oracle.spec.text == text
+    with make_oracle(f"cmd:{engine_path('correct')} {{depth}} {{fen}} {{moves}}") as cmd:
+        cmd.calibrate()
+        assert cmd.spec.kind == "cmd" and cmd.record and os.path.dirname(cmd.record) == str(tmp_path)

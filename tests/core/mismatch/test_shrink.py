@@ -3,7 +3,7 @@ import pytest
 
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.board.position import Position
-from perftscope.core.mismatch.shrink import can_arise, mirror, piece_count, shrink, why_unreachable
+from perftscope.core.mismatch.shrink import ShrinkSettings, can_arise, mirror, piece_count, shrink, why_unreachable
 from perftscope.core.engines.oracle import Request
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -28,7 +28,7 @@ def core():
 @pytest.mark.parametrize("name,fen,depth,most", PLANTED, ids=[p[0] for p in PLANTED])
 def test_planted_bug_shrinks_to_a_small_position_that_still_fails(engine_path, core, name, fen, depth, most):
     engine = make_oracle(f"perftree:{engine_path(name)}")
-    result = shrink(engine, core, Request.of(fen), depth, move_pieces=False)
+    result = shrink(engine, core, Request.of(fen), depth, ShrinkSettings(move_pieces=False))
     assert result is not None and result.failure == "mismatch"
     assert result.pieces <= most and result.pieces < piece_count(fen)
     assert result.steps and not result.exhausted
@@ -58,12 +58,12 @@ def test_a_bug_the_halfmove_clock_triggers_keeps_its_clock(engine_path, core):
     # position shrinks with it; resetting it is a step of its own, refused here
     engine = make_oracle(f"perftree:{engine_path('clock_blind_king')}")
     result = shrink(engine, core, Request.of("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 45 80"), 1,
-                    move_pieces=False)
+                    ShrinkSettings(move_pieces=False))
     assert result.pieces <= 3 and result.fen.split()[4:] == ["45", "80"], result.fen
     assert "reset the halfmove clock and move number" not in result.steps
     # a bug that has nothing to do with the clock: the clock is reset like anything else
     other = shrink(make_oracle(f"perftree:{engine_path('ep_rank_pin')}"), core,
-                   Request.of("8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 7 30"), 1, move_pieces=False)
+                   Request.of("8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 7 30"), 1, ShrinkSettings(move_pieces=False))
     assert other.fen.split()[4:] == ["0", "1"] and "reset the halfmove clock and move number" in other.steps
 
 
@@ -98,7 +98,10 @@ def test_a_shrink_keeps_the_bug_it_started_from(engine_path, core):
 def test_a_start_with_two_bugs_gives_one_minimal_example_of_each(engine_path, core):
     from perftscope.core.mismatch.findings import shrink_each
     engine = make_oracle(f"perftree:{engine_path('two_bugs')}")
-    examples = shrink_each(engine, core, Request.of(TWO_BUGS), 1, move_pieces=False)
+    kept = []          # the settings reach each shrink, its symptom set beside them
+    examples = shrink_each(engine, core, Request.of(TWO_BUGS), 1,
+                           ShrinkSettings(move_pieces=False, progress=lambda step, fen: kept.append(step)))
+    assert kept == [step for s in examples for step in s.steps] and kept
     assert [s.symptom for s in examples] == [("castling-attack", "illegal castling"),
                                              ("promotion", "not generated promotion to n")]
     castling, promotion = examples
