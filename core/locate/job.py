@@ -62,7 +62,8 @@ class LocateSettings:
     timeout: float = DEFAULT_TIMEOUT     # one engine call
     runs: int | None = None              # no run is started once this many have been
     seed: int = 1
-    mutants: int = 300                   # mutants of the suspect lines run at most (0: rank by spectra alone)
+    mutants: int | None = None           # mutants of the suspect lines run at most (None: as many as mutant_seconds
+                                         # allow; 0: rank by spectra alone)
     mutant_seconds: float = 60.0         # no mutant is started after this many seconds of mutation
     build: str = ""                      # how a native engine is rebuilt in a copy of its source ('' : the engine file's)
     fix_fuzz_seconds: float | None = None    # the focused fuzz a candidate fix must agree on last (None: FUZZ_SECONDS)
@@ -78,7 +79,7 @@ class LocateSettings:
             raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
         if self.fix_fuzz_seconds is not None and self.fix_fuzz_seconds < 0:
             raise PerftscopeError(f"the fix fuzz seconds must be 0 or more, got {self.fix_fuzz_seconds}")
-        if self.mutants < 0:
+        if self.mutants is not None and self.mutants < 0:
             raise PerftscopeError(f"--mutants must be 0 or more, got {self.mutants}")
         self.request                           # FenError / MoveError naming what is wrong
 
@@ -283,7 +284,7 @@ class LocateJob:
             raise PerftscopeError(no_coverage_hint(self.program, covered.name))
         result.twins = move_aware(result.runs)
         result.suspects = rank(result.runs, self.sources, result.focus, result.twins)
-        if s.mutants and not self._stop.is_set():
+        if s.mutants != 0 and not self._stop.is_set():
             self._mutate(result, reference, emit, covered.plain)
         return self._done(result, start)
 
@@ -315,7 +316,7 @@ class LocateJob:
                     if focus is None or focus in position_kinds(r.position.chess_board()))
         checks = confirmation(reference, s.request, s.depth, focus, fuzz,
                               confirmation_module.FUZZ_SECONDS if s.fix_fuzz_seconds is None else s.fix_fuzz_seconds)
-        result.mutation = mutation.run(result.suspects, over, checks)
+        result.mutation = mutation.run(result.suspects, over, checks, deadline=end)
         result.suspects = rerank(result.suspects, result.mutation, result.failed, result.passed)
         result.stopped = result.stopped or self._stop.is_set()
 

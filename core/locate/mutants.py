@@ -89,6 +89,23 @@ class Mutant:
         return "".join(lines[:self.line - 1] + [self.after] + lines[self.line:])
 
 
+_CONDITION = re.compile(r"^\s*(?:}\s*)?(?:if|elif|else\s+if|while|for|case|switch|assert)\b"
+                        r"|==|!=|<=|>=|&&|\|\||\band\b|\bor\b|\bnot\b|[^<>=-]>[^>=]|[^<]<[^<=]")
+_ASSIGNMENT = re.compile(r"[^=!<>]=[^=]|\+\+|--|[-+*/%&|^]=")
+
+
+def line_kind(line: str) -> int:
+    """Which kind of line it is, as mutants are tried within a wide tie: 0 a condition or a
+    comparison, 1 an assignment or an expression, 2 a call, a return or a jump."""
+    code = line.split("//")[0] if "//" in line and "http" not in line else line
+    code = code.split("#")[0] if code.lstrip()[:1] != "#" else code
+    if _CONDITION.search(code):
+        return 0
+    if _ASSIGNMENT.search(code):
+        return 1
+    return 2
+
+
 def language_of(path: str) -> str | None:
     return LANGUAGES.get(os.path.splitext(path)[1].lower())
 
@@ -134,7 +151,7 @@ def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
                 continue
             seen.add(after)
             mutant = Mutant(path, number, original, after)
-            if language == "python" and not _compiles(mutant.apply(text), path):
+            if language == "python" and not _python_compiles(mutant, source, text, path):
                 continue
             out.append(mutant)
     out.sort(key=lambda m: (m.line, m.likeness))
@@ -159,6 +176,56 @@ def _split_comment(line: str, language: str) -> tuple[str, str]:
 def _fold(line: str) -> str:
     """`(5+1)` written `6`: the constant rules' own arithmetic done."""
     return _FOLDED.sub(lambda m: str(int(m.group(1)) + (1 if m.group(2) == "+" else -1)), line)
+
+
+_DEF = re.compile(r"^(\s*)(?:async\s+)?def\s")
+
+
+def _python_compiles(mutant: Mutant, source: list[str], text: str, path: str) -> bool:
+    """Whether the file compiles with the mutant in: the function holding its line is compiled
+    alone where that is the same question (its lines, the def's indentation taken off, compile
+    unmutated), the whole file otherwise; a file of thousands of lines is not compiled again for
+    each of thousands of mutants."""
+    chunk = _function_of(tuple(source), mutant.line - 1)
+    if chunk is None:
+        return _compiles(mutant.apply(text), path)
+    start, end, indent = chunk
+    after = mutant.after.splitlines(keepends=True)
+    if any(line.strip() and not line[:indent].isspace() for line in after if indent):
+        return _compiles(mutant.apply(text), path)
+    lines = [line[indent:] if line.strip() else "\n" for line in source[start:end]]
+    lines[mutant.line - 1 - start] = "".join(line[indent:] for line in after)
+    return _compiles("".join(lines), path)
+
+
+@lru_cache(maxsize=4096)
+def _function_of(source: tuple[str, ...], index: int) -> tuple[int, int, int] | None:
+    """(first, end, indentation) of the innermost function holding line `index` whose lines all
+    carry its indentation and which compiles on its own, else None."""
+    line = source[index]
+    if not line.strip():
+        return None
+    depth = len(line) - len(line.lstrip())
+    for start in range(index, -1, -1):
+        match = _DEF.match(source[start])
+        here = len(source[start]) - len(source[start].lstrip()) if source[start].strip() else depth
+        if match and (start == index or len(match.group(1)) < depth):
+            indent = len(match.group(1))
+            end = start + 1
+            while end < len(source) and (not source[end].strip()
+                                         or len(source[end]) - len(source[end].lstrip()) > indent):
+                end += 1
+            if end <= index:
+                return None
+            body = source[start:end]
+            if any(l.strip() and not l[:indent].isspace() and indent for l in body):
+                return None
+            if not _compiles("".join(l[indent:] if l.strip() else "\n" for l in body), "<chunk>"):
+                return None
+            return start, end, indent
+        if source[start].strip() and here < depth:
+            depth = here
+    return None
 
 
 def _compiles(text: str, path: str) -> bool:

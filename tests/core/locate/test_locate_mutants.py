@@ -236,3 +236,46 @@ def test_mutants_stopped_early_do_not_say_no_change_fixes_it():
     assert mutation.cut == "stopped"
     said = mutation.no_fix()
     assert "no one-token change" not in said and "may still fix it" in said and "stopped" in said
+
+
+def test_without_a_count_the_first_pass_takes_the_whole_tie_the_line_limit_falls_in(tmp_path):
+    """A tie of 300 lines below five single ranks is mutated whole (not cut at the 200th line),
+    every mutant made when no count is set (the mutation's time is the limit), and within the
+    tie the conditions' slips come before the other lines'."""
+    from perftscope.core.locate.mutation import LINES, plan, suspect_lines
+    from perftscope.core.locate.mutants import line_kind
+    from perftscope.core.locate.spectra import Suspect
+    engine = tmp_path / "wide.py"        # small functions: each mutant is compiled with its own
+    engine.write_text("def f(x):\n" + "".join(f"    if x > {i}:\n        y = x + {i}\n        return y\n"
+                                               f"def g{i}(x):\n" for i in range(76)) + "    return x\n")
+    suspects = [Suspect("wide.py", n, n, min(n, 6), 1.0, 1.0, 0.0, 1, 1, "", "", str(engine))
+                for n in range(1, 306)]
+    lines = suspect_lines(suspects)
+    assert len(lines) == 305 > LINES
+    by_line = {(path, n): mutants_of(path, [n]) for _, path, n in lines}
+    ranks = {(path, n): rank for rank, path, n in lines}
+    first, rest = plan(by_line, ranks, None)
+    assert len(first) + len(rest) == sum(map(len, by_line.values()))
+    tie = [m for m in first if ranks[(m.path, m.line)] == 6]
+    kinds = [line_kind(m.before) for m in tie]
+    assert kinds == sorted(kinds) and kinds[0] == 0 and kinds[-1] == 2       # `return`s last
+    assert (line_kind("    if x > 3:\n"), line_kind("        y = x + 3\n"), line_kind("    return f(y)\n")) == (0, 1, 2)
+
+
+def test_a_python_mutant_is_compiled_with_its_function_alone_and_the_same_mutants_are_made(monkeypatch):
+    """A file of thousands of lines is not compiled again for each mutant: the function holding
+    the line is, and the mutants made are those the whole file's compile lets through."""
+    from perftscope.core.locate import mutants
+    path = str(HERE / "movegen.py")
+    source = (HERE / "movegen.py").read_text().splitlines(keepends=True)
+    make = line_of(HERE / "movegen.py", "def make(pos, move):")
+    inside = line_of(HERE / "movegen.py", "if corner in (sq, t):")
+    start, end, indent = mutants._function_of(tuple(source), inside - 1)
+    assert (start + 1, indent) == (make, 0) and [l for l in source[start:end] if l.strip()][-1].strip().startswith("return")
+    compiled = []
+    whole = mutants._compiles
+    monkeypatch.setattr(mutants, "_compiles", lambda text, p: compiled.append(len(text)) or whole(text, p))
+    fast = mutants_of(path, range(inside - 1, inside + 2))
+    assert fast and compiled and max(compiled) < len("".join(source)) / 4       # never the whole file
+    monkeypatch.setattr(mutants, "_python_compiles", lambda m, lines, text, p: whole(m.apply(text), p))
+    assert mutants_of(path, range(inside - 1, inside + 2)) == fast
