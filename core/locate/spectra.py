@@ -92,7 +92,9 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
     tie when the at-stake runs cannot tell them apart; plain Ochiai orders them within the tie.
     The rest: Ochiai, ties broken by the feature contrast. A condition whose only body is a jump
     (`continue`, `return false`) is ranked with the jump's runs: the jump ran because the
-    condition sent control there."""
+    condition sent control there; so is any condition whose branch into its body is more
+    suspicious than the condition's own lines (evaluated in every run, taken in the failing ones).
+    A condition ranks just above the lines that share its score: they ran because of it."""
     failing = [i for i, r in enumerate(runs) if r.failed]
     total_failed = len(failing)
     featured = [i for i, r in enumerate(runs) if focus is not None and focus in r.kinds]
@@ -104,7 +106,10 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
                 spectra.setdefault((path, line), set()).add(i)
     failing_set, featured_set = set(failing), set(featured)
     texts: dict[str, list[str]] = {}
-    groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts)
+    def sharper(branch: set[int], own: set[int]) -> bool:
+        return (ochiai(len(branch & failing_set), len(branch - failing_set), total_failed)
+                > ochiai(len(own & failing_set), len(own - failing_set), total_failed))
+    groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts, spectra, sharper)
     twins = [t for t in twins if t.twins]
     # a wrong move the engine generates is also played (made, unmade) to test it: the lines that
     # play it ran on its way only because the lines before them generated it
@@ -123,8 +128,9 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
         played = bool(way) and illegal and bool(_PLAYS.match(_function(texts, path, first)))
         rows.append(_Row(path, first, last, ef, ep, ochiai(ef, ep, total_failed), dstar(ef, ep, total_failed),
                          contrast, way, at_stake, jump, played))
-    rows.sort(key=lambda r: (-r.way, r.played, -r.at_stake, -r.score, -r.contrast, r.path, r.first))
+    rows.sort(key=lambda r: (-r.way, r.played, -r.at_stake, -r.score, -r.contrast, r.jump is None, r.path, r.first))
     by_score = Counter(r.key[0] for r in rows if not r.way)
+    by_contrast = Counter(r.key[:2] for r in rows if not r.way)
     by_key = Counter(r.key for r in rows)
     by_way = Counter(r.key[:2] for r in rows if r.way)
     moves = twins[0].move if twins else ""
@@ -144,7 +150,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
                 evidence += " (tie)"
         elif by_score[r.key[0]] == 1:
             evidence = "spectrum"
-        elif featured and by_key[r.key] < by_score[r.key[0]]:
+        elif featured and by_contrast[r.key[:2]] < by_score[r.key[0]]:
             evidence = f"spectrum, then {focus} contrast"
         else:
             evidence = "spectrum (tie)"
@@ -173,9 +179,10 @@ class _Row:
     @property
     def key(self) -> tuple:
         """What ranks it: rows with the same key share a rank."""
+        # a condition ranks above the lines of its branch, which ran because of its outcome
         if self.way:
-            return round(self.way, 12), self.played, round(self.at_stake, 12)
-        return round(self.score, 12), round(self.contrast, 12)
+            return round(self.way, 12), self.played, round(self.at_stake, 12), self.jump is None
+        return round(self.score, 12), round(self.contrast, 12), self.jump is None
 
 
 # a function that plays a move on the board (or takes it back), by its name
@@ -223,12 +230,16 @@ _CONDITION_END = re.compile(r"(?::|\)\s*\{?)$")                                 
 _CONTINUED = re.compile(r"(?:\\|&&|\|\||\band|\bor|[(,+\-*/<>=!])$")
 
 
-def _branches(groups, texts):
-    """`groups` with a suspect added for each condition whose body is a lone jump that ran (the
-    condition's lines, from its first to its last, taken out of the groups holding them): it
-    carries the jump's runs and the jump's line."""
+def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False):
+    """`groups` with a suspect added for each condition whose branch into its body says more than
+    the condition's own lines (the condition's lines, from its first to its last, taken out of the
+    groups holding them): it carries the runs that took the branch and the body's first line. A
+    body that is a lone jump always does (the jump ran because the condition sent control
+    there); another body where `sharper(its runs, the condition's runs)` (a condition evaluated
+    in every run whose outcome differs between failing and passing runs: line coverage of the
+    body is that outcome)."""
     out = [(path, first, last, ran, None) for path, first, last, ran in groups]
-    conditions = []
+    conditions, taken = [], set()
     for path, first, last, ran in groups:
         if first != last or not _JUMP.match(_text(texts, path, first)):
             continue
@@ -241,6 +252,23 @@ def _branches(groups, texts):
         if not _CONDITION.match(_text(texts, path, start)):
             continue
         conditions.append((path, start, end, ran, first))
+        taken.add((path, start))
+    for path, first, last, ran in groups if spectra is not None else ():
+        for start in range(first, last + 1):
+            if (path, start) in taken or not _CONDITION.match(_text(texts, path, start)):
+                continue
+            end = start
+            while end < start + 8 and not _CONDITION_END.search(_text(texts, path, end)):
+                end += 1
+            body = end + 1
+            while body < end + 8 and NOT_CODE.match(_text(texts, path, body)):
+                body += 1
+            runs = spectra.get((path, body))
+            if not _CONDITION_END.search(_text(texts, path, end)) or runs is None or runs == ran \
+                    or not sharper(runs, ran):
+                continue
+            conditions.append((path, start, end, frozenset(runs), body))
+            taken.add((path, start))
     for path, start, end, _, _ in conditions:
         kept = []
         for g in out:

@@ -75,7 +75,7 @@ def test_lines_on_the_way_to_the_wrong_move_rank_above_and_tie_where_its_runs_ca
     assert by_line[7].evidence.startswith("spectrum")
 
 
-def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump(tmp_path):
+def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump_just_above_it(tmp_path):
     source = tmp_path / "gen.py"
     source.write_text("def moves(board):\n"                      # 1
                       "    for m in board:\n"                    # 2
@@ -90,10 +90,32 @@ def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump(tmp_path)
     suspects = rank(runs, [str(tmp_path)])
     condition = next(s for s in suspects if s.line == 3)
     jump = next(s for s in suspects if s.line == 6)
-    assert (condition.line, condition.last) == (3, 5) and condition.rank == jump.rank == 1
+    assert (condition.line, condition.last) == (3, 5) and (condition.rank, jump.rank) == (1, 2)
     assert (condition.failed, condition.passed) == (1, 0)
     assert condition.evidence.startswith("its branch to line 6: ")
     assert not any(s.line == 4 for s in suspects)         # within the condition: one suspect
+
+
+def test_a_condition_evaluated_in_every_run_ranks_by_its_branch_above_its_body(tmp_path):
+    """Chessnut's en-passant update: `if pawn and ep_square:` runs for every move made; its body
+    runs in the failing run and in a few passing ones. The condition carries its branch's runs
+    and ranks first, alone, above the body's lines, where its own spectrum (every run) tied it
+    with the code every run executes."""
+    source = tmp_path / "game.py"
+    source.write_text("def apply(self, move):\n"                       # 1
+                      "    self.board.move(move)\n"                    # 2
+                      "    if self.pawn(move) and self.ep != '-':\n"   # 3
+                      "        # the captured pawn\n"                  # 4
+                      "        self.board.remove(move.end + 8)\n"      # 5
+                      "    self.turn = not self.turn\n")               # 6
+    path = str(source)
+    runs = [file_run(path, True, [1, 2, 3, 5, 6]), file_run(path, False, [1, 2, 3, 5, 6])] + \
+        [file_run(path, False, [1, 2, 3, 6]) for _ in range(4)]
+    suspects = rank(runs, [str(tmp_path)])
+    assert [(s.line, s.last, s.rank) for s in suspects[:2]] == [(3, 3, 1), (5, 5, 2)], suspects[:3]
+    assert (suspects[0].failed, suspects[0].passed) == (1, 1)
+    assert suspects[0].evidence.startswith("its branch to line 5: ")
+    assert {(s.line, s.last) for s in suspects[2:]} == {(1, 2), (6, 6)}   # every run: below, the condition taken out
 
 
 def _on_the_way(tmp_path, verdict: str):
