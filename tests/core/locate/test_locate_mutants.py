@@ -279,3 +279,14 @@ def test_a_python_mutant_is_compiled_with_its_function_alone_and_the_same_mutant
     assert fast and compiled and max(compiled) < len("".join(source)) / 4       # never the whole file
     monkeypatch.setattr(mutants, "_python_compiles", lambda m, lines, text, p: whole(m.apply(text), p))
     assert mutants_of(path, range(inside - 1, inside + 2)) == fast
+
+
+def test_a_javascript_mutant_node_cannot_parse_is_told_by_its_first_run():
+    """No `node --check` process before each mutant (it cost as much as a run): the run's own
+    SyntaxError drops it, as a Python mutant that does not compile is dropped."""
+    from perftscope.core.locate.mutation import _unparsed
+    crashed = "failed: movegen.js crashed at the root (FEN 8/8 w - - 0 1): SyntaxError: Unexpected token ')'"
+    assert _unparsed("/src/movegen.js", crashed) and _unparsed("/src/board.mjs", crashed)
+    assert not _unparsed("/src/movegen.js", "misses e1c1")
+    assert not _unparsed("/src/movegen.js", "failed: movegen.js crashed: TypeError: x is undefined")
+    assert not _unparsed("/src/movegen.py", crashed.replace("movegen.js", "movegen.py"))
