@@ -182,10 +182,18 @@ _DEF = re.compile(r"^(\s*)(?:async\s+)?def\s")
 
 
 def _python_compiles(mutant: Mutant, source: list[str], text: str, path: str) -> bool:
-    """Whether the file compiles with the mutant in: the function holding its line is compiled
-    alone where that is the same question (its lines, the def's indentation taken off, compile
-    unmutated), the whole file otherwise; a file of thousands of lines is not compiled again for
-    each of thousands of mutants."""
+    """Whether the file compiles with the mutant in: its line alone where the unmutated line
+    compiles alone (a statement, or a header given a body, inside a function's loop), else the
+    function holding it where that function compiles alone, else the whole file; a file of
+    thousands of lines is not compiled again for each of thousands of mutants."""
+    context = _context(source, mutant.line - 1)
+    indent = len(mutant.before) - len(mutant.before.lstrip())
+    alone = _alone(mutant.before, indent, *context)
+    if alone is not None and _compiles(alone, path):
+        if _header(mutant.before) and (not _header(mutant.after) or mutant.after.count("\n") > 1):
+            return False          # the block's body below is left without its header, or cut from it
+        after = _alone(mutant.after, indent, *context)
+        return after is not None and _compiles(after, path)
     chunk = _function_of(tuple(source), mutant.line - 1)
     if chunk is None:
         return _compiles(mutant.apply(text), path)
@@ -196,6 +204,49 @@ def _python_compiles(mutant: Mutant, source: list[str], text: str, path: str) ->
     lines = [line[indent:] if line.strip() else "\n" for line in source[start:end]]
     lines[mutant.line - 1 - start] = "".join(line[indent:] for line in after)
     return _compiles("".join(lines), path)
+
+
+def _header(line: str) -> bool:
+    """Whether the (first) line opens a block: the lines below it are its body."""
+    return line.split("\n", 1)[0].split("#")[0].rstrip().endswith(":")
+
+
+_LOOP = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b")
+
+
+def _context(source: list[str], index: int) -> tuple[bool, bool]:
+    """(in a function, in a loop) for line `index`: what `return`, `yield`, `break` and
+    `continue` need around them to stand."""
+    line = source[index]
+    depth = len(line) - len(line.lstrip())
+    loop = False
+    for above in reversed(source[:index]):
+        if not above.strip() or above.lstrip().startswith("#"):
+            continue
+        indent = len(above) - len(above.lstrip())
+        if indent < depth:
+            depth = indent
+            if _DEF.match(above):
+                return True, loop
+            loop = loop or bool(_LOOP.match(above))
+            if indent == 0:
+                break
+    return False, loop
+
+
+def _alone(line: str, indent: int, function: bool, loop: bool) -> str | None:
+    """`line` (and a line inserted below it) as a module of its own, in a function and a loop
+    where it stands in one, a header given a body; None when its lines are not indented by
+    `indent`, the unmutated line's indentation."""
+    lines = line.splitlines(keepends=True)
+    if any(l.strip() and (len(l) - len(l.lstrip()) != indent) for l in lines):
+        return None
+    pad = " " * (function + loop)
+    body = "".join(pad + l[indent:] if l.strip() else "\n" for l in lines)
+    if _header(line):
+        first, rest = body.split("\n", 1)
+        body = first + "\n" + pad + " pass\n" + rest
+    return ("def _():\n" if function else "") + (" " * function + "while 1:\n" if loop else "") + body
 
 
 @lru_cache(maxsize=4096)

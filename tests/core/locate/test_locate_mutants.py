@@ -262,9 +262,10 @@ def test_without_a_count_the_first_pass_takes_the_whole_tie_the_line_limit_falls
     assert (line_kind("    if x > 3:\n"), line_kind("        y = x + 3\n"), line_kind("    return f(y)\n")) == (0, 1, 2)
 
 
-def test_a_python_mutant_is_compiled_with_its_function_alone_and_the_same_mutants_are_made(monkeypatch):
+def test_a_python_mutant_is_compiled_without_the_whole_file_and_the_same_mutants_are_made(monkeypatch):
     """A file of thousands of lines is not compiled again for each mutant: the function holding
-    the line is, and the mutants made are those the whole file's compile lets through."""
+    the line is, or the line alone in what it needs around it (a function, a loop), and the
+    mutants made are those the whole file's compile lets through."""
     from perftscope.core.locate import mutants
     path = str(HERE / "movegen.py")
     source = (HERE / "movegen.py").read_text().splitlines(keepends=True)
