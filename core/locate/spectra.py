@@ -253,13 +253,14 @@ def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False):
             continue
         conditions.append((path, start, end, ran, first))
         taken.add((path, start))
+    inside = {(path, n) for path, start, end, _, _ in conditions for n in range(start, end + 1)}
     for path, first, last, ran in groups if spectra is not None else ():
         for start in range(first, last + 1):
-            if (path, start) in taken or not _CONDITION.match(_text(texts, path, start)):
+            if (path, start) in taken or (path, start) in inside or not _CONDITION.match(_text(texts, path, start)):
                 continue
-            end = start
-            while end < start + 8 and not _CONDITION_END.search(_text(texts, path, end)):
-                end += 1
+            end = _condition_end(texts, path, start)
+            if end is None:
+                continue
             body = end + 1
             while body < end + 8 and NOT_CODE.match(_text(texts, path, body)):
                 body += 1
@@ -268,7 +269,7 @@ def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False):
                     or not sharper(runs, ran):
                 continue
             conditions.append((path, start, end, frozenset(runs), body))
-            taken.add((path, start))
+            inside |= {(path, n) for n in range(start, end + 1)}
     for path, start, end, _, _ in conditions:
         kept = []
         for g in out:
@@ -281,6 +282,19 @@ def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False):
                 kept.append((g[0], end + 1, g[2], g[3], None))
         out = kept
     return out + conditions
+
+
+def _condition_end(texts, path, start: int) -> int | None:
+    """The last line of the condition starting on line `start`: the first whose brackets close
+    what it opened and that is not continued; None when that line does not open a body there
+    (`if (x) { break; }` on one line, say)."""
+    depth = 0
+    for end in range(start, start + 8):
+        text = _text(texts, path, end)
+        depth += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+        if depth <= 0 and not text.endswith("\\") or depth == 1 and text.endswith("{"):
+            return end if _CONDITION_END.search(text) else None
+    return None
 
 
 def _statement_start(texts, path, end: int) -> int:

@@ -118,6 +118,27 @@ def test_a_condition_evaluated_in_every_run_ranks_by_its_branch_above_its_body(t
     assert {(s.line, s.last) for s in suspects[2:]} == {(1, 2), (6, 6)}   # every run: below, the condition taken out
 
 
+def test_a_condition_with_its_body_on_its_line_is_no_branch_of_the_next_one(tmp_path):
+    """kokopu's generator: `if(x) { break; }` closes on its own line; the condition below it,
+    whose branch is more suspicious, is one suspect of its own line only."""
+    source = tmp_path / "gen.js"
+    source.write_text("function gen(p) {\n"                         # 1
+                      "  for (;;) {\n"                              # 2
+                      "    if (p.x >= 0) { break; }\n"              # 3
+                      "  }\n"                                       # 4
+                      "  // castling\n"                             # 5
+                      "  if (p.king && p.castling !== 0) {\n"       # 6
+                      "    castle(p);\n"                            # 7
+                      "  }\n"                                       # 8
+                      "}\n")                                        # 9
+    path = str(source)
+    runs = [file_run(path, True, [1, 2, 3, 4, 6, 7]), file_run(path, False, [1, 2, 3, 4, 6, 7]),
+            file_run(path, False, [1, 2, 3, 4, 6]), file_run(path, False, [1, 2, 3, 4, 6])]
+    suspects = rank(runs, [str(tmp_path)])
+    assert [(s.line, s.last, s.rank) for s in suspects[:2]] == [(6, 6, 1), (7, 7, 2)], suspects[:3]
+    assert {(s.line, s.last) for s in suspects[2:]} == {(1, 5)}        # the comment above 6 too
+
+
 def _on_the_way(tmp_path, verdict: str):
     """A generator (lines 2-3) and the function that plays a move (lines 5-6), both run only in the
     failing run (0), not in its twin (1) nor elsewhere."""
