@@ -32,6 +32,7 @@ _INLINE_COMMENT = re.compile(r"/\*.*?\*/")
 _TOKENS = re.compile(r"\w+|[^\w\s]+")
 _LIKE = ({"<", "<=", ">", ">=", "==", "!=", "===", "!=="}, {"&&", "||", "and", "or"}, {"&", "|", "^"},
          {"+", "-", "*", "/", "%", "//"})
+_LIKE_KINDS = ("comparison", "logical", "bitwise", "arithmetic")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Mutant:
     line: int
     before: str
     after: str
+    rule: str = ""          # "name": one name written for its peer (_name_swaps), else universalmutator's
 
     @property
     def change(self) -> str:
@@ -63,20 +65,30 @@ class Mutant:
     def likeness(self) -> int:
         """How like a slip of one token it is, 0 first: a constant off by one, a comparison
         with or without its `=`, `and`/`or`, a bitwise operator, an arithmetic one, a constant
-        to 0 or 1, the rest (deleted, swapped, negated, jumps added)."""
+        to 0 or 1 or a name for its peer, the rest (deleted, swapped, negated, jumps added)."""
+        return self._slip[0]
+
+    @property
+    def kind(self) -> str:
+        """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'arithmetic',
+        'name' (one where its peer is meant) or 'other'."""
+        return self._slip[1]
+
+    @property
+    def _slip(self) -> tuple[int, str]:
         a, b = _TOKENS.findall(self.before), _TOKENS.findall(self.after.strip())
-        if len(a) != len(b):
-            return 6
-        pairs = [(x, y) for x, y in zip(a, b) if x != y]
+        pairs = [(x, y) for x, y in zip(a, b) if x != y] if len(a) == len(b) else []
         if len(pairs) != 1:
-            return 6
+            return 6, "other"
         x, y = pairs[0]
         if x.isdigit() and y.isdigit():
-            return 0 if abs(int(x) - int(y)) == 1 else 5
-        for rank, group in enumerate(_LIKE, 1):
+            return (0 if abs(int(x) - int(y)) == 1 else 5), "constant"
+        if self.rule == "name":
+            return 5, "name"
+        for rank, (group, kind) in enumerate(zip(_LIKE, _LIKE_KINDS), 1):
             if x in group and y in group:
-                return rank
-        return 6
+                return rank, kind
+        return 6, "other"
 
     def diff(self, text: str, label: str) -> str:
         """The unified diff of `text` (the file as it is) to the mutant, files labelled `label`."""
@@ -104,6 +116,43 @@ def line_kind(line: str) -> int:
     if _ASSIGNMENT.search(code):
         return 1
     return 2
+
+
+_NAME = re.compile(r"(?<![\w.$])([A-Za-z_]\w*)(?![\w$]|\s*\()")
+_PEERS = re.compile(r"(?<![\w.$])([A-Za-z_]\w*)\s*(?:[-+*/%<>,]|[<>=!]=)\s*([A-Za-z_]\w*)(?![\w$(])")
+_NOT_NAMES = frozenset("""and or not in is if else elif for while return def class lambda None True False self
+    this var let const function new typeof null undefined true false int char long unsigned bool void auto
+    static struct sizeof break continue pass yield await async of""".split())
+NAME_SWAPS = 4            # mutants of one line that use one name where another is meant, at most
+
+
+def _name_swaps(source: list[str], number: int, code: str, language: str) -> list[str]:
+    """`code` (line `number`) with one name written where a peer is meant: names used together
+    in an expression nearby (`start + end`, `from, to`, `x < y`) are peers, as `start` and `end`
+    where Chessnut's rook capture voided the rights of the move's start square only. A variable
+    replaced by another of the same kind in scope, found cheaply."""
+    peers: dict[str, set[str]] = {}
+    for line in source[max(0, number - 41):number + 40]:
+        for a, b in _PEERS.findall(_masked(line, language)):
+            if a != b and a not in _NOT_NAMES and b not in _NOT_NAMES:
+                peers.setdefault(a, set()).add(b)
+                peers.setdefault(b, set()).add(a)
+    out = []
+    for match in _NAME.finditer(_masked(code, language)):
+        name = match.group(1)
+        for other in sorted(peers.get(name, ())):
+            out.append(code[:match.start(1)] + other + code[match.end(1):])
+    return out[:NAME_SWAPS]
+
+
+_STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
+
+
+def _masked(line: str, language: str) -> str:
+    """`line` with its strings and its comment blanked, every character kept in its place."""
+    line = _STRING.sub(lambda m: " " * len(m.group()), line)
+    mark = "#" if language == "python" else "//"
+    return line[:line.index(mark)] + " " * (len(line) - line.index(mark)) if mark in line else line
 
 
 def language_of(path: str) -> str | None:
@@ -140,9 +189,10 @@ def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
         original = source[number - 1] if source[number - 1].endswith("\n") else source[number - 1] + "\n"
         code, comment = _split_comment(original, language)
         with contextlib.redirect_stdout(io.StringIO()):
-            found = mutator.mutants_regexp([code], files, ignorePatterns=[])
+            found = [(after, "") for _, after, _, _ in mutator.mutants_regexp([code], files, ignorePatterns=[])]
+        found += [(after, "name") for after in _name_swaps(source, number, code, language)]
         seen = set()
-        for _, after, _, _ in found:
+        for after, rule in found:
             after = _fold(after)
             if comment:
                 first, rest = after.split("\n", 1)
@@ -150,7 +200,7 @@ def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
             if after == original or after in seen or not after.strip():
                 continue
             seen.add(after)
-            mutant = Mutant(path, number, original, after)
+            mutant = Mutant(path, number, original, after, rule)
             if language == "python" and not _python_compiles(mutant, source, text, path):
                 continue
             out.append(mutant)

@@ -458,8 +458,8 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
          budget: int | None = None) -> tuple[list[Mutant], list[Mutant]]:
     """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
     one, the mutation's time being the limit). The first pass takes each line's FIRST likeliest
-    one-token slips (Mutant.likeness: a constant off by one, a comparison with or without its
-    `=`, ...), so that a faulty line in a wide tie (one that runs in every run, which no spectrum
+    one-token slips and a name written for its peer (`firsts`; Mutant.likeness: a constant off
+    by one, a comparison with or without its `=`, ...), so that a faulty line in a wide tie (one that runs in every run, which no spectrum
     separates) is reached, within FIRST_SHARE of a budget; the rest are every line's other
     mutants (the caller deepens the lines the first pass singled out). Each in rank order; within
     a rank the lines in turn, conditions first, then assignments and expressions, then calls and
@@ -474,12 +474,22 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
             for kind in sorted({k for k, _ in by_rank[rank]}):
                 out += [m for turn in zip_longest(*(ms for k, ms in by_rank[rank] if k == kind)) for m in turn if m]
         return out
-    first = in_turn({key: sorted(ms, key=lambda m: m.likeness)[:FIRST] for key, ms in by_line.items()})
+    first = in_turn({key: firsts(ms) for key, ms in by_line.items()})
     if budget is not None:
         first = first[:max(1, int(budget * FIRST_SHARE))] if budget else []
     chosen = set(first)
     rest = [m for m in in_turn(by_line) if m not in chosen]
     return first, rest
+
+
+def firsts(mutants: list[Mutant]) -> list[Mutant]:
+    """A line's mutants of the first pass: its FIRST likeliest one-token slips, and its likeliest
+    name written for a peer when none of them is one (a line of six constants, each off by one
+    either way, gets its `start` written `end` tried too)."""
+    ordered = sorted(mutants, key=lambda m: m.likeness)
+    out = ordered[:FIRST]
+    name = next((m for m in ordered if m.kind == "name"), None)
+    return out + [name] if name is not None and name not in out else out
 
 
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:

@@ -94,7 +94,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
     (`continue`, `return false`) is ranked with the jump's runs: the jump ran because the
     condition sent control there; so is any condition whose branch into its body is more
     suspicious than the condition's own lines (evaluated in every run, taken in the failing ones).
-    A condition ranks just above the lines that share its score: they ran because of it."""
+    A condition is listed first among the lines that share its rank: they ran because of it."""
     failing = [i for i, r in enumerate(runs) if r.failed]
     total_failed = len(failing)
     featured = [i for i, r in enumerate(runs) if focus is not None and focus in r.kinds]
@@ -130,7 +130,6 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
                          contrast, way, at_stake, jump, played))
     rows.sort(key=lambda r: (-r.way, r.played, -r.at_stake, -r.score, -r.contrast, r.jump is None, r.path, r.first))
     by_score = Counter(r.key[0] for r in rows if not r.way)
-    by_contrast = Counter(r.key[:2] for r in rows if not r.way)
     by_key = Counter(r.key for r in rows)
     by_way = Counter(r.key[:2] for r in rows if r.way)
     moves = twins[0].move if twins else ""
@@ -150,7 +149,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
                 evidence += " (tie)"
         elif by_score[r.key[0]] == 1:
             evidence = "spectrum"
-        elif featured and by_contrast[r.key[:2]] < by_score[r.key[0]]:
+        elif featured and by_key[r.key] < by_score[r.key[0]]:
             evidence = f"spectrum, then {focus} contrast"
         else:
             evidence = "spectrum (tie)"
@@ -179,10 +178,9 @@ class _Row:
     @property
     def key(self) -> tuple:
         """What ranks it: rows with the same key share a rank."""
-        # a condition ranks above the lines of its branch, which ran because of its outcome
         if self.way:
-            return round(self.way, 12), self.played, round(self.at_stake, 12), self.jump is None
-        return round(self.score, 12), round(self.contrast, 12), self.jump is None
+            return round(self.way, 12), self.played, round(self.at_stake, 12)
+        return round(self.score, 12), round(self.contrast, 12)
 
 
 # a function that plays a move on the board (or takes it back), by its name
