@@ -40,7 +40,7 @@ def yield_to_gui(seen: weakref.WeakSet):
 class Ticket:
     """A submitted call (core.job.Job is long work itself; this is the call's ticket). `cancelled`
     only stops its results from being delivered: a running kernel is not interrupted (work that can
-    stop early is a core.job.Job, stopped through app.jobs.JobController)."""
+    stop early is a core.job.Job, stopped through app.job_control.JobController)."""
 
     def __init__(self):
         self.cancelled = False
@@ -210,11 +210,6 @@ class DivideService:
         self._jobs.add(job)
         return job
 
-    def track(self, job: Ticket) -> Ticket:
-        """Let cancel() stop another job that uses these oracles (the finder)."""
-        self._jobs.add(job)
-        return job
-
     def cancel(self):
         """Stop every divide asked for so far: queued ones never start, running ones end
         with OracleCancelled (not delivered: their jobs are cancelled)."""
@@ -232,11 +227,12 @@ class DivideService:
             made = [self._oracles.get(s.text) if s is not None else None for s in (pair.engine, pair.reference)]
         return tuple(o.name if o is not None else None for o in made)
 
-    def waiting(self) -> list[str]:
-        """What every engine call running now is waiting for (core.engines.process.Activity.words)."""
+    def waiting(self) -> str:
+        """What every engine call running now is waiting for, with its timeout ("" when none)."""
+        from perftscope.core.engines.oracle import waiting_for
         with self._lock:
             oracles = list(self._oracles.values())
-        return [act.words(o.name) for o in oracles if (act := o.activity()) is not None]
+        return waiting_for(oracles)
 
     def logs(self) -> dict[str, str]:
         """Each engine's log (what was sent, what came back), by spec."""

@@ -12,14 +12,17 @@ from PySide6.QtCore import QObject, Signal
 
 from perftscope.core.board.position import Position
 from perftscope.core.errors import EngineError, PerftscopeError
+from perftscope.core.job import Subject
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED
 
 from .model import Origin
 
 
-def engines_line(engine: str | None, reference: str) -> str:
-    """What the line above the tree says about its engines."""
-    return f"{engine} against {reference}" if engine else f"{reference} alone (no engine chosen)"
+def tree_subject(fen: str, moves, engine: str | None, reference: str) -> Subject:
+    """What the tree's rows belong to, as the line above the tree says it."""
+    if engine:
+        return Subject(fen, tuple(moves), (engine, reference))
+    return Subject(fen, tuple(moves), (reference,), what="alone (no engine chosen)")
 
 
 class DivideController(QObject):
@@ -29,13 +32,13 @@ class DivideController(QObject):
     command that loads a position (a bad one is a message)."""
     started = Signal()                  # a divide or search began: the tree is what to look at
     locateRequested = Signal(object, int)   # *Which line?* on a row or the finder's report: its Origin, depth
-    waitingChanged = Signal(str)        # which engine call is being waited for ("" when none)
 
     def __init__(self, model, engines, divides, tree_model, tree, finder, set_fen, parent=None):
         super().__init__(parent)
         self.model, self.engines, self.divides, self.set_fen = model, engines, divides, set_fen
         self.tree_model, self.tree, self.finder = tree_model, tree, finder
-        self._waiting = ""
+        self.state = model.jobs["divide"]      # the tree's divides: loading, the call waited for, its Subject
+        tree.watch(self.state, finder.state)
         tree.divideRequested.connect(self.divide)
         tree.findRequested.connect(self.find_mismatch)
         tree.positionSelected.connect(self.select_row)
@@ -60,13 +63,8 @@ class DivideController(QObject):
         return self.finder.running or self.tree_model.loading()
 
     def tick(self):
-        """Once per bridge tick: what can be asked now, which engine is being waited for."""
-        self.tree.set_busy(self.tree_model.loading(), self.finder.running)
-        waiting = "   ".join(f"{words} (timeout {self.divides.timeout:g} s)" for words in self.divides.waiting())
-        if waiting != self._waiting:
-            self._waiting = waiting
-            self.tree.show_waiting(waiting)
-            self.waitingChanged.emit(waiting)
+        """Once per bridge tick: whether the tree's rows are loading, which engine call is waited for."""
+        self.state.update(self.tree_model.loading(), self.divides.waiting())
 
     # --- a new tree ------------------------------------------------------------------
     def abandon(self):
@@ -97,7 +95,7 @@ class DivideController(QObject):
         fen, moves = request.root, request.moves
         engine, reference = self.engines.names()
         self.tree_model.set_root(fen, depth, moves, fetch=fetch, engine=engine, reference=reference)
-        self.tree.set_about(fen, moves, engines_line(engine, reference))
+        self.state.begin(tree_subject(fen, moves, engine, reference), "")
         self.model.divide_started(pair=pair)
         self.started.emit()
         return fen, moves, engine, reference
@@ -123,7 +121,7 @@ class DivideController(QObject):
         was = (model.engine, model.reference)
         model.rename(engine or model.engine, reference or model.reference)
         if (model.engine, model.reference) != was:
-            self.tree.set_about(model.fen, model.root.moves, engines_line(model.engine or None, model.reference))
+            self.state.belongs_to(tree_subject(model.fen, model.root.moves, model.engine or None, model.reference))
 
     def _say(self, text: str, error: bool = False):
         """A message about the tree's result: its engines' (gone once others are chosen)."""
@@ -143,8 +141,10 @@ class DivideController(QObject):
                            f"({engine - ref:+,}): expand the marked rows or press Find first mismatch", error=True)
 
     def stop(self):
-        """Stop the finder and every divide still running; the tree keeps what it has."""
-        self.abandon()
+        """Stop the finder (its job: the report so far arrives, `cancelled`) and every divide still
+        running; the tree keeps what it has."""
+        self.finder.stop()
+        self.divides.cancel()
         self.tree_model.stop_loading("stopped")
 
     def show_position(self):
@@ -153,7 +153,7 @@ class DivideController(QObject):
         if self.tree_model.fen is None:
             return
         if not self._select(self._mismatch_row()):
-            self.model.show_request(self.divides.request(self.tree_model.root.moves))
+            self.model.show(self.divides.request(self.tree_model.root.moves))
 
     def _mismatch_row(self) -> list[str] | None:
         """The moves to the finder's first differing row in this tree, None without one."""
@@ -270,6 +270,11 @@ class DivideController(QObject):
             return
         if report.cancelled:
             self.tree_model.stop_loading("stopped")
+            found = len(report.levels)
+            kept = ("nothing was found before" if not found else
+                    f"the {'level' if found == 1 else f'{found} levels'} found {'is' if found == 1 else 'are'} "
+                    f"in the tree and the Finder report")
+            self._say(f"search stopped: {kept}")
             return
         if report.agree or not (report.missing or report.extra):
             self.tree_model.stop_loading("no mismatch below")
@@ -327,12 +332,12 @@ class DivideController(QObject):
         self._say(said, error=True)
 
     def restore(self, divide: dict | None, report, row=None):
-        """Show a saved session's divide rows and finder report (app.session) as they were:
+        """Show a saved session's divide rows and finder report (app.session_files) as they were:
         the row the board showed (`row`, moves from the tree's FEN; by default the finder's
         differing one) expanded and selected, its mark on the board."""
         from perftscope.core.engines.oracle import Request
 
-        from .session import fill_divide
+        from .session_files import fill_divide
         pair = self._readable_pair()
         self.finder.restore(report, Origin(pair, Request.of(report.root_fen), report.depth)
                             if report is not None and pair is not None else None)
@@ -342,8 +347,8 @@ class DivideController(QObject):
             root = Request.of(divide["fen"])                # where the saved tree enters
             self.divides.set_root(root)
             about = root.then(*divide.get("moves", [])).position
-            self.tree.set_about(divide["fen"], divide.get("moves", ()),
-                                engines_line(divide.get("engine"), divide.get("reference")))
+            self.state.belongs_to(tree_subject(divide["fen"], divide.get("moves", ()), divide.get("engine"),
+                                               divide.get("reference")))
             self.model.divide_started(about, pair)
             self._select(row if row is not None else self._mismatch_row())
 

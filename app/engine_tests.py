@@ -9,7 +9,7 @@ from PySide6.QtCore import Signal
 
 from perftscope.core.errors import EngineError
 
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 class EngineTestController(JobTab):

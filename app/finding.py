@@ -1,33 +1,34 @@
 """The finder's workflow for the window: core.mismatch.find_job.FindJob on the engine and the reference
-of the divide tree, run by a JobController, each level handed to whoever shows it as it arrives
-(with the path to its position), the report kept in the model's "find" state.
+of the divide tree, run by the finder tab's JobController like every long work: its progress and
+the engine call it waits for (the job's activity) in the model's "find" state, each level handed
+to whoever shows it as it arrives (with the path to its position), the report kept in that state.
+Stop (the Finder report's, or the divide tree's) stops the job: its running engine calls are
+killed and the report found so far arrives, `cancelled`.
 
-A controller in git-cola's sense: it holds the search's flow, panels only show what it emits and
-ask it for work. Nothing here blocks the GUI thread.
+A controller in git-cola's sense: it holds the search's flow, panels only watch the state.
+Nothing here blocks the GUI thread.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
-from .bridge import Bridge, DivideService, Ticket
-from .jobs import JobController
+from .bridge import Bridge, DivideService
+from .job_control import JobTab
 
 
-class FinderController(QObject):
+class FinderController(JobTab):
+    """`panel` the Finder report (it watches `state`, the model's "find" JobState, and has Stop);
+    the search is started by the divide tree's controller (app.dividing), which roots the tree first."""
+    panel_starts = False
     level = Signal(object, object)     # path to the level's position (tuple), core.mismatch.finder.Level
     found = Signal(object)             # core.mismatch.finder.Report (also when the engine failed part way)
     failed = Signal(str)               # one line: the finder could not run at all
 
-    def __init__(self, bridge: Bridge, divides: DivideService, state, parent=None):
-        super().__init__(parent)
-        self.divides, self.state = divides, state
-        self.jobs = JobController(bridge, state, self)
+    def __init__(self, bridge: Bridge, divides: DivideService, panel, state, parent=None):
+        super().__init__(bridge, panel, state, parent)
+        self.divides = divides
         self.jobs.finished.connect(self.found)
         self.jobs.failed.connect(self.failed)
-
-    @property
-    def running(self) -> bool:
-        return self.jobs.running
 
     @property
     def report(self):
@@ -47,7 +48,7 @@ class FinderController(QObject):
         divides, pair = self.divides, origin.pair
         job = FindJob(FindSettings(origin.request, origin.depth), lambda: divides.oracles(pair),
                       (pair.engine_name, pair.reference_name))
-        self.jobs.start(job, "", given=origin, on_event=self._level, ticket=divides.track(Ticket()))
+        self.jobs.start(job, "", given=origin, on_event=self._level, on_result=self._result)
 
     def fail(self, message: str):
         """The search cannot start (the engines chosen cannot be read)."""
@@ -73,8 +74,14 @@ class FinderController(QObject):
         self.state.end(report, "")
 
     def cancel(self):
-        """Stop delivering this search's results; the caller cancels the oracles' calls."""
+        """Stop the search and deliver nothing more of it (a new tree replaces it)."""
         self.jobs.abandon()
+
+    def close(self):
+        self.jobs.close()
+
+    def _result(self, report) -> tuple[str, bool]:
+        return ("search stopped" if report.cancelled else "", False)
 
     def _level(self, level):
         path = self.state.items                 # moves descended so far, from the search's position

@@ -2,8 +2,8 @@
 a reference, the finder's report, the engine log, a perft run with live graphs, the Test-engine,
 Race and Suspect lines tabs. A view in git-cola's sense: it builds the widgets, lays them out and wires them
 to the model (app.model.MainModel: what the board shows, what each result belongs to, the status
-line) and to the controllers that do the work (app.dividing, app.finding, app.runs,
-app.engine_tests, app.race, app.locating, each long job through app.jobs.JobController, app.session,
+line) and to the controllers that do the work (app.dividing, app.finding, app.perft_runs,
+app.engine_tests, app.race, app.locating, each long job through app.job_control.JobController, app.session_files,
 app.everyday, app.menus, app.memory). It keeps no state
 of its own, and the widgets know nothing of each other.
 
@@ -46,8 +46,8 @@ from .memory import WindowMemory, fit_on_screen
 from .menus import Menus
 from .model import MainModel
 from .race import RaceController
-from .runs import RunController
-from .session import SessionController
+from .perft_runs import RunController
+from .session_files import SessionController
 
 STYLE = """
 QGroupBox { font-weight: bold; border: 1px solid %(frame)s; border-radius: 4px; margin-top: 8px; }
@@ -112,10 +112,9 @@ class MainWindow(QMainWindow):
         # the controllers, each given what it works on
         self.board_commands = BoardCommands(self.board, self.main_model, self)
         jobs = self.main_model.jobs
-        self.finder = FinderController(self.bridge, self.divides, jobs["find"], parent=self)
+        self.finder = FinderController(self.bridge, self.divides, self.finder_panel, jobs["find"], parent=self)
         self.divider = DivideController(self.main_model, self.engines, self.divides, self.model, self.tree,
                                         self.finder, self.board_commands.set_fen, parent=self)
-        self.finder_panel.watch(jobs["find"])
         self.runs = RunController(self.bridge, self.run_panel, self.graphs, self.run_context, self.main_model,
                                   parent=self)
         self.engine_tests = EngineTestController(self.bridge, self.test_engine, self.engines, jobs["test"],
@@ -219,7 +218,8 @@ class MainWindow(QMainWindow):
         self.exports.message.connect(model.say)
         self.exports.newRoot.connect(self.divider.new_root)
         self.divider.started.connect(lambda: self.tabs.setCurrentWidget(self.tree))
-        self.divider.waitingChanged.connect(self.waiting.setText)
+        jobs = model.jobs
+        jobs["divide"].changed.connect(lambda: self.waiting.setText(jobs["divide"].status))
         self.runs.starting.connect(lambda: self.tabs.setCurrentWidget(self.run_tab))
         self.engine_tests.openRequested.connect(self.divider.open_finding)
         self.locating.starting.connect(lambda: self.tabs.setCurrentWidget(self.suspects_panel))
@@ -304,7 +304,7 @@ class MainWindow(QMainWindow):
         self.engine_tests.close()
         self.races.close()
         self.locating.close()
-        self.finder.cancel()
+        self.finder.close()
         self.runs.stop()
         self.divides.close()
         self.bridge.shutdown()

@@ -1,8 +1,8 @@
 """`perftscope locate` for the Suspect lines tab: a core.locate.job.LocateJob on the engines and
 timeout of the window's engine selection and the board's position, or on a result's own engines
-and position (a *Which line?* action's app.model.Origin), and the tab's depth, run by the tab's app.jobs.JobController. The runs' progress and the
-job's activity are the status line; the result is kept in the model's "locate" state and shown
-by the panel. A suspect clicked puts a failing position that ran it on the board. Stop halts the
+and position (a *Which line?* action's app.model.Origin), and the tab's depth, run by the tab's app.job_control.JobController. The runs' progress and the
+job's activity are the status line; the result is kept in the model's "locate" state, which the
+panel watches (what it locates while it runs, then the result). A suspect clicked puts a failing position that ran it on the board. Stop halts the
 covered engine process at once. Nothing here blocks the GUI thread."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtCore import Signal
 
 from perftscope.core.errors import PerftscopeError
 
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 class LocateController(JobTab):
@@ -43,8 +43,6 @@ class LocateController(JobTab):
         except PerftscopeError as e:
             self.state.fail(str(e))
             return
-        self.panel.clear()
-        self.panel.show_subject(job.subject)
         self.starting.emit()
         self.jobs.start(job, f"Locating {job.pair.engine_name}: finding the failing position…", given=settings,
                         on_result=self._result)
@@ -55,7 +53,6 @@ class LocateController(JobTab):
         self.start(self.panel.options(), origin, depth)
 
     def _result(self, result) -> tuple[str, bool]:
-        self.panel.show_result(result)
         engine, reference = result.subject.engines[:2]
         counts = f"{result.failed} failing, {result.passed} passing runs, {result.seconds:.1f} s"
         if result.agree:
@@ -85,10 +82,10 @@ class LocateController(JobTab):
         run = self.failing_run(suspect)
         if run is None:
             return
-        from perftscope.core.board.position import Position
-        shown = Position.from_fen(run.fen).play(list(run.moves))
-        self.main_model.locate_shows = shown        # one of the result's runs: the result is not stale
-        self.main_model.show(run.fen, run.moves)
+        from perftscope.core.engines.oracle import Request
+        shown = Request.of(run.fen, run.moves)      # the run's position entering the window, read once
+        self.main_model.locate_shows = shown.position    # one of the result's runs: the result is not stale
+        self.main_model.show(shown)
         self.main_model.say(f"{suspect.where} ran in this failing position: {run.verdict}")
 
     def close(self):

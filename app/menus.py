@@ -11,7 +11,7 @@ from . import help as help_dialogs
 
 class Menus:
     """`window` the QMainWindow (its menu bar, the parent of dialogs and actions), `board` the
-    BoardPanel, `commands` app.everyday.BoardCommands, `sessions` app.session.SessionController,
+    BoardPanel, `commands` app.everyday.BoardCommands, `sessions` app.session_files.SessionController,
     `exports` widgets.divide_export.DivideActions, `notation` app.everyday.Notation."""
 
     def __init__(self, window, board, commands, sessions, exports, notation):

@@ -55,7 +55,7 @@ def same_engines(a: EnginePair | None, b: EnginePair | None) -> bool:
 
 
 class JobState(QObject):
-    """One tab's long work (a core.job.Job run by app.jobs.JobController) as the tab shows it: whether
+    """One tab's long work (a core.job.Job run by app.job_control.JobController) as the tab shows it: whether
     it runs, its status line (an error or not), how far it is, what it belongs to (the Subject, for
     the caption), what it was given, the results so far (`items`) and the result. The tab's panel
     watches `changed`; the controller is the only writer."""
@@ -110,9 +110,22 @@ class JobState(QObject):
         self.running, self.status, self.error = False, message, True
         self.changed.emit()
 
+    def update(self, running: bool, status: str):
+        """Work that is no Job (the divide tree's divides), as the timer reads it: whether it runs,
+        what it waits for."""
+        if (running, status) != (self.running, self.status):
+            self.running, self.status, self.error = running, status, False
+            self.changed.emit()
 
-JOBS = ("find", "run", "test", "race", "locate")   # the tabs that run long work: finder, perft run, Test engine,
-#                                                     Race, Suspect lines
+    def belongs_to(self, subject: Subject):
+        """The work shown belongs to `subject` now (the divide tree's engines named as they call themselves)."""
+        if subject != self.subject:
+            self.subject = subject
+            self.changed.emit()
+
+
+JOBS = ("divide", "find", "run", "test", "race", "locate")   # the tabs that run long work: the divide tree's
+#                                                     divides, the finder, perft run, Test engine, Race, Suspect lines
 
 
 class MainModel(QObject):
@@ -131,7 +144,7 @@ class MainModel(QObject):
         self.divide_pair: EnginePair | None = None  # ... and its engines (None: none could be read)
         self.chosen: EnginePair | None = None      # the selector's engines (None: not readable, or not told yet)
         self.run_about: Position | None = None     # the position the last run counted
-        self.run_root: tuple[str, tuple] | None = None   # ... as the board's first FEN and moves
+        self.run_request: Request | None = None    # ... as the board's Request (its root as it entered, the moves)
         self.locate_shows: Position | None = None  # a failing position of the locate result, shown from it
         self.row_shown: tuple | None = None       # moves of the tree row the board shows
         self.mark = None                          # widgets.overlays.Layer: the row's mismatch
@@ -183,12 +196,9 @@ class MainModel(QObject):
         _, written, warnings = self._written if self._written and self._written[0] == root else (root, root, ())
         return Request(root, written, warnings, (), start, start).then(*self.board_root[1])
 
-    def show(self, fen: str, moves=()):
-        """Put `fen` with `moves` played from it on the board (a FEN entering: a session's, a run's)."""
-        self.showRequested.emit(Position.from_fen(fen), tuple(moves))
-
-    def show_request(self, request):
-        """Put a Request's position on the board: its root and the moves played, nothing read again."""
+    def show(self, request: Request):
+        """Put a Request's position on the board: its root and the moves played, nothing read again
+        (a FEN from outside the window, a session's or a locate run's, is read where it enters)."""
         self.showRequested.emit(request.start, tuple(request.moves))
 
     def show_row(self, request, row: tuple, caption: str, mark=None):
@@ -198,7 +208,7 @@ class MainModel(QObject):
         self._showing_row = True
         try:
             self.row_shown, self.caption, self.mark = tuple(row), caption, mark
-            self.show_request(request)
+            self.show(request)
         finally:
             self._showing_row = False
 
@@ -216,7 +226,7 @@ class MainModel(QObject):
 
     def run_started(self) -> Position:
         """A run starts on the board's position: remembered, it reports it whatever the board does."""
-        self.run_root, self.run_about = self.board_root, self.position
+        self.run_request, self.run_about = self.board_request(), self.position
         self.changed.emit()
         return self.run_about
 

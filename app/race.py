@@ -1,15 +1,16 @@
-"""Races for the Race tab: a core.race.race_job.RaceJob run by the tab's app.jobs.JobController. Each
-event (a heat starting or ending, a depth finished) updates the table and the graphs as it is
-delivered, the timer redraws the graphs, the job's activity says which engine is being waited
-for, and the race itself is the result kept in the model's "race" state. Stop ends the running
-engine's process at once. Nothing here blocks the GUI thread."""
+"""Races for the Race tab: a core.race.race_job.RaceJob run by the tab's app.job_control.JobController. The
+model's "race" state holds the Race (its `given`: the panel lays out its rows from it), each event
+as it is delivered (a heat starting or ending, a depth finished: the panel shows it in the table
+and the graphs) and the Race again as the result; the timer redraws the graphs, the job's activity
+says which engine is being waited for. Stop ends the running engine's process at once. Nothing
+here blocks the GUI thread."""
 from __future__ import annotations
 
 import json
 
 from PySide6.QtCore import Signal
 
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 class RaceController(JobTab):
@@ -20,37 +21,28 @@ class RaceController(JobTab):
         super().__init__(bridge, panel, state, parent)
         self.chess960 = chess960       # the window's Chess960 box: the positions are played as Chess960
         self.jobs.finished.connect(self.finished)
-        self.jobs.failed.connect(panel.not_run)     # its rows say so, not "waiting" for ever
-        self._index: dict = {}         # (racer, position name) -> table row
         panel.exportRequested.connect(self.export)
         panel.locateRequested.connect(self.locate)
-        self._race = None              # the core.race.runner.Race shown (its racers' specs)
 
     def start(self, settings):
         """A race with the panel's `settings` (core.race.race_job.RaceSettings); with the Chess960
-        box ticked its positions are played as Chess960."""
+        box ticked its positions are played as Chess960. The Race is the state's `given` (the
+        panel lays its rows out from it), each event one of its items."""
         from dataclasses import replace
 
         from perftscope.core.errors import PerftscopeError
         from perftscope.core.race.race_job import RaceJob
-        from perftscope.core.race.report import settings_text
         from perftscope.core.race.runner import as_chess960
         if self.jobs.running:
             return
-        chess960 = self.chess960()
         try:
-            if chess960:
+            if self.chess960():
                 settings = replace(settings, positions=tuple(as_chess960(settings.positions)))
             job = RaceJob(settings)
         except PerftscopeError as e:
             self.state.fail(str(e))
             return
-        race = self._race = job.race
-        self._index = {(h.racer, h.position.name): i for i, h in enumerate(race.heats)}
-        self.panel.show_race(race.heats, [r.name for r in race.racers],
-                             f"{job.subject.what} · {settings_text(race)}{' · Chess960' if chess960 else ''} · "
-                             f"every count checked against the core")
-        self.jobs.start(job, f"Starting {len(race.racers)} engines…", given=settings, on_event=self._event,
+        self.jobs.start(job, f"Starting {len(job.race.racers)} engines…", given=job.race, on_event=self.state.add,
                         on_result=self._result, sample=self.panel.graphs.refresh)
 
     def locate(self, row: int):
@@ -60,12 +52,12 @@ class RaceController(JobTab):
         from perftscope.core.errors import PerftscopeError
 
         from .model import Origin
-        race = self._race
+        race = self.state.given
         if race is None or not 0 <= row < len(race.heats):
             return
         heat = race.heats[row]
         try:
-            pair = EnginePair.parse(race.racers[heat.racer].spec, "core", self.state.given.timeout)
+            pair = EnginePair.parse(race.racers[heat.racer].spec, "core", race.timeout)
         except PerftscopeError as e:
             self.state.say(str(e), error=True)
             return
@@ -90,26 +82,11 @@ class RaceController(JobTab):
             return
         self.state.say(f"Race exported as {kind} to {path}")
 
-    # --- GUI side, through the bridge's timer -----------------------------------------------------
-    def _event(self, event):
-        heat, lap = event.heat, event.lap
-        row = self._index.get((heat.racer, heat.position.name))
-        if row is None:
-            return
-        self.panel.show_heat(row, heat)
-        position = self.state.given.positions.index(heat.position)
-        if event.kind == "lap":
-            if not heat.out:               # a wrong count has no speed to show
-                self.panel.graphs.add_lap(heat.racer, position, lap.depth, lap.nps)
-        elif heat.status != "running" and (heat.out or heat.best is not None):   # a depth too quick to time has no bar
-            self.panel.graphs.set_result(heat.racer, position, None if heat.out else heat.best.nps)
-
     def _result(self, race) -> tuple[str, bool]:
         out = [h for h in race.heats if h.out]
         text = (("Race stopped" if race.stopped.is_set() else "Race done") +
                 f": {len(race.racers)} engines on {len(race.positions)} positions")
         if out:
-            self.panel.reveal(race.heats.index(out[0]))
             return text + "; out: " + "; ".join(f"{h.engine} on {h.position.name} ({h.status})" for h in out), True
         return text + ", every count right", False
 

@@ -43,8 +43,12 @@ class Subject:
         if self.fen is not None:
             parts.append(self.fen + (f" + {' '.join(self.moves)}" if self.moves else ""))
         if self.engines:
-            parts.append(" against ".join(self.engines[:2]) + "".join(f", {e}" for e in self.engines[2:]))
+            parts.append(self.engines_line())
         return " · ".join(parts)
+
+    def engines_line(self) -> str:
+        """The engines as a caption names them: "mine against core", the other racers after."""
+        return " against ".join(self.engines[:2]) + "".join(f", {e}" for e in self.engines[2:])
 
 
 @dataclass(frozen=True)

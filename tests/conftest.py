@@ -88,7 +88,8 @@ def _private_settings(tmp_path_factory):
 @pytest.fixture
 def engine_path(monkeypatch):
     """engine_path("ep_rank_pin") -> the path of tests/engines/ep_rank_pin.py, ready to run:
-    the engines start with `#!/usr/bin/env python3` and need this venv's python-chess."""
+    the engines start with `#!/usr/bin/env -S python3 -S`, and `python3` is this venv's Python
+    (where a version manager's shim comes first on PATH, it would cost a process of its own)."""
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
     return lambda name: str(Path(__file__).parent / "engines" / f"{name}.py")
 

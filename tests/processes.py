@@ -2,6 +2,9 @@
 other process uses) and found by it in /proc."""
 import os
 import random
+import signal
+import subprocess
+import time
 
 
 def marker() -> str:
@@ -29,3 +32,22 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
     except (OSError, IndexError):
         return False
+
+
+def interrupted(command: list[str], mark: str) -> tuple[int, str, float]:
+    """Run `command`, Ctrl-C it once a process with `mark` runs: (exit code, stderr, seconds from
+    the Ctrl-C to its end)."""
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 30
+        while not with_marker(mark) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert with_marker(mark), proc.communicate(timeout=5)
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = proc.communicate(timeout=40)
+        return proc.returncode, err, time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -130,7 +130,7 @@ PUBLIC = {
     "perftscope.core.mismatch.session_job": {"SuiteSettings", "FuzzSettings"},
     "perftscope.core.race.runner": {"RacePosition", "WRONG"},       # a row whose count was wrong offers Which line?
     "perftscope.core.race.race_job": {"RaceSettings"},
-    "perftscope.core.race.report": {"short_verdict"},
+    "perftscope.core.race.report": {"short_verdict", "settings_text"},
 }
 GUARDED = tuple(f"{PACKAGE}.core.{room}" for room in ("engines", "mismatch", "race"))
 
@@ -180,7 +180,8 @@ CORE_LAYERS = (
     ("counting",),
     ("engines",),
     ("mismatch",),
-    ("race", "locate", "bench"),
+    ("race", "locate"),
+    ("bench",),                 # benchmarks time the rooms below them
 )
 
 

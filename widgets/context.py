@@ -53,11 +53,12 @@ class ContextBar(QWidget):
         state.changed.connect(lambda: self.show_subject(state.subject))
 
     def show_subject(self, subject):
-        """The result below belongs to `subject` (a core.job.Subject; None: nothing new)."""
+        """The result below belongs to `subject` (a core.job.Subject; None: nothing new), its `what`
+        said after its engines ("core alone (no engine chosen)")."""
         if subject is None or subject == self._subject:
             return
         self._subject = subject
-        self.set_about(subject.fen or "", subject.moves, " against ".join(subject.engines[:2]))
+        self.set_about(subject.fen or "", subject.moves, " ".join(w for w in (subject.engines_line(), subject.what) if w))
 
     def clear(self, hint: str = ""):
         self._about = ""

@@ -258,6 +258,9 @@ class DivideModel(QAbstractItemModel):
         verdict = node.verdict
         text = f"{verdict.word}: {verdict.by(self.engine)}" if verdict is not REFERENCE_ONLY else \
             f"{self.reference}'s divide; no engine chosen"
+        refused = node.row.refused if node.row is not None else ""
+        if refused:                       # the engine's own words, not ours: what it said when asked to play it
+            text += f"\nasked to play it, {self.engine} refused: {_shortened(refused)}"
         if node.error:
             text += f"\n{node.error}"
         return f"{' '.join(node.moves)}\n{text}"
@@ -345,6 +348,12 @@ class DivideModel(QAbstractItemModel):
         return engine, sum(r.reference or 0 for r in rows)
 
 
+def _shortened(words: str, limit: int = 200) -> str:
+    """An engine's words on one tooltip line: its first line, cut at `limit` characters."""
+    line = words.strip().splitlines()[0] if words.strip() else ""
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
 class DivideTreePanel(QWidget):
     """The tree view with depth, Divide, Find first mismatch and Stop; above it, what the
     rows were computed for. `choice` is any widget (the engine selectors) placed on top."""
@@ -414,22 +423,28 @@ class DivideTreePanel(QWidget):
         if model.fen is not None:
             self._summarise()
 
-    # --- what the owner tells the panel ----------------------------------------------
-    def set_busy(self, dividing: bool, finding: bool):
-        """Enable what can be asked now: Stop while anything runs, Find while no search does."""
-        self._stop_button.setEnabled(dividing or finding)
-        self._find_button.setEnabled(not finding)
+    # --- the state watched ------------------------------------------------------------
+    def watch(self, dividing, finding):
+        """Show the tree's work as the window's model holds it (app.model's JobStates): `dividing`
+        (its rows loading, the engine call waited for, the Subject the rows belong to, said above
+        them) and `finding` (a search running). Stop is offered while either runs, Find while no
+        search does."""
+        dividing.changed.connect(lambda: self.show_state(dividing, finding))
+        finding.changed.connect(lambda: self.show_state(dividing, finding))
+        self.context.watch(dividing)
+
+    def show_state(self, dividing, finding):
+        self._stop_button.setEnabled(dividing.running or finding.running)
+        self._find_button.setEnabled(not finding.running)
+        if self.model.root.state == "loading" and self.model.fen is not None:
+            waiting = dividing.status           # while the root's rows are computed: which engine, how long
+            self.summary.setText(f"Dividing at depth {self.model.root.depth}…" + (f" {waiting}" if waiting else ""))
 
     def set_stale(self, stale: bool):
         """Grey the rows and their summary: the board shows a position they were not computed for."""
         self.model.set_stale(stale)
         self.context.set_stale(stale)
         self.summary.setEnabled(not stale)
-
-    def show_waiting(self, text: str):
-        """While the root's rows are computed: which engine is being waited for, and how long."""
-        if self.model.root.state == "loading" and self.model.fen is not None:
-            self.summary.setText(f"Dividing at depth {self.model.root.depth}…" + (f" {text}" if text else ""))
 
     def add_note(self, text: str):
         """A line under the summary: why the finder stopped (the whole report has its own tab)."""
@@ -443,10 +458,6 @@ class DivideTreePanel(QWidget):
     def depth(self) -> int:
         """The depth chosen for Divide and Find first mismatch."""
         return self._depth.value()
-
-    def set_about(self, fen: str, moves, engines: str):
-        """Above the rows: the position and the engines they are computed for."""
-        self.context.set_about(fen, moves, engines)
 
     def request(self, action: str, depth: int):
         """Ask for 'divide' or 'find' at `depth`, as the buttons do."""

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTextBrowser, QVBoxLayou
 from perftscope.core.mismatch.verdicts import ILLEGAL, NOT_GENERATED, classify
 
 from . import palette
+from .elided import ElidedLabel
 from .notation import beside_uci
 
 
@@ -74,9 +75,18 @@ def report_html(report, name=None) -> str:
     return "".join(parts)
 
 
+def _running_line(state) -> str:
+    """The search's status line: the levels divided so far and the engine call waited for."""
+    progress = state.progress
+    done = f"{progress.done} of at most {progress.total} levels divided" if progress is not None else ""
+    return " · ".join(part for part in (done, state.status) if part)
+
+
 class FinderPanel(QWidget):
-    """`locateRequested(fen, moves, depth)`: *Which line?* on the failing position reported."""
+    """`locateRequested(fen, moves, depth)`: *Which line?* on the failing position reported;
+    `stopRequested`: Stop the search running (the divide tree's Stop does the same)."""
     locateRequested = Signal(str, object, int)
+    stopRequested = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -87,12 +97,18 @@ class FinderPanel(QWidget):
                                    "(the Suspect lines tab)")
         self.which_line.setEnabled(False)
         self.which_line.clicked.connect(self._locate)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setToolTip("Stop the search: the engine call running is ended, the levels found are kept")
+        self.stop_button.setEnabled(False)
+        self.stop_button.clicked.connect(self.stopRequested)
+        self.status = ElidedLabel()     # while it runs: how deep it went, which engine call it waits for
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(self.browser)
         row = QHBoxLayout()
         row.addWidget(self.which_line)
-        row.addStretch(1)
+        row.addWidget(self.stop_button)
+        row.addWidget(self.status, 1)
         box.addLayout(row)
         self.report = None
         self._shown = None             # what of the watched state is shown (an Origin, an error, a report)
@@ -105,6 +121,8 @@ class FinderPanel(QWidget):
         state.changed.connect(lambda: self.show_state(state))
 
     def show_state(self, state):
+        self.stop_button.setEnabled(state.running)
+        self.status.setText(_running_line(state) if state.running else "")
         if state.running:
             origin = state.given
             if origin is not None and self._shown is not origin:

@@ -40,6 +40,9 @@ class RacePanel(StartStop, QWidget):
         self.positions = list(positions)
         self.chess960 = chess960        # the window's Chess960 box: a FEN typed while it is ticked reads as Chess960
         self._row_positions: list[int] = []     # the position (its index in the graphs) of each row
+        self._race = self._revealed = None      # the race shown, the race whose first engine out was selected
+        self._index: dict = {}                  # (racer, position name) -> its row
+        self._seen = 0                          # the watched state's events shown so far
         self._wrong: set[int] = set()           # the rows whose count was wrong
         self.selector = SpecSelector(selection.kinds(allow_none=False))
         self.selector.set_spec(selection.engine or "python-chess")
@@ -182,7 +185,7 @@ class RacePanel(StartStop, QWidget):
     # --- asked by the user ----------------------------------------------------------------
     def add_engine(self, spec: str):
         if spec and spec not in self.specs():
-            item = QListWidgetItem(short_name(spec))
+            item = QListWidgetItem(racer_label(spec))
             item.setData(Qt.UserRole, spec)
             item.setToolTip(spec)
             self.engines.addItem(item)
@@ -289,7 +292,45 @@ class RacePanel(StartStop, QWidget):
         if path:
             self.exportRequested.emit(kind, path)
 
-    # --- fed by the controller -----------------------------------------------------------------
+    # --- the state watched ---------------------------------------------------------------------
+    def show_state(self, state):
+        """The "race" JobState: its `given` (the core.race.runner.Race run) laid out as rows once,
+        each RaceEvent among its items shown as it arrives, and once it ends the first engine out
+        selected, or, when the race could not run, its rows saying so."""
+        super().show_state(state)
+        race = state.given
+        if race is not None and race is not self._race:
+            self._race, self._seen = race, 0
+            self._index = {(h.racer, h.position.name): i for i, h in enumerate(race.heats)}
+            self.show_race(race.heats, [r.name for r in race.racers], race_caption(race, state.subject))
+        for event in state.items[self._seen:]:
+            self._event(event)
+        self._seen = len(state.items)
+        if state.running or race is None:
+            return
+        if state.result is race and self._revealed is not race:
+            self._revealed = race
+            out = [i for i, h in enumerate(race.heats) if h.out]
+            if out:
+                self.reveal(out[0])
+        elif state.error and state.result is None:
+            self.not_run(state.status)
+
+    def _event(self, event):
+        """A RaceEvent: its heat's row, and its depth or result in the graphs."""
+        heat, lap = event.heat, event.lap
+        row = self._index.get((heat.racer, heat.position.name))
+        if row is None:
+            return
+        self.show_heat(row, heat)
+        position = self._race.positions.index(heat.position)
+        if event.kind == "lap":
+            if not heat.out:               # a wrong count has no speed to show
+                self.graphs.add_lap(heat.racer, position, lap.depth, lap.nps)
+        elif heat.status != "running" and (heat.out or heat.best is not None):   # a depth too quick to time has no bar
+            self.graphs.set_result(heat.racer, position, None if heat.out else heat.best.nps)
+
+    # --- shown --------------------------------------------------------------------------------
     def set_running(self, running: bool):
         self.start_button.setEnabled(not running)
         self.stop_button.setEnabled(running)
@@ -369,6 +410,27 @@ class RacePanel(StartStop, QWidget):
                                 f"({lap.noise * 1000:.1f} ms): too quick to time")
             self.table.setItem(row, col, item)
         self._fit_result()
+
+
+def racer_label(spec: str) -> str:
+    """A racer as the list names it: its name and its kind ("my-perft.sh · perftree"), so two builds
+    of one program driven two ways, or one remembered from an earlier session, say how each is run."""
+    from perftscope.core.engines.spec import BY_NAME, parse_spec
+    from perftscope.core.errors import EngineError
+    try:
+        kind = parse_spec(spec).kind
+    except EngineError:
+        return spec                   # a spec this copy cannot read: shown whole
+    name = short_name(spec)
+    return name if BY_NAME[kind].builtin else f"{name} · {kind}"
+
+
+def race_caption(race, subject) -> str:
+    """Above the race's plots: what it races on, under which budget, and that every count is checked."""
+    from perftscope.core.race.report import settings_text
+    chess960 = " · Chess960" if any(p.request.start.chess960 for p in race.positions) else ""
+    what = f"{subject.what} · " if subject is not None and subject.what else ""
+    return f"{what}{settings_text(race)}{chess960} · every count checked against the core"
 
 
 def _num(value, fmt: str) -> str:

@@ -2,7 +2,7 @@
 
 A pure view: it asks for runs through `startRequested` / `stopRequested` and watches the run's
 state (app.model's "run" JobState: running, progress, result, error); whoever owns the run
-(app.runs, sampled by app.bridge's timer) does the work off the GUI thread.
+(app.perft_runs, sampled by app.bridge's timer) does the work off the GUI thread.
 """
 from __future__ import annotations
 

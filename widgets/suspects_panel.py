@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QFileDialog, QFormLayout, QHBoxLayout, QHeaderVie
 
 from . import palette
 from .cells import row_table
+from .elided import ElidedLabel
 from .spin import spin_box
 from .start_stop import StartStop
 
@@ -46,6 +47,7 @@ class SuspectsPanel(StartStop, QWidget):
         super().__init__(parent)
         self.suspects: list = []
         self.result = None
+        self._watched = None            # what of the watched state is shown (a Subject, a result)
         self.shown_path: str | None = None      # the source file in the view
         self.source = QLineEdit()
         self.source.setPlaceholderText("found from the engine for scripts")
@@ -124,7 +126,7 @@ class SuspectsPanel(StartStop, QWidget):
         self.save_patch.setToolTip("Write the fix shown as a unified diff (apply it with `patch -p1` or `git apply`)")
         self.save_patch.clicked.connect(self._save_patch)
         self.fix = None                       # the core.locate.mutation.Fix shown
-        fix_box = QWidget()
+        fix_box = self._fix_box = QWidget()
         fix_layout = QVBoxLayout(fix_box)
         fix_layout.setContentsMargins(0, 0, 0, 0)
         fix_layout.addWidget(self.fix_label)
@@ -139,7 +141,9 @@ class SuspectsPanel(StartStop, QWidget):
         split = QSplitter(Qt.Vertical)
         split.addWidget(self.table)
         split.addWidget(beside)
+        split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 1)
+        self._split = split
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -147,9 +151,9 @@ class SuspectsPanel(StartStop, QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.caption)
         layout.addWidget(split, 1)
-        hint = QLabel("Click a suspect: the source scrolls to it and the board shows a failing position that ran it.")
+        # one line: in a small window every line of height is the source's
+        hint = ElidedLabel("Click a suspect: the source scrolls to it and the board shows a failing position that ran it.")
         hint.setStyleSheet(f"color: {palette.MUTED}")
-        hint.setWordWrap(True)
         layout.addWidget(hint)
 
         self.start_button.clicked.connect(self._start)
@@ -194,7 +198,53 @@ class SuspectsPanel(StartStop, QWidget):
         for w in (self.source, self.depth, self.seconds, self.runs, self.mutants, self.build):
             w.setEnabled(not running)
 
-    # --- fed by the controller -----------------------------------------------------------
+    NARROW = 700        # px: a tab narrower than this stacks the source above the fix, each the whole width
+
+    def resizeEvent(self, event):
+        super().resizeEvent(event)
+        stacked = self.width() < self.NARROW
+        if (self._beside.orientation() == Qt.Vertical) != stacked:
+            self._beside.setOrientation(Qt.Vertical if stacked else Qt.Horizontal)
+            self._beside.setStretchFactor(0, 2 if stacked else 3)     # the source above all
+            self._beside.setStretchFactor(1, 1 if stacked else 2)
+            self._share_beside()
+
+    def _share_beside(self):
+        """Stacked, the source all the height the fix leaves: a fix and its diff two fifths, what the
+        mutants said without one its lines alone."""
+        total = sum(self._beside.sizes())
+        if total and self._beside.orientation() == Qt.Vertical:
+            box = self._fix_box
+            fix = box.sizeHint().height() if self.fix is None else max(total * 2 // 5, box.minimumSizeHint().height())
+            fix = min(fix, total // 2)
+            self._beside.setSizes([total - fix, fix])
+
+    def _favour_source(self):
+        """The suspects' table a few rows tall (it scrolls), the source and the fix the rest."""
+        sizes = self._split.sizes()
+        total = sum(sizes)
+        if not total or not self.table.rowCount():
+            return
+        rows = sum(self.table.rowHeight(r) for r in range(min(self.table.rowCount(), 4)))
+        table = min(total // 3, self.table.horizontalHeader().height() + rows + 2 * self.table.frameWidth()
+                    + self.table.horizontalScrollBar().sizeHint().height())
+        self._split.setSizes([table, total - table])
+        self._share_beside()
+
+    # --- the state watched -----------------------------------------------------------------
+    def show_state(self, state):
+        """The "locate" JobState: while it runs, what it locates (its Subject, the last result
+        cleared); once done, its result."""
+        super().show_state(state)
+        if state.running:
+            if state.subject is not None and self._watched is not state.subject:
+                self._watched = state.subject
+                self.clear()
+                self.show_subject(state.subject)
+        elif state.result is not None and state.result is not self.result:
+            self._watched = state.result
+            self.show_result(state.result)
+
     def clear(self):
         self.suspects, self.result, self.shown_path = [], None, None
         self.table.setRowCount(0)
@@ -231,6 +281,7 @@ class SuspectsPanel(StartStop, QWidget):
                     item.setForeground(Qt.darkRed)
                 self.table.setItem(row, col, item)
         if self.suspects:
+            self._favour_source()
             self.show_source(self.suspects[0].path)
             self.scroll_to(self.suspects[0].line)
         self.show_fix(self._fix_of(self.suspects[0]) if self.suspects else None)
@@ -248,13 +299,17 @@ class SuspectsPanel(StartStop, QWidget):
         there is none."""
         self.fix = fix
         self.save_patch.setEnabled(fix is not None)
+        for shown in (self.fix_view, self.save_patch):      # without a fix, the room is the source's
+            shown.setVisible(fix is not None)
+        self._share_beside()
         if fix is not None:
             self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
                                    f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
                                    f"{html.escape(', '.join(fix.checked_by))}</span>")
             self.fix_view.setPlainText(fix.diff)
             sizes = self._beside.sizes()
-            if sum(sizes) and sizes[1] < 0.4 * sum(sizes):      # the diff readable beside the source
+            if self._beside.orientation() == Qt.Horizontal and sum(sizes) and sizes[1] < 0.4 * sum(sizes):
+                # the diff readable beside the source
                 self._beside.setSizes([int(0.55 * sum(sizes)), sum(sizes) - int(0.55 * sum(sizes))])
             return
         self.fix_view.clear()

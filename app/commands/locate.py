@@ -161,8 +161,8 @@ class Start:
 def session_start(path: str) -> Start:
     """A saved session's finder report (its failing position, at depth 1), else its divide's
     position and depth; SessionError for a file that is not a session or holds neither."""
-    from perftscope.app import session
-    data = session.load(path)
+    from perftscope.app.session_files import SessionError, load
+    data = load(path)
     report = data.get("finder")
     if report and not report.get("agree") and (report.get("missing") or report.get("extra")):
         return Start(report["root_fen"], tuple(report.get("path") or ()), 1, data.get("engine"), data.get("reference"))
@@ -170,8 +170,8 @@ def session_start(path: str) -> Start:
     if divide and divide.get("engine"):
         return Start(divide["fen"], tuple(divide.get("moves") or ()), divide["depth"], data.get("engine"),
                      data.get("reference"))
-    raise session.SessionError(f"{path}: the session holds no finding (no finder report that differs and no "
-                               f"divide against an engine): give -f, -d and --engine")
+    raise SessionError(f"{path}: the session holds no finding (no finder report that differs and no "
+                       f"divide against an engine): give -f, -d and --engine")
 
 
 def finding_start(spec: str) -> Start:

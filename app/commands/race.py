@@ -82,11 +82,10 @@ def yardsticks_from(text: str) -> tuple[str, ...]:
 
 
 def run(args) -> int:
-    from perftscope.core.engines.mode import Mode
     from perftscope.core.engines.spec import parse_spec
     from perftscope.core.race import report
-    from perftscope.core.race.duel import Duel
-    from perftscope.core.race.race_job import RaceJob, RaceSettings
+    from perftscope.core.race.duel import DuelSettings
+    from perftscope.core.race.race_job import DuelJob, DuelRun, RaceEvent, RaceJob, RaceSettings
     from .job_runner import run_job
 
     specs = [parse_spec(spec) for spec in args.engine]      # read once: a typo fails before any engine starts
@@ -96,26 +95,28 @@ def run(args) -> int:
     seconds = args.seconds if args.depth is None else None
     if seconds is None and args.depth is None:
         seconds = DEFAULT_SECONDS
-    mode = Mode(args.threads, args.hash_mb)
     live = not (args.json or args.markdown)
     printer = _Printer() if live else None
-    listener = printer.event if live else None
+
+    def show(event):
+        if isinstance(event, RaceEvent):
+            printer.event(event.kind, event.heat, event.lap)
+        elif isinstance(event, DuelRun):
+            printer.run(event.match, event.side, event.round)
+    # a race (and an A/B duel) as the window runs it: a Job, each heat and depth (and timed run) an
+    # event, Ctrl-C as Stop; the duel's progress line where no text report is printed as it goes
     if args.repeat is not None:
-        duel = Duel(specs[0], specs[1], positions, args.repeat, seconds, args.depth, mode,
-                    args.timeout, listener=listener, on_run=printer.run if live else None)
-        race = duel.race
-        if live:
-            print(f"race       {report.settings_text(race, args.repeat)}", flush=True)
-        duel.run()
+        job = DuelJob(DuelSettings(specs[0], specs[1], tuple(positions), args.repeat, seconds, args.depth,
+                                   args.threads, args.hash_mb, args.timeout))
+        duel = job.duel
     else:
-        # a race as the window runs it: a RaceJob, each heat and depth an event, Ctrl-C as Stop
-        duel = None
         job = RaceJob(RaceSettings(tuple(specs), tuple(positions), seconds, args.depth, args.threads, args.hash_mb,
                                    args.timeout, yardsticks_from(args.yardsticks)))
-        race = job.race
-        if live:
-            print(f"race       {report.settings_text(race, args.repeat)}", flush=True)
-        run_job(job, (lambda e: printer.event(e.kind, e.heat, e.lap)) if live else None, quiet=not live)
+        duel = None
+    race = job.race
+    if live:
+        print(f"race       {report.settings_text(race, args.repeat)}", flush=True)
+    run_job(job, show if live else None, quiet=live)
     if args.json:
         print_json(report.to_json(race, duel))
     elif args.markdown:

@@ -143,6 +143,13 @@ class Answer:
     parsed: ParsedDivide | None = None
 
 
+def waiting_for(oracles) -> str:
+    """What the engine calls running now in `oracles` wait for, each with its timeout ("waiting
+    for my-perft.sh: call 3, 12.4 s (timeout 60 s)"), "" when none runs: one line for any window."""
+    return "   ".join(f"{act.words(o.name)} (timeout {o.timeout:g} s)" for o in oracles
+                      if (act := o.activity()) is not None)
+
+
 class Oracle:
     """A source of divides. Subclasses implement `_answer` (or `_divide`) on validated input
     and `_abort` to stop it from another thread."""

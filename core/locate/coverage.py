@@ -13,9 +13,11 @@ Python, `node` on a script, a native program) is covered without being told what
 - Node: NODE_V8_COVERAGE, V8's block coverage, each line counted by the innermost block range
   holding its first character.
 - gcc/clang `--coverage`: GCOV_PREFIX puts the run's .gcda files under the folder; gcov reads
-  them beside the objects' .gcno (`gcov --json-format --stdout`).
+  them beside the objects' .gcno (`gcov -b --json-format --stdout`), with each line's branch
+  outcomes: which ways its conditions went in the run (`branches`, finer than the line).
 - clang `-fprofile-instr-generate -fcoverage-mapping` and Rust `-C instrument-coverage`:
-  LLVM_PROFILE_FILE, merged by llvm-profdata and read by llvm-cov against the program.
+  LLVM_PROFILE_FILE, merged by llvm-profdata and read by llvm-cov against the program, with its
+  branch outcomes where it has them (the lcov export's BRDA lines).
 """
 from __future__ import annotations
 
@@ -53,19 +55,21 @@ def under(path: str, roots) -> bool:
     return any(path.startswith(os.path.join(root, "")) for root in roots)
 
 
-def collect(folder: str, sources, programs=()) -> tuple[dict[str, set[int]], set[str]]:
+def collect(folder: str, sources, programs=(), branches: dict | None = None) -> tuple[dict[str, set[int]], set[str]]:
     """({file: lines that ran} for files under `sources`, the kinds of data found: 'python',
-    'node', 'gcov', 'llvm'). `programs`: native programs llvm-cov reads the mapping from."""
+    'node', 'gcov', 'llvm'). `programs`: native programs llvm-cov reads the mapping from.
+    `branches`, when given, is filled with {file: {line: the branch outcomes taken}} where the
+    data has them (gcov: the outcomes by their index in the line's branch list)."""
     roots = [os.path.realpath(s) for s in sources]
     lines: dict[str, set[int]] = {}
     kinds: set[str] = set()
     for reader, kind in ((_python, "python"), (_node, "node"), (_gcov, "gcov")):
-        found = reader(folder, roots)
+        found = reader(folder, roots, branches) if reader is _gcov else reader(folder, roots)
         if found is not None:
             kinds.add(kind)
             for path, numbers in found.items():
                 lines.setdefault(path, set()).update(numbers)
-    found = _llvm(folder, roots, programs)
+    found = _llvm(folder, roots, programs, branches)
     if found is not None:
         kinds.add("llvm")
         for path, numbers in found.items():
@@ -146,7 +150,7 @@ def _node_lines(path: str, ranges) -> set[int]:
     return ran
 
 
-def _gcov(folder, roots):
+def _gcov(folder, roots, branches: dict | None = None):
     # the .gcda lie under the object's own path: a dot-folder in it must be walked too
     data = [os.path.join(root, name) for root, _, names in os.walk(os.path.join(folder, "gcov"))
             for name in names if name.endswith(".gcda")]
@@ -167,7 +171,7 @@ def _gcov(folder, roots):
             except OSError:
                 continue
         try:
-            done = subprocess.run([gcov, "--json-format", "--stdout", os.path.basename(gcda)], cwd=here,
+            done = subprocess.run([gcov, "-b", "--json-format", "--stdout", os.path.basename(gcda)], cwd=here,
                                   capture_output=True, text=True, timeout=TOOL_SECONDS)
         except (OSError, subprocess.TimeoutExpired):
             continue
@@ -179,13 +183,21 @@ def _gcov(folder, roots):
             cwd = report.get("current_working_directory", "")
             for entry in report.get("files", []):
                 path = os.path.realpath(os.path.join(cwd, entry["file"]))
-                if under(path, roots):
-                    out.setdefault(path, set()).update(
-                        line["line_number"] for line in entry.get("lines", []) if line.get("count", 0) > 0)
+                if not under(path, roots):
+                    continue
+                out.setdefault(path, set()).update(
+                    line["line_number"] for line in entry.get("lines", []) if line.get("count", 0) > 0)
+                if branches is None:
+                    continue
+                taken = branches.setdefault(path, {})
+                for line in entry.get("lines", []):     # a template's line once per instance: their union
+                    ways = [i for i, b in enumerate(line.get("branches") or ()) if b.get("count", 0) > 0]
+                    if ways:
+                        taken.setdefault(line["line_number"], set()).update(ways)
     return out
 
 
-def _llvm(folder, roots, programs):
+def _llvm(folder, roots, programs, branches: dict | None = None):
     raw = glob.glob(os.path.join(folder, "llvm", "*.profraw"))
     if not raw:
         return None
@@ -211,4 +223,8 @@ def _llvm(folder, roots, programs):
             number, count = line[3:].split(",")[:2]
             if int(count) > 0:
                 out.setdefault(path, set()).add(int(number))
+        elif line.startswith("BRDA:") and path is not None and branches is not None:
+            number, _, way, taken = line[5:].split(",")[:4]    # taken is '-' where the line never ran
+            if taken not in ("-", "0"):
+                branches.setdefault(path, {}).setdefault(int(number), set()).add(int(way))
     return out

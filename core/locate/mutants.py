@@ -64,8 +64,9 @@ class Mutant:
     @property
     def likeness(self) -> int:
         """How like a slip of one token it is, 0 first: a constant off by one, a comparison
-        with or without its `=`, `and`/`or`, a bitwise operator, an arithmetic one, a constant
-        to 0 or 1 or a name for its peer, the rest (deleted, swapped, negated, jumps added)."""
+        with or without its `=` (`<` for `<=`, `==` for `!=`), `and`/`or`, a bitwise operator, an
+        arithmetic one, a comparison turned round (`<` for `>`), a constant to 0 or 1 or a name for
+        its peer, the rest (deleted, swapped, negated, jumps added)."""
         return self._slip[0]
 
     @property
@@ -87,7 +88,7 @@ class Mutant:
             return 5, "name"
         for rank, (group, kind) in enumerate(zip(_LIKE, _LIKE_KINDS), 1):
             if x in group and y in group:
-                return rank, kind
+                return (rank if rank != 1 or _equals_slip(x, y) else 4), kind
         return 6, "other"
 
     def diff(self, text: str, label: str) -> str:
@@ -153,6 +154,11 @@ def _masked(line: str, language: str) -> str:
     line = _STRING.sub(lambda m: " " * len(m.group()), line)
     mark = "#" if language == "python" else "//"
     return line[:line.index(mark)] + " " * (len(line) - line.index(mark)) if mark in line else line
+
+
+def _equals_slip(x: str, y: str) -> bool:
+    """Two comparisons one `=` apart in meaning: `<`/`<=`, `>`/`>=`, `==`/`!=`, `===`/`!==`."""
+    return {x, y} in ({"==", "!="}, {"===", "!=="}) or (x.strip("=") == y.strip("=") != "")
 
 
 def language_of(path: str) -> str | None:

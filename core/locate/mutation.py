@@ -47,6 +47,8 @@ FIRST = 3                 # mutants of each line in the first pass (its likelies
 FIRST_SHARE = 2 / 3       # of a count budget the first pass may take: the rest deepens the lines it singled out
 CONFIRM_SECONDS = 25.0    # of the mutation's time kept for checking candidates beyond the runs, once one is found
 CANDIDATES = 4            # candidates confirmed at most
+UNLIKE = 6                # Mutant.likeness of a mutant no one-token slip (deleted, jumps added, swapped)
+SUBTREES = 8              # subtrees looked into to tell a candidate's wrong answer from the engine's own
 
 
 @dataclass
@@ -112,6 +114,7 @@ class Fix:
     checked_by: list[str] = field(default_factory=list)
     doubt: str = ""
     refuted: bool = False        # it disagrees with the reference somewhere (`doubt` says where)
+    shared: list[str] = field(default_factory=list)    # where it disagrees as the engine itself does
 
     def said(self) -> str:
         """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
@@ -123,7 +126,7 @@ class Fix:
                 "failing_fixed": self.failing_fixed, "passing_kept": self.passing_kept,
                 "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
                 "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None,
-                "refuted": self.refuted}
+                "refuted": self.refuted, "engine_disagrees_too": list(self.shared)}
 
 
 @dataclass
@@ -144,6 +147,11 @@ class MutationResult:
         """What the mutants say when none is a confirmed fix: that no one-token change fixes it only
         once every mutant made has run and every candidate was checked (a stopped or timed-out
         mutation has not ruled the rest out)."""
+        shared = [f for f in self.fixes if f.shared and not f.confirmed and not f.refuted]
+        if shared:
+            f = shared[0]
+            return (f"a candidate at {f.file}:{f.line}, {f.change}, {f.said()}, and agrees beyond them but at "
+                    f"{f.doubt}: not offered as a fix")
         if not self.cut:
             return "no one-token change fixes it (a missing check?)"
         unchecked = [f for f in self.fixes if not f.confirmed and not f.refuted]
@@ -210,6 +218,8 @@ class Mutation:
             by_line[(path, number)] = mutants_of(path, [number], texts[path])
             ranks[(path, number)] = rank
         first, rest = plan(by_line, ranks, self.budget)
+        if self.build:
+            first, rest = slips_first(first, rest)
         result.made = len(first) + len(rest) if self.budget is None else min(self.budget, len(first) + len(rest))
         if not result.made:
             result.note = "no mutant could be made of the suspect lines (no rules for their language)"
@@ -218,7 +228,13 @@ class Mutation:
         try:
             for i in range(self.workers):
                 shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build))
+            # the other copies built (a native build recorded) while the first is built and checked
+            builds = [threading.Thread(target=s.build, daemon=True, name="locate mutants build") for s in shadows[1:]]
+            for t in builds:
+                t.start()
             baseline = self._baseline(shadows[0])
+            for t in builds:
+                t.join()
             if baseline:
                 result.note = baseline
                 return
@@ -243,7 +259,7 @@ class Mutation:
                 fix = Fix(self.relative(m.path), m.line, m.path, m.change, m.diff(texts[m.path], self.relative(m.path)),
                           candidate.fixed, candidate.passing, self.total_failing, self.total_passing)
                 if confirmation is not None and not self._halted.is_set():
-                    self._confirm(shadows[0], fix, m, confirmation)
+                    self._confirm(shadows[0], fix, m, confirmation, shadows[1] if len(shadows) > 1 else None)
                     if not (fix.confirmed or fix.refuted):
                         self._cut_short(result)         # stopped while it was being checked
                 elif confirmation is not None:
@@ -366,11 +382,26 @@ class Mutation:
         failed, verdict, _ = judge(answer, error, run.expected)
         return failed, verdict
 
-    def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation):
+    def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation, original: Shadow | None = None):
         """Sets `fix.confirmed` (and `checked_by`, or `doubt`: the first position it disagrees on):
         the candidate agrees with the reference on the asked position at its depth, on every edge
         position of the failing kind at EDGE_DEPTHS, on the asked position one deeper and on a
-        focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as most refute."""
+        focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as most refute.
+        Where it disagrees as the engine itself does (`original`: an unmutated copy), the wrong
+        answer is another bug's, not the candidate's: the position goes to `fix.shared`, the
+        checks go on, and the candidate is not refuted, nor confirmed (the asked position aside:
+        the candidate must answer it right)."""
+        as_is = _AsIs(self, original) if original is not None else None
+        try:
+            self._check(shadow, fix, mutant, c, as_is)
+        finally:
+            if as_is is not None:
+                as_is.close()
+        if fix.confirmed and fix.shared:
+            fix.confirmed = False
+            fix.doubt = f"{fix.shared[0]}, as the engine itself answers there (another bug?)"
+
+    def _check(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation, as_is: _AsIs | None):
         asked = f"{c.asked.position.fen()} depth {c.depth}"
         checks = [(c.asked, c.depth, asked)]
         checks += [(request, depth, f"{topic}: {request.position.fen()} depth {depth}")
@@ -384,7 +415,8 @@ class Mutation:
                 if self._halted.is_set():
                     fix.doubt = "stopped before it was checked beyond the runs"
                     return
-                if not self._agrees(engine, fix, request, depth, c, said):
+                # the asked position is the bug's own: a wrong answer there is the candidate's
+                if not self._agrees(engine, fix, request, depth, c, said, None if request is c.asked else as_is):
                     return
             start, fuzzed = time.monotonic(), 0
             for request in c.fuzz():
@@ -393,7 +425,8 @@ class Mutation:
                 if self._halted.is_set():
                     fix.doubt = "stopped before it was checked beyond the runs"
                     return
-                if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2"):
+                if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2",
+                                    as_is):
                     return
                 fuzzed += 1
         fix.checked_by = [asked, f"depth {c.depth + 1}"]
@@ -404,13 +437,63 @@ class Mutation:
             fix.checked_by.append(f"{fuzzed} fuzz positions at depth 2")
         fix.confirmed = True
 
-    def _agrees(self, engine: _Engine, fix, request, depth, c, said) -> bool:
+    def _agrees(self, engine: _Engine, fix, request, depth, c, said, as_is: _AsIs | None = None) -> bool:
         answer, error = engine.answer(request, depth, max(self.timeout * 4, 30.0))
         theirs = c.reference.divide(request, depth)
         failed, verdict, _ = judge(answer, error, theirs)
+        if failed and as_is is not None and as_is.wrong_alike(request, depth, answer, theirs, engine, c.reference):
+            fix.shared.append(f"{said}: {verdict}")
+            return True
         if failed:
             fix.doubt, fix.refuted = f"{said}: {verdict}", True
         return not failed
+
+
+class _AsIs:
+    """The engine as it is (an unmutated shadow copy, built on first use), asked where a candidate
+    disagrees with the reference: whether it is wrong wherever the candidate is, the same way."""
+
+    def __init__(self, mutation: Mutation, shadow: Shadow):
+        self.mutation, self.shadow = mutation, shadow
+        self.engine: _Engine | None = None
+        self.built: bool | None = None
+
+    def wrong_alike(self, request: Request, depth: int, mine, theirs: dict[str, int], candidate: _Engine,
+                    reference, below: list[int] | None = None) -> bool:
+        """Whether the engine as it is answers `request` as `mine` (the `candidate`'s answer) at every
+        move where `mine` differs from `theirs` (the `reference`'s): the candidate adds no error
+        there. Where both count a legal move's subtree wrong, each otherwise (two bugs mixing
+        below it), the subtree is looked into, SUBTREES of them at most."""
+        below = [SUBTREES] if below is None else below
+        if mine is None:
+            return False
+        if self.built is None:
+            self.built = self.shadow.build()
+            self.engine = _Engine(self.mutation, self.shadow)
+        if not self.built:
+            return False
+        timeout = max(self.mutation.timeout * 4, 30.0)
+        answer, error = self.engine.answer(request, depth, timeout)
+        if error is not None:
+            return False
+        if mine.moves is None or answer.moves is None:
+            return mine.moves is None and answer.moves is None and mine.total == answer.total
+        for move in set(mine.moves) | set(theirs):
+            if mine.moves.get(move) == theirs.get(move) or answer.moves.get(move) == mine.moves.get(move):
+                continue
+            if depth < 2 or move not in theirs or move not in mine.moves or move not in answer.moves or below[0] < 1:
+                return False
+            below[0] -= 1
+            after = request.then(move)
+            mine_after, error = candidate.answer(after, depth - 1, timeout)
+            if error is not None or not self.wrong_alike(after, depth - 1, mine_after, reference.divide(after, depth - 1),
+                                                         candidate, reference, below):
+                return False
+        return True
+
+    def close(self):
+        if self.engine is not None:
+            self.engine.close()
 
 
 class _Engine:
@@ -492,6 +575,14 @@ def firsts(mutants: list[Mutant]) -> list[Mutant]:
     return out + [name] if name is not None and name not in out else out
 
 
+def slips_first(first: list[Mutant], rest: list[Mutant]) -> tuple[list[Mutant], list[Mutant]]:
+    """For a native engine, where each mutant is a build: the first pass keeps its one-token slips
+    (an operator, a constant) and leaves the rest (a statement deleted, a jump added, arguments
+    swapped: most do not compile, or say less) to follow it, so its builds reach more lines."""
+    slips = [m for m in first if m.likeness < UNLIKE]
+    return slips, [m for m in first if m.likeness >= UNLIKE] + rest
+
+
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:
     """[(rank, path, line)] of the suspects of the first RANKS ranks (ties included), in rank
     order; past LINES lines no other rank is begun, but the tie holding the LINES-th line is
@@ -530,6 +621,10 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
     # a candidate refuted beyond the runs shows its line is on the failing move's path (switching
     # it off changes the answer), not that the line is wrong: it weighs as a change, not as a fix
     refuted = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.refuted}
+    # one agreeing beyond the runs but where the engine itself gives the same wrong answer (a second
+    # bug) keeps the weight of what it does to the runs: unconfirmed, no fix is claimed
+    blurred = {(f.path, f.line): f for f in reversed(mutation.fixes)
+               if f.shared and not f.confirmed and not f.refuted}
     for s in suspects:
         lines = [mutation.evidence.get((s.path, n)) for n in range(s.line, s.last + 1)]
         tried = [e for e in lines if e is not None]
@@ -550,10 +645,13 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                 continue
             if start < n:
                 rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
-            fix, wrong = fixed.get((s.path, n)), refuted.get((s.path, n))
+            fix, wrong, shared = fixed.get((s.path, n)), refuted.get((s.path, n)), blurred.get((s.path, n))
             score = e.score
             if fix is not None:
                 said = f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)"
+            elif shared is not None:
+                said = (f"a mutant here ({shared.change}) {shared.said()} and agrees beyond them but at "
+                        f"{shared.doubt}: no fix claimed")
             elif wrong is not None:
                 said = (f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: it disagrees at "
                         f"{wrong.doubt}")

@@ -172,6 +172,7 @@ class Run:
     wrong: tuple[str, ...] = ()      # the moves that differ (missing or extra), when the lists differ
     stake: bool = False              # a move some failing run got wrong is possible here (set before ranking)
     expected: dict[str, int] = field(default_factory=dict, repr=False)   # the reference's divide (mutants are judged on it)
+    branches: dict[str, dict[int, frozenset[int]]] = field(default_factory=dict, repr=False)  # {file: {line: outcomes taken}} (gcov)
 
     def board(self) -> chess.Board:
         position = Request.of(self.fen, self.moves).position
@@ -309,14 +310,16 @@ class CoveredEngine(Oracle):
                     self._finish(started)
         finally:
             self._live.release(oracle)
-        lines, kinds = collect(folder, self.sources, self.programs)
+        branches: dict[str, dict[int, set[int]]] = {}
+        lines, kinds = collect(folder, self.sources, self.programs, branches)
         shutil.rmtree(folder, ignore_errors=True)
         self.kinds_found |= kinds
         failed, verdict, wrong = judge(answer, error, theirs)
         board = request.position.chess_board()
         run = Run(origin or self.origin, fen, moves, depth, failed, verdict,
                   {f: frozenset(v) for f, v in lines.items()}, frozenset(position_kinds(board)), wrong,
-                  expected=dict(theirs))
+                  expected=dict(theirs),
+                  branches={f: {n: frozenset(w) for n, w in ways.items()} for f, ways in branches.items()})
         with self._guard:
             self.runs.append(run)
             done = self._seen[(fen, moves, depth)] = _Done(run, answer, error)

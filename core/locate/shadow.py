@@ -3,7 +3,7 @@ user's own files are never touched.
 
     shadow = Shadow(sources, "perftree:/src/engine.py", build="make", folder=tmp)
     with shadow.applied(mutant):             # the mutant written into the copy, the copy restored after
-        if shadow.build():                   # the engine's build command, in the copy (native programs)
+        if shadow.build():                   # rebuilt in the copy (native programs): what holds the mutant
             with launched_with(shadow.env):
                 oracle = make_oracle(shadow.spec)    # the copy's program, the copy first on PYTHONPATH
 
@@ -15,6 +15,10 @@ kept beside its source); the copies and their parent folders go first on PYTHONP
 imported from a source folder is imported from the copy. Python writes no bytecode in the copy
 (a mutant of the same size written within a second of the last would otherwise be read from a
 stale .pyc).
+
+A native engine's build command runs once in the copy, recorded (core.locate.incremental): after
+that a mutant recompiles only the translation units holding the file it changed, and relinks.
+Where the command cannot be read so, it runs whole for each mutant.
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ import subprocess
 from ..engines.spec import parse_spec
 from ..errors import PerftscopeError
 from .coverage import under
+from .incremental import Plan
 
 BUILD_SECONDS = 300.0
 _LEFT_OUT = {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache"}
@@ -44,7 +49,9 @@ class Shadow:
             self.copies[source] = copy
         self.spec = shadow_spec(spec, self.copies)
         self.build_command = build
-        self._built = False
+        self.plan: Plan | None = None       # how a mutant is rebuilt, once the first build recorded it
+        self._recorded = False
+        self._changed: set[str] = set()     # files written since the last build (real paths)
         paths = [p for copy in self.copies.values() for p in (copy, os.path.dirname(copy))]
         pythonpath = os.environ.get("PYTHONPATH", "")
         self.env = {"PYTHONPATH": os.pathsep.join(paths + ([pythonpath] if pythonpath else [])),
@@ -61,23 +68,39 @@ class Shadow:
         """The mutant written into the copy of its file, the file's own text written back after
         (a new write, so a build sees it changed again)."""
         target = self.path(mutant.path)
+        if self.build_command and not self._recorded:
+            self.build()                    # recorded from the copy as it is, not from a mutant that may not build
         with open(target, "rb") as f:
             original = f.read()
         text = original.decode("utf-8", errors="surrogateescape")
         with open(target, "wb") as f:
             f.write(mutant.apply(text).encode("utf-8", errors="surrogateescape"))
+        self._changed.add(os.path.realpath(target))
         try:
             yield target
         finally:
             with open(target, "wb") as f:
                 f.write(original)
+            self._changed.add(os.path.realpath(target))
 
-    def build(self, cancelled=lambda: False) -> bool:
-        """Run the build command in the copy of the first source folder; True when there is none
-        or it succeeded. A mutant that does not build is dropped."""
+    def build(self) -> bool:
+        """The copy built as it is now; True when there is no build command or it succeeded. The
+        first build runs the command recorded; the next ones recompile the units holding the
+        files written since (the whole command where it could not be read). A mutant that does
+        not build is dropped."""
         if not self.build_command:
             return True
         cwd = next(iter(self.copies.values()))
+        if not self._recorded:
+            self._recorded = True
+            self.plan, built = Plan.record(self.build_command, cwd, os.path.join(self.folder, "build"), BUILD_SECONDS)
+            self._changed.clear()
+            return built
+        elif self.plan is not None:
+            if not self.plan.rebuild(self._changed):
+                return False            # the units stay to be rebuilt: the next build compiles them again
+            self._changed.clear()
+            return True
         try:
             done = subprocess.run(self.build_command, shell=True, cwd=cwd, capture_output=True,
                                   timeout=BUILD_SECONDS, stdin=subprocess.DEVNULL)

@@ -14,7 +14,7 @@ import shlex
 from dataclasses import dataclass
 
 from ..engines.engine_file import load_engine_file
-from ..engines.spec import Spec, parse_spec
+from ..engines.spec import IN_PROCESS, WITH_TARGET, Spec, parse_spec
 from ..errors import EngineError
 
 _INTERPRETERS = re.compile(r"^(?:python[0-9.]*|pypy[0-9.]*|node|nodejs|bash|sh|dash|env)$")
@@ -49,9 +49,10 @@ def program_of(spec) -> Program:
     """The program a spec runs and where its source is; EngineError for an engine that is not a
     program of the user's (core, python-chess, stockfish)."""
     spec = parse_spec(spec)
-    if spec.kind in ("core", "python-chess"):
+    if spec.kind in IN_PROCESS:
+        programs = [f"{kind}:" for kind in WITH_TARGET]
         raise EngineError(f"locate ranks the lines of an engine's own program: {spec.text} runs inside "
-                          f"perftscope (give the engine under test as perftree:, uci:, cmd: or file:)")
+                          f"perftscope (give the engine under test as {', '.join(programs[:-1])} or {programs[-1]})")
     if spec.kind == "stockfish":
         return Program("stockfish", "native", ())
     words, named, coverage, build = _words(spec)

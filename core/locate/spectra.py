@@ -110,6 +110,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
         return (ochiai(len(branch & failing_set), len(branch - failing_set), total_failed)
                 > ochiai(len(own & failing_set), len(own - failing_set), total_failed))
     groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts, spectra, sharper)
+    groups = _outcomes(groups, runs, spectra, failing_set)
     twins = [t for t in twins if t.twins]
     # a wrong move the engine generates is also played (made, unmade) to test it: the lines that
     # play it ran on its way only because the lines before them generated it
@@ -153,7 +154,9 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
             evidence = f"spectrum, then {focus} contrast"
         else:
             evidence = "spectrum (tie)"
-        if r.jump:
+        if isinstance(r.jump, str):
+            evidence = f"{r.jump}: {evidence}"
+        elif r.jump:
             evidence = f"its branch to line {r.jump}: {evidence}"
         suspects.append(Suspect(_relative(r.path, roots), r.first, r.last, current_rank, r.score, r.dstar, r.contrast,
                                 r.ef, r.ep, _text(texts, r.path, r.first), evidence, r.path, r.way, r.at_stake))
@@ -172,7 +175,7 @@ class _Row:
     contrast: float
     way: float
     at_stake: float
-    jump: int | None
+    jump: int | str | None       # the line its condition jumps to, or how its branch outcome was told
     played: bool = False   # on the way, in the function that plays the wrong move (after those that generate it)
 
     @property
@@ -293,6 +296,50 @@ def _condition_end(texts, path, start: int) -> int | None:
         if depth <= 0 and not text.endswith("\\") or depth == 1 and text.endswith("{"):
             return end if _CONDITION_END.search(text) else None
     return None
+
+
+TAKEN = "the way its condition went (branch data)"
+
+
+def _outcomes(groups, runs: list[Run], spectra, failing: set[int]):
+    """`groups` with a suspect of its own for each line whose branch data (gcov's, `Run.branches`)
+    has an outcome whose runs tell failing from passing better (Ochiai) than the runs that ran the
+    line: it carries that outcome's runs (an `if` that runs everywhere but goes into its block
+    only where the wrong move is made ranks with its block, above the lines that merely ran). The
+    line is taken out of the group that held it."""
+    ways: dict[tuple[str, int, int], set[int]] = {}
+    for i, run in enumerate(runs):
+        for path, lines in run.branches.items():
+            for line, taken in lines.items():
+                for way in taken:
+                    ways.setdefault((path, line, way), set()).add(i)
+    best: dict[tuple[str, int], tuple[float, frozenset[int]]] = {}
+    total = len(failing)
+    for (path, line, _), ran in ways.items():
+        if (path, line) not in spectra:
+            continue
+        score = ochiai(len(ran & failing), len(ran - failing), total)
+        if score > best.get((path, line), (0.0,))[0]:
+            best[(path, line)] = (score, frozenset(ran))
+    told = {}
+    for (path, line), (score, ran) in best.items():
+        own = spectra[(path, line)]
+        if score > ochiai(len(own & failing), len(own - failing), total) + 1e-12:
+            told[(path, line)] = ran
+    if not told:
+        return groups
+    out = []
+    for path, first, last, ran, jump in groups:
+        cut = [n for n in range(first, last + 1) if (path, n) in told] if jump is None else []
+        start = first
+        for n in cut:
+            if start < n:
+                out.append((path, start, n - 1, ran, None))
+            out.append((path, n, n, told[(path, n)], TAKEN))
+            start = n + 1
+        if start <= last:
+            out.append((path, start, last, ran, jump))
+    return out
 
 
 def _statement_start(texts, path, end: int) -> int:

@@ -1,7 +1,7 @@
 """The finder as a core.job.Job: typed settings, each Level as it is divided, the Report as the result.
 
     job = FindJob(FindSettings(Request.of(fen), depth=3), lambda: (engine, reference), ("mine", "core"))
-    report = job.run(print)         # each Level as it is divided
+    report = job.run(print)         # each Level as it is divided, then a Progress (levels of depth)
 """
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engines.oracle import Oracle, Request
-from ..job import Emit, Subject, ignore
+from ..engines.oracle import Oracle, Request, waiting_for
+from ..job import Emit, Progress, Subject, ignore
 from .finder import Report, find_mismatch
 
 
@@ -25,8 +25,10 @@ class FindSettings:
 class FindJob:
     """find_mismatch as a Job: `oracles()` gives (engine, reference) on the job's thread (starting
     an engine can fail: that is the run's error); `engines` name them for the Subject. Each Level
-    is an event; stop() ends the search before its next engine call and cancels the call running
-    (OracleCancelled ends the search: the report so far, `cancelled`)."""
+    is an event, followed by a Progress (levels divided of at most `depth`, no words: the CLI
+    prints the levels themselves); stop() ends the search before its next engine call and cancels
+    the call running (OracleCancelled ends the search: the report so far, `cancelled`);
+    activity() says which engine call is waited for and how long."""
 
     def __init__(self, settings: FindSettings, oracles: Callable[[], tuple[Oracle, Oracle]],
                  engines: tuple[str, ...] = ()):
@@ -38,8 +40,14 @@ class FindJob:
 
     def run(self, emit: Emit = ignore) -> Report:
         engine, reference = self._asked = self._oracles()
-        return find_mismatch(engine, reference, self.settings.request, self.settings.depth,
-                             progress=emit, cancelled=self._stopped.is_set).raise_unless_finding()
+        depth, levels = self.settings.depth, []
+
+        def level(event):
+            levels.append(event)
+            emit(event)
+            emit(Progress(len(levels), depth, ""))
+        return find_mismatch(engine, reference, self.settings.request, depth,
+                             progress=level, cancelled=self._stopped.is_set).raise_unless_finding()
 
     def stop(self):
         self._stopped.set()
@@ -47,4 +55,4 @@ class FindJob:
             oracle.cancel()
 
     def activity(self) -> str | None:
-        return None                    # the divide tab says which engine call is waited for
+        return waiting_for(self._asked) or None

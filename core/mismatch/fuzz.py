@@ -1,7 +1,7 @@
 """Fuzzing an engine against a reference: random play and constructed edge positions.
 
     >>> fuzzer = Fuzzer(EnginePair.parse("perftree:tests/engines/no_underpromotion.py", "core"),
-    ...                 seed=1, seconds=30, first=True)
+    ...                 FuzzSettings(seed=1, seconds=30, first=True))
     >>> result = fuzzer.run()
     >>> result.findings[0].kind
     'promotion'
@@ -41,6 +41,22 @@ from ..counting.suites import load
 from .engine_session import EngineSession
 
 DEFAULT_DEPTH = 2
+
+
+@dataclass(frozen=True)
+class FuzzSettings:
+    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for
+    `seconds` (None: no time limit) or `positions` positions, until the `first` finding if asked,
+    each finding shrunk with up to `shrink_calls` engine calls."""
+    seed: int = 1
+    depth: int = DEFAULT_DEPTH
+    seconds: float | None = 30.0
+    chess960: bool = False        # Chess960 castling positions and play from the 960 starts
+    positions: int | None = None
+    first: bool = False
+    shrink_calls: int = DEFAULT_SHRINK_CALLS
+
+
 MAX_PLIES = 60                 # random games are at most this long
 START_SUITES = ("standard.epd", "perftsuite.epd", "edge_cases.epd")
 CHESS960_SUITES = ("chess960.perft",)     # python-chess_chess960.perft holds the 960 starts themselves
@@ -154,15 +170,14 @@ def fuzz_positions(seed: int, chess960: bool = False) -> Iterator[tuple[str, str
 
 
 class Fuzzer(EngineSession):
-    """A fuzz session; `run` until `seconds` or `positions` (or `first` finding), `stop` from any thread."""
+    """A fuzz session with `settings` (FuzzSettings); `run` until its `seconds` or `positions` (or
+    `first` finding), `stop` from any thread."""
 
-    def __init__(self, pair: EnginePair, seed: int = 1, depth: int = DEFAULT_DEPTH,
-                 seconds: float | None = None, positions: int | None = None, first: bool = False,
-                 shrink_calls: int = DEFAULT_SHRINK_CALLS, on_finding: Callable[[Finding], None] | None = None,
-                 on_position: Callable[[], None] | None = None, chess960: bool = False):
-        self.seed, self.depth, self.seconds, self.positions = seed, depth, seconds, positions
-        self.chess960 = chess960
-        self.first, self.shrink_calls = first, shrink_calls
+    def __init__(self, pair: EnginePair, settings: FuzzSettings = FuzzSettings(),
+                 on_finding: Callable[[Finding], None] | None = None, on_position: Callable[[], None] | None = None):
+        s = self.settings = settings
+        self.seed, self.depth, self.seconds, self.positions = s.seed, s.depth, s.seconds, s.positions
+        self.chess960, self.first, self.shrink_calls = s.chess960, s.first, s.shrink_calls
         self.result = FuzzResult()
         super().__init__(pair, on_finding, on_position)
         self.engine, self.reference = self.take_oracles()

@@ -8,48 +8,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Iterable
 
 from ..engines.pair import EnginePair
 from ..job import Emit, Progress, Subject, ignore
 from .findings import Finding, merge
-from .shrink import DEFAULT_SHRINK_CALLS
-
-if TYPE_CHECKING:
-    from ..counting.suites import SuiteEntry
-
-
-@dataclass(frozen=True)
-class SuiteSettings:
-    """Every position of a bundled suite (`suite`: its file name in perftscope.resources), or of
-    `entries` read from a file of the user's (`suite` then its name; an iterable, so a file of any
-    length is streamed in bounded memory), each depth the file
-    gives up to `max_depth` and within `max_nodes`, on `jobs` engine processes, each failing
-    position shrunk with up to `shrink_calls` engine calls; `cases`: each position's Case an event
-    as it ends; `keep_passed`: the passed Cases kept (a long text report keeps the failures only)."""
-    suite: str
-    max_depth: int | None = 2
-    jobs: int = 2
-    chess960: bool = False        # every position read as Chess960 (the window's box)
-    entries: Iterable[SuiteEntry] | None = None
-    max_nodes: int | None = None
-    shrink_calls: int = DEFAULT_SHRINK_CALLS
-    cases: bool = False
-    keep_passed: bool = True
-
-
-@dataclass(frozen=True)
-class FuzzSettings:
-    """Edge positions and biased random play drawn from `seed`, each compared at `depth`, for
-    `seconds` (None: no time limit) or `positions` positions, until the `first` finding if asked,
-    each finding shrunk with up to `shrink_calls` engine calls."""
-    seed: int = 1
-    depth: int = 2
-    seconds: float | None = 30.0
-    chess960: bool = False        # Chess960 castling positions and play from the 960 starts
-    positions: int | None = None
-    first: bool = False
-    shrink_calls: int = DEFAULT_SHRINK_CALLS
+from .fuzz import Fuzzer, FuzzSettings
+from .suite_run import SuiteRun, SuiteSettings
 
 
 @dataclass
@@ -81,8 +45,6 @@ class SessionJob:
     def run(self, emit: Emit = ignore) -> SessionOutcome:
         from ... import resources
         from ..counting.suites import load
-        from .fuzz import Fuzzer
-        from .suite_run import SuiteRun
 
         suite = isinstance(self.settings, SuiteSettings)
 
@@ -104,15 +66,11 @@ class SessionJob:
             entries = settings.entries if settings.entries is not None else \
                 load(resources.path(settings.suite), settings.chess960)
             self._total = len(entries) if hasattr(entries, "__len__") else None
-            session = SuiteRun(entries, self.pair, jobs=settings.jobs, max_depth=settings.max_depth,
-                               max_nodes=settings.max_nodes, shrink_calls=settings.shrink_calls,
-                               on_case=emit if settings.cases else None, keep_passed=settings.keep_passed,
+            session = SuiteRun(entries, self.pair, settings, on_case=emit if settings.cases else None,
                                on_finding=found, on_position=tested)
             said = f"{settings.suite}{' as Chess960' if settings.chess960 else ''}: "
         else:
-            session = Fuzzer(self.pair, seed=settings.seed, depth=settings.depth, seconds=settings.seconds,
-                             positions=settings.positions, first=settings.first, shrink_calls=settings.shrink_calls,
-                             on_finding=found, on_position=tested, chess960=settings.chess960)
+            session = Fuzzer(self.pair, settings, on_finding=found, on_position=tested)
             said = ""
         self.session = session
         # the engines as their oracles name themselves, which is how findings name them
@@ -143,7 +101,7 @@ class SessionJob:
         what = "suite positions" if isinstance(self.settings, SuiteSettings) else "positions"
         with self._lock:
             done, found = self.done, len(self.found)
-        text = f"Testing {engine} against {reference}: {done} {what} done, {found} findings"
+        text = f"Testing {engine} against {reference}: {done} {what} done, {found} finding{'s' * (found != 1)}"
         current = session.activity()
         if current is not None:
             text += f"; {current.words(engine)}"

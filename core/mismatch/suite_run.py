@@ -2,7 +2,8 @@
 classified and shrunk; the summary by class; JUnit XML for an engine's own CI.
 
     >>> run = SuiteRun(load("resources/ep_edge_cases.epd"),
-    ...                EnginePair.parse("perftree:tests/engines/ep_rank_pin.py", "core"), jobs=2, max_nodes=10_000)
+    ...                EnginePair.parse("perftree:tests/engines/ep_rank_pin.py", "core"),
+    ...                SuiteSettings("ep_edge_cases.epd", max_depth=None, jobs=2, max_nodes=10_000))
     >>> run.run()
     >>> [c.finding.kind for c in run.cases if c.finding]
     ['ep-rank-pin', 'ep-rank-pin', ...]
@@ -76,21 +77,39 @@ class Case:
                 "finding": None if self.finding is None else self.finding.to_json()}
 
 
+@dataclass(frozen=True)
+class SuiteSettings:
+    """Every position of a bundled suite (`suite`: its file name in perftscope.resources), or of
+    `entries` read from a file of the user's (`suite` then its name; an iterable, so a file of any
+    length is streamed in bounded memory), each depth the file
+    gives up to `max_depth` and within `max_nodes`, on `jobs` engine processes, each failing
+    position shrunk with up to `shrink_calls` engine calls; `cases`: each position's Case an event
+    as it ends; `keep_passed`: the passed Cases kept (a long text report keeps the failures only)."""
+    suite: str
+    max_depth: int | None = 2
+    jobs: int = 2
+    chess960: bool = False        # every position read as Chess960 (the window's box)
+    entries: Iterable[SuiteEntry] | None = None
+    max_nodes: int | None = None
+    shrink_calls: int = DEFAULT_SHRINK_CALLS
+    cases: bool = False
+    keep_passed: bool = True
+
+
 class SuiteRun(EngineSession):
     """Runs the suite on worker threads; `on_case(case)` is called (from a worker) as each ends,
     besides the session's on_finding and on_position."""
 
-    def __init__(self, entries: Iterable[SuiteEntry], pair: EnginePair, jobs: int = 1,
-                 max_depth: int | None = None, max_nodes: int | None = None,
-                 shrink_calls: int = DEFAULT_SHRINK_CALLS, on_case: Callable[[Case], None] | None = None,
-                 on_finding: Callable[[Finding], None] | None = None, on_position: Callable[[], None] | None = None,
-                 keep_passed: bool = True):
-        self.entries, self.jobs = entries, max(1, jobs)
-        self.max_depth, self.max_nodes, self.shrink_calls = max_depth, max_nodes, shrink_calls
+    def __init__(self, entries: Iterable[SuiteEntry], pair: EnginePair, settings: SuiteSettings,
+                 on_case: Callable[[Case], None] | None = None, on_finding: Callable[[Finding], None] | None = None,
+                 on_position: Callable[[], None] | None = None):
+        s = self.settings = settings
+        self.entries, self.jobs = entries, max(1, s.jobs)
+        self.max_depth, self.max_nodes, self.shrink_calls = s.max_depth, s.max_nodes, s.shrink_calls
         self.on_case = on_case
         # every case, or (keep_passed False: a text report of a suite of any length) only those
         # that did not pass, the others counted: memory then grows with the failures alone
-        self.keep_passed = keep_passed
+        self.keep_passed = s.keep_passed
         self.cases: list[Case] = []
         self._counts = dict.fromkeys(("passed", "failed", "may_differ", "skipped"), 0)
         self.unreadable = 0            # suite lines that could not be read (each named on stderr as it came)

@@ -1,6 +1,7 @@
 """A/B: two builds of one engine timed in alternation, with a verdict per position and in total.
 
-    duel = Duel("uci:./build-old/perft", "uci:./build-new/perft", standard_positions(), repeat=10, depth=5)
+    duel = Duel(DuelSettings("uci:./build-old/perft", "uci:./build-new/perft", tuple(standard_positions()),
+                             repeat=10, depth=5))
     duel.run().total.text       # 'B is 7.2 % faster (95 % interval 5.1 to 9.3 %, 10 runs each)'
 
 On each position both builds first run a heat of the race (counts checked, start-ups measured;
@@ -42,18 +43,36 @@ class Match:
                 "cpu_verdict": self.cpu_verdict.to_json() if self.cpu_verdict else None}
 
 
-class Duel:
-    """A against B; `race` holds the two heats per position and the engines' processes."""
+@dataclass(frozen=True)
+class DuelSettings:
+    """Two builds (`a`, `b`: Specs, or texts read when the duel is made), the positions, `repeat`
+    timed runs of each per position, a budget in `seconds` per heat or a fixed `depth` (the other
+    None), threads and hash asked of both (None: their own), the per-call timeout."""
+    a: object
+    b: object
+    positions: tuple[RacePosition, ...]
+    repeat: int
+    seconds: float | None = None
+    depth: int | None = None
+    threads: int | None = None
+    hash_mb: int | None = None
+    timeout: float = DEFAULT_TIMEOUT
 
-    def __init__(self, a, b, positions, repeat: int, seconds: float | None = None,
-                 depth: int | None = None, mode: Mode | None = None, timeout: float = DEFAULT_TIMEOUT,
-                 listener=None, on_run=None):
-        self.repeat = repeat
-        self.race = Race([a, b], positions, seconds, depth, mode, timeout, yardsticks=(), listener=listener)
+
+class Duel:
+    """A against B; `race` holds the two heats per position and the engines' processes.
+    `listener` is the race's (core.race.runner.Race); `on_run(match, side, round)` is called after
+    each timed run."""
+
+    def __init__(self, settings: DuelSettings, listener=None, on_run=None):
+        s = settings
+        self.repeat = s.repeat
+        self.race = Race([s.a, s.b], s.positions, s.seconds, s.depth, Mode(s.threads, s.hash_mb), s.timeout,
+                         yardsticks=(), listener=listener)
         self.matches = [Match(p) for p in self.race.positions]
         self.total: Verdict | None = None
         self.cpu_total: Verdict | None = None
-        self.on_run = on_run          # on_run(match, side, round): after each timed run
+        self.on_run = on_run
 
     def stop(self):
         self.race.stop()

@@ -11,7 +11,7 @@ from perftscope.core.board.position import Position
 from perftscope.core.counting.suites import load
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.mismatch.edge_positions import chess960_edge_positions
-from perftscope.core.mismatch.fuzz import Fuzzer
+from perftscope.core.mismatch.fuzz import Fuzzer, FuzzSettings
 from perftscope.core.mismatch.shrink import can_arise
 from perftscope.core.engines.oracle import Request
 
@@ -119,11 +119,11 @@ def test_fuzz_960_finds_a_planted_chess960_castling_bug(capsys, engine_path, pla
 
 def test_fuzz_960_on_correct_chess960_engines_finds_nothing():
     # the core against python-chess, then Stockfish with UCI_Chess960, on the same seeded positions
-    python_chess = Fuzzer(EnginePair.parse("python-chess", "core"), seed=3, positions=40, chess960=True).run()
+    python_chess = Fuzzer(EnginePair.parse("python-chess", "core"), FuzzSettings(seed=3, seconds=None, positions=40, chess960=True)).run()
     assert python_chess.tested == 40 and python_chess.findings == []
     # every Chess960 castling position and as many from play: Stockfish reads king-takes-rook
     # castling only with UCI_Chess960
-    result = Fuzzer(EnginePair.parse("stockfish", "core"), seed=3, positions=1040, chess960=True).run()
+    result = Fuzzer(EnginePair.parse("stockfish", "core"), FuzzSettings(seed=3, seconds=None, positions=1040, chess960=True)).run()
     assert result.tested == 1040 and result.findings == []
 
 

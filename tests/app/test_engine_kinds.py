@@ -72,3 +72,15 @@ def test_gui_engine_xboard_chooses_it_and_divides_with_it(tmp_path, monkeypatch)
     assert saved["engine"] == f"xboard:{engine}"
     rows = saved["divide"]["rows"]
     assert len(rows) == 20 and all(r["engine"] == r["reference"] == 1 for r in rows)
+
+
+def test_locate_names_every_kind_that_runs_a_program_of_the_users():
+    """Locate's refusal of an engine that runs inside perftscope lists the kinds it can locate in,
+    from the table (xboard included), not from a list of its own."""
+    from perftscope.core.errors import EngineError
+    from perftscope.core.locate.sources import program_of
+    for kind in (k for k in KINDS if k.in_process):
+        with pytest.raises(EngineError) as refused:
+            program_of(kind.name)
+        named = str(refused.value).split("give the engine under test as ")[1]
+        assert [k.name for k in KINDS if k.needs and f"{k.name}:" in named] == [k.name for k in KINDS if k.needs]

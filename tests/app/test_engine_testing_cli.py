@@ -1,16 +1,13 @@
 """`suite --engine`, `fuzz` and `shrink`: planted bugs found and classified, a correct engine
 passes, a crash reported with the engine's own error, JUnit that a CI can read."""
 import json
-import signal
-import subprocess
 import sys
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from tests.processes import marker, with_marker
+from tests.processes import interrupted, marker, with_marker
 from .cli_run import run
 
 PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
@@ -186,22 +183,8 @@ def test_ctrl_c_ends_a_suite_at_once_and_its_engine_with_it(tmp_path):
     slow = tmp_path / "slow.sh"
     slow.write_text(f"#!/bin/sh\nsleep {mark}\n")
     slow.chmod(0o755)
-    proc = subprocess.Popen([PERFTSCOPE, "suite", "edge_cases.epd", "--engine", f"perftree:{slow}",
-                             "--max-depth", "1", "--timeout", "30"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        deadline = time.monotonic() + 30
-        while not with_marker(mark) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert with_marker(mark), proc.communicate(timeout=5)
-        proc.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        out, err = proc.communicate(timeout=40)
-        took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130 and err.strip().endswith("perftscope: interrupted")
+    code, err, took = interrupted([PERFTSCOPE, "suite", "edge_cases.epd", "--engine", f"perftree:{slow}",
+                                   "--max-depth", "1", "--timeout", "30"], mark)
+    assert code == 130 and err.strip().endswith("perftscope: interrupted")
     assert took < 5, took                    # not the engine's call (here the 30-second timeout)
     assert with_marker(mark) == []

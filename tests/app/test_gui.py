@@ -116,9 +116,19 @@ def test_stop_ends_a_slow_divide_or_search_and_the_tree_keeps_working(qtbot, win
     getattr(w.divider, action)(5)
     qtbot.waitUntil(w.tree.can_stop, timeout=5000)
     qtbot.wait(300)                              # let the engines get going
+    if action == "find_mismatch":
+        # a Job like the others: its activity (the engine call waited for) is its tab's status line
+        qtbot.waitUntil(lambda: "waiting for python-chess: call 1, " in w.finder_panel.status.text(), timeout=5000)
+        assert w.finder_panel.stop_button.isEnabled()
     w.tree.stop()
-    assert w.model.root.state == "failed" and not w.finder.running
+    assert w.model.root.state == "failed"
     assert "stopped" in status(w) and "stopped" in w.tree.summary.text()
+    if action == "find_mismatch":
+        # Stop went to the search's job: its engine call ended, the report so far arrives, stopped
+        qtbot.waitUntil(lambda: not w.finder.running, timeout=5000)
+        assert w.finder.report is not None and w.finder.report.cancelled
+        assert "stopped before the end" in w.finder_panel.text() and not w.finder_panel.stop_button.isEnabled()
+        assert status(w) == "search stopped: nothing was found before"     # the search's words, not a divide's
     # the engines really stop: every job of the service ends soon after
     qtbot.waitUntil(lambda: all(job.done.is_set() for job in list(w.divides._jobs)), timeout=5000)
     w.divider.divide(2)

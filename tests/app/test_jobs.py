@@ -1,4 +1,4 @@
-"""app.jobs.JobController: any core.job.Job off the GUI thread, its progress, activity, result
+"""app.job_control.JobController: any core.job.Job off the GUI thread, its progress, activity, result
 and error written into the tab's JobState, and a panel watching that state."""
 import threading
 
@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from perftscope.app.bridge import Bridge
-from perftscope.app.jobs import JobController
+from perftscope.app.job_control import JobController
 from perftscope.app.model import JobState
 from perftscope.core.errors import EngineError
 from perftscope.core.job import Progress, Subject

@@ -96,7 +96,7 @@ def _counts(fen, depth):
 
 
 def test_locate_starts_from_a_saved_session_with_its_engines(capsys, tmp_path):
-    from perftscope.app.session import report_json, save
+    from perftscope.app.session_files import report_json, save
     from perftscope.core.engines.oracles import make_oracle
     from perftscope.core.engines.oracle import Request
     from perftscope.core.mismatch.finder import find_mismatch

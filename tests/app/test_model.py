@@ -18,7 +18,9 @@ def test_a_result_is_stale_once_the_board_shows_another_position(qtbot):
     moved(model, Position.from_fen(START_FEN))
     assert model.analysis is not None and changes
     model.divide_started()
-    assert model.run_started() == Position.from_fen(START_FEN) and model.run_root == (START_FEN, ())
+    assert model.run_started() == Position.from_fen(START_FEN)
+    assert (model.run_request.root, model.run_request.moves, model.run_request.position) == \
+        (START_FEN, (), Position.from_fen(START_FEN))
     assert not model.divide_stale and not model.run_stale
     moved(model, AFTER_E4, (START_FEN, ("e2e4",)))
     assert model.divide_stale and model.run_stale

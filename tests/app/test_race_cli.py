@@ -1,5 +1,7 @@
 """`perftscope race`: the live text, JSON and Markdown, exit codes 0 / 1 / 2."""
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +10,7 @@ from perftscope.app.cli import build_parser
 from .cli_run import run
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+PERFTSCOPE = str(Path(sys.executable).parent / "perftscope")
 
 
 def test_a_race_in_json(capsys, engine_path):
@@ -62,3 +65,19 @@ def test_bad_requests_exit_2(capsys):
     with pytest.raises(SystemExit) as exited:
         build_parser(argv).parse_args(argv)
     assert exited.value.code == 2 and "--depth: depth must be between 1 and" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_an_ab_duel_as_a_job_and_its_engine_with_it(tmp_path):
+    """`race --repeat` runs its DuelJob as every long command does: Ctrl-C is its Stop (the engine
+    call running killed, said on stderr), then the interrupt, exit 130."""
+    from tests.processes import interrupted, marker, with_marker
+    mark = marker()
+    slow = tmp_path / "slow.sh"
+    slow.write_text(f"#!/bin/sh\nsleep {mark}\n")
+    slow.chmod(0o755)
+    code, err, took = interrupted([PERFTSCOPE, "race", "--engine", f"perftree:{slow}", "--engine", f"perftree:{slow}",
+                                   "--repeat", "2", "--depth", "1", "--positions", POSITION_3, "--timeout", "30",
+                                   "--json"], mark)
+    assert code == 130 and "perftscope: stopping" in err and err.strip().endswith("perftscope: interrupted")
+    assert took < 5, took                    # not the engine's call (here the 30-second timeout)
+    assert with_marker(mark) == []

@@ -4,7 +4,7 @@ import numpy as np
 
 from perftscope.app.bridge import Bridge
 from perftscope.app.model import MainModel
-from perftscope.app.runs import RunController
+from perftscope.app.perft_runs import RunController
 from perftscope.core.board.position import START_FEN, Position
 from perftscope.widgets.context import ContextBar
 from perftscope.widgets.graphs import LiveGraphs

@@ -7,7 +7,7 @@ import pytest
 
 from perftscope.app.cli import main
 from perftscope.app.gui import MainWindow
-from perftscope.app.session import load
+from perftscope.app.session_files import load
 from perftscope.core.errors import PerftscopeError
 
 EP_PIN = "8/8/8/8/k3p2Q/8/3P4/3K4 w - - 0 1"
@@ -110,7 +110,7 @@ def test_an_unreadable_session_path_is_a_message(tmp_path):
                                   if k.needs], ids=lambda k: k.name)
 def test_every_kind_that_names_a_program_is_checked_for_a_moved_engine(kind):
     """The kinds come from the one table (xboard included), not from a list of its own."""
-    from perftscope.app.session import missing_engines
+    from perftscope.app.session_files import missing_engines
     target = "/nowhere/engine" + (" perft {depth} {fen}" if kind.needs == "text" else
                                   ".toml" if kind.name == "file" else "")
     lines = missing_engines({"engine": f"{kind.name}:{target}", "reference": "core"})

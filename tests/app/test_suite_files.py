@@ -10,7 +10,7 @@ import pytest
 
 from perftscope.core.counting.suites import read
 from perftscope.core.engines.pair import EnginePair
-from perftscope.core.mismatch.suite_run import IN_FLIGHT, SuiteRun
+from perftscope.core.mismatch.suite_run import IN_FLIGHT, SuiteRun, SuiteSettings
 
 from .cli_run import run
 
@@ -98,7 +98,7 @@ def test_an_engine_suite_pulls_only_a_few_positions_ahead(tmp_path):
             yield from read_one(tmp_path, i)
 
     seen_ahead = []
-    run_ = SuiteRun(positions(), EnginePair.parse("python-chess", "core"), jobs=2, max_depth=1,
+    run_ = SuiteRun(positions(), EnginePair.parse("python-chess", "core"), SuiteSettings("200 lines", max_depth=1),
                     on_case=lambda case: seen_ahead.append(len(pulled) - case.index))
     run_.run()
     assert len(run_.cases) == 200 and all(c.passed for c in run_.cases)

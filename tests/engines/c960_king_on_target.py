@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted Chess960 bug: no castling when the king already stands on its target square (g1 or
 c1; only the rook moves), as a generator does that looks for the king's destination among the
 squares it crosses and finds none. Moves are written king takes rook, as in python-chess's

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted Chess960 bug: castling tests the squares the king crosses with the castling rook
 still on its square, so a rook pinned to the king along the first rank may castle (the bug
 Stockfish once fixed). Moves are written king takes rook, as in python-chess's chess960 mode."""

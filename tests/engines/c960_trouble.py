@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A correct standard-chess generator that cannot play Chess960, in a way real programs have
 shown: `c960_trouble.py MODE DEPTH FEN [MOVES]` in perftree's protocol, where a Chess960 FEN
 (castling rights for a king or rooks off their standard squares) gets, by MODE:

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: a capture on a rook's corner does not clear that side's castling right, so the
 right comes back once another rook stands on the corner; but a FEN is read strictly, a right
 whose rook is not on its corner dropped (as python-chess and many engines read one), so no FEN

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: making a castling move puts the king on its square but leaves the rook in its
 corner (the move generator itself is right)."""
 import chess

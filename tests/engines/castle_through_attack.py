@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: castling checks the king's start and destination squares but not the square
 it passes over."""
 import chess

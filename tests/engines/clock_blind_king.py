@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: once the halfmove clock reaches 40, kings are not generated any move."""
 import chess
 

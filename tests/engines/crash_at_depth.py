@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A perftree script that counts right up to depth 2 and dies at depth 3 with a Python error."""
 import sys
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: the en-passant square of a double push is kept one move too long: the side that
 could take en passant may still take on its next turn, if the pushed pawn is still there and
 the square still empty (an engine that clears the square only when its own side moves, say).

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug, the en-passant check many authors write: a pinned pawn never captures en passant,
 and any other en passant is legal unless the king is in check. It misses a pawn pinned along a
 diagonal capturing en passant along that diagonal (legal), and plays en passant through a rank

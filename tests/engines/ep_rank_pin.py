@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: en passant is allowed even when removing both pawns from the rank exposes the
 king to a rook or queen on that rank (the classic "ep through a rank pin")."""
 import chess

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Any perftree-protocol engine in this folder, its divide reprinted in the format of another
 kind of real engine: `formats.py FORMAT ENGINE DEPTH FEN [MOVES]`.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted hang: a correct generator that never answers when the position asked about has a
 legal en-passant capture (a loop real engines fall into), so a session must time it out,
 restart it and go on."""

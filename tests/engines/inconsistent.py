@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: asked about the root itself (no moves given), the first move's count is one
 too high; asked about any position through a move list, every count is right. Real engines do
 this with hash collisions or state an unmake forgets to restore."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """An interactive program around a perftree-protocol engine of this folder, driven through an
 engine file: `interactive.py ENGINE [--stderr]`, then on stdin
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: no castling move is ever generated."""
 from perftree_protocol import legal, run
 

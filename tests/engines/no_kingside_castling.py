@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: king-side castling is never generated (queen-side castling is right)."""
 import chess
 

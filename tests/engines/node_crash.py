@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A perftree script that dies the way a Node.js program does: asked about the root it answers
 like ep_rank_pin (so the finder descends), asked about any position after a move it prints a
 JavaScript stack trace, a blank line and the runtime's version on stderr, and exits 1."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted crash: asked about a position where en passant is possible, it dies the way a Node.js
 program does: the source line, a caret, the error, a stack trace, and the runtime's version as
 the last line of stderr. The error worth reporting is the TypeError, not 'Node.js v20.11.0'."""

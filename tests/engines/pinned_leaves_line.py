@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: when not in check, a pinned piece (not the king, not en passant) may leave
 its pin line."""
 from perftree_protocol import legal, run

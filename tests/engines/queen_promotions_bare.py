@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: a pawn only ever promotes to a queen, and the divide prints that promotion
 without its piece letter (`b7b8 1`)."""
 import chess

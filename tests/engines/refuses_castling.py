@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug in an interactive program that prints only totals: it never castles, and asked
 to play a castling move (`position fen FEN moves e1g1`) it answers `Illegal move: e1g1`, as
 many programs refuse a move their generator does not make. Driven through an engine file:

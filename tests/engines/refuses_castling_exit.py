@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug in a program run once per call that prints only totals (`SCRIPT [HOW] DEPTH FEN
 [MOVES]` -> `nodes N`): it never castles, and asked to play a castle it refuses the way scripts
 usually do, `Illegal move: e1g1` on stderr and exit code 1. HOW: `--stdout`, the same line on

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A correct generator that does its work TIMES times: `repeats.py TIMES DEPTH FEN [MOVES]`, the
 perftree protocol after the first argument. Two of them are two builds of one engine, one
 slower by a known factor (for the race and its A/B verdict)."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Planted bug: make clears a castling right when its king or rook moves, but not when the rook
 is captured on its corner; castling then needs the rook, so the bug shows once another rook
 has come to that corner."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Two planted bugs in one generator: castling through an attacked square (as castle_through_attack.py)
 and no promotion to a knight (as no_underpromotion.py). A position may show either or both; a
 shrink started from one of them must end at an example of that one."""

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A UCI engine with a right `go perft` for standard chess whose search thread ends without a word
 on a Chess960 position: no answer ever, while its input loop still answers `isready`."""
 import threading

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A UCI 'engine' answering `go perft` right (so it can be calibrated), but listing its first move
 twice (the total counting both) when moves were played from the FEN or its move number is above 50."""
 from fake_uci import divide_lines, serve

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A UCI 'engine' whose right answers to `go perft` carry a line of nonsense."""
 from fake_uci import divide_lines, serve
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A UCI 'engine' that shakes hands properly and then never answers `go perft`."""
 import time
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A UCI 'engine' that answers `go perft` right (so perftscope can learn how it prints) except on
 positions of three pieces or fewer, where it never answers."""
 import time

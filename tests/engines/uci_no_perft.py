@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A UCI program without `go perft`, like many real engines: `uci_no_perft.py [ENGINE] [--silent |
 --ignores] [--complains]` (ENGINE: correct.py by default).
 `go ...` starts a 'search' (`info depth 1 ...` then `bestmove`; with --silent nothing until

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """An xboard (CECP) program around a perftree-protocol engine of this folder:
 `xboard_engine.py ENGINE [--usermove]`.
 

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """Lists every pseudo-legal move, as Sjaak II does: below depth 1 an illegal one with 0 (it is
 tested when made), but at depth 1 each pseudo-legal move counts 1 (the bulk count tests none):
 its depth-1 divide holds illegal moves, while its deeper divides are right."""

@@ -126,5 +126,32 @@ def test_a_refused_move_keeps_the_other_rows(qtbot, service, refusing_engine):
     castle = model.node(model.find(["e1g1"]))
     assert castle.verdict is NOT_GENERATED and castle.row == Row("e1g1", None, 23, refused="Illegal move: e1g1")
     assert model.data(model.find(["e1g1"]).siblingAtColumn(3)) == "✗ not generated (refused)"
+    # its tooltip quotes the engine's own refusal
+    assert "asked to play it, refuses castling refused: Illegal move: e1g1" in model.tooltip(castle)
     # below a1b1 it does not castle either: a count, not a failure
     assert model.node(model.find(["a1b1"])).row == Row("a1b1", 24, 26)
+
+
+def test_the_panel_watches_the_trees_work_and_the_search(qtbot):
+    """The panel is told nothing but watches two JobStates (the tree's divides, the finder): Stop and
+    Find offered from them, the engine call waited for under the loading root, and the Subject the
+    rows belong to above them, said once, in the state."""
+    from perftscope.app.model import JobState
+    from perftscope.core.job import Subject
+
+    model = DivideModel(lambda *args: None)       # a root that stays loading: nothing answers
+    panel = DivideTreePanel(model)
+    qtbot.addWidget(panel)
+    dividing, finding = JobState(), JobState()
+    panel.watch(dividing, finding)
+    model.set_root(POSITION_3, 3, engine="mine", reference="core")
+    dividing.begin(Subject(POSITION_3, ("b4b1",), ("mine", "core")), "")
+    assert panel.can_stop() and panel._find_button.isEnabled()
+    assert "b4b1" in panel.context.text() and "mine against core" in panel.context.text()
+    dividing.update(True, "waiting for mine: call 1, 2.0 s (timeout 60 s)")
+    assert panel.summary.text() == "Dividing at depth 3… waiting for mine: call 1, 2.0 s (timeout 60 s)"
+    dividing.update(False, "")
+    finding.begin(None, "")
+    assert panel.can_stop() and not panel._find_button.isEnabled()
+    finding.end(None, "")
+    assert not panel.can_stop() and panel._find_button.isEnabled()

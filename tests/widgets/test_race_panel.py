@@ -43,3 +43,37 @@ def test_a_verdict_is_whole_in_a_narrow_tab_and_the_legend_is_not_over_the_curve
     assert graphs.depth_plot.plotItem.legend is None
     assert "castle_without_rook.py" in graphs.legend.text() and "stockfish" in graphs.legend.text()
     assert graphs.legend.geometry().bottom() <= graphs.depth_plot.geometry().top()
+
+
+def test_the_panel_watches_the_race_state(qtbot):
+    """Nothing pushed: the rows come from the state's Race, each heat from its events as they
+    arrive, and the first engine out is selected once the race is the state's result."""
+    from perftscope.app.model import JobState
+    from perftscope.core.job import Subject
+    from perftscope.core.race.race_job import RaceEvent
+    from perftscope.core.race.runner import Race
+    panel = RacePanel(EngineSelection(), [KIWIPETE])
+    qtbot.addWidget(panel)
+    state = JobState()
+    panel.watch(state)
+    race = Race(["python-chess"], [KIWIPETE], depth=3, yardsticks=("core",))
+    state.begin(Subject(engines=("python-chess", "core"), what="Race on kiwipete"), "Starting 2 engines…", race)
+    assert panel.table.rowCount() == 2 and panel.table.item(0, RESULT).text() == "waiting"
+    assert "Race on kiwipete · depth 3" in panel.graphs.caption.text()
+    shown = heats()
+    for heat in shown:
+        state.add(RaceEvent("heat", heat))
+    assert panel.table.item(0, RESULT).text().startswith("✗ wrong count at depth 3")
+    assert panel.table.item(1, COLUMNS.index("Depth")).text() == "5"
+    panel.table.setCurrentCell(1, RESULT)
+    race.heats[:] = shown                                 # as the race ended
+    state.end(race, "Race done")
+    assert panel.table.currentRow() == 0                  # the engine out, selected once
+
+
+def test_each_racer_listed_says_how_it_is_run(qtbot):
+    panel = RacePanel(EngineSelection(), [KIWIPETE])
+    qtbot.addWidget(panel)
+    panel.set_choices({"engines": ["perftree:/builds/old/my-perft.sh", "uci:/builds/new/my-perft.sh", "python-chess"]})
+    assert [panel.engines.item(i).text() for i in range(panel.engines.count())] == \
+        ["my-perft.sh · perftree", "my-perft.sh · uci", "python-chess"]

@@ -40,3 +40,44 @@ def test_every_mutant_run_without_a_fix_says_no_one_token_change_fixes_it(qtbot,
     panel.show_result(result_of(tmp_path, MutationResult(fixes=[refuted], tried=60, made=60)))
     said = panel.fix_label.text()
     assert said.startswith("No one-token change fixes it") and "engine.py:1" in said and "(60 mutants run)" in said
+
+
+def test_the_panel_watches_the_locate_state(qtbot, tmp_path):
+    """Nothing pushed: what a locate runs on, then its result, come from the "locate" JobState."""
+    from perftscope.app.model import JobState
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    state = JobState()
+    panel.watch(state)
+    result = result_of(tmp_path, MutationResult(tried=60, made=60))
+    state.begin(result.subject, "Locating engine.py: finding the failing position…")
+    assert panel.caption.text().startswith("Suspect lines of locate · 8/8/8/8/Q1pP3k/8/8/4K3 b - d3 0 1")
+    assert panel.table.rowCount() == 0 and panel.can_stop()
+    state.end(result, "Locate done")
+    assert panel.result is result and panel.table.rowCount() == 1
+    assert panel.table.item(0, 1).text() == result.suspects[0].where
+
+
+def test_the_source_and_the_fix_get_the_room_in_a_small_window(qtbot, tmp_path):
+    """In the Lines tab of a 1024x700 window (about 440x600) the source is stacked above the fix,
+    each the tab's whole width, and the source is not squeezed to a few lines by the table."""
+    from dataclasses import replace
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(440, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    result = result_of(tmp_path, MutationResult(tried=14, made=60))
+    result.mutation.fixes.append(replace(candidate(confirmed=True), path=result.suspects[0].path,
+                                         diff="--- a/engine.py\n+++ b/engine.py\n-!=\n+==\n"))
+    panel.show_result(result)
+    qtbot.wait(20)
+    source, fix = panel.source_view, panel.fix_view
+    assert panel.fix is not None and fix.isVisible() and fix.height() >= 50, fix.height()
+    assert source.width() > 0.8 * panel.width() and fix.width() > 0.8 * panel.width()
+    assert source.height() >= 130, source.height()          # it had 118 px (and 248 wide) under a table of one row, 192 px tall
+    assert panel.table.height() < source.height()
+    # without a fix, what the mutants said is a few lines and the source has the rest
+    panel.show_result(result_of(tmp_path, MutationResult(tried=60, made=60)))
+    qtbot.wait(20)
+    assert not fix.isVisible() and source.height() >= 200, source.height()

@@ -75,12 +75,12 @@ def test_the_finder_reads_no_fen_however_deep_it_goes(engine_path, monkeypatch):
 def test_a_suite_line_is_read_once_whatever_the_run_does_with_it(engine_path, monkeypatch, tmp_path):
     from perftscope.core.counting.suites import load
     from perftscope.core.engines.pair import EnginePair
-    from perftscope.core.mismatch.suite_run import SuiteRun
+    from perftscope.core.mismatch.suite_run import SuiteRun, SuiteSettings
     path = tmp_path / "pos3.epd"
     path.write_text(f"{POSITION_3} ;D1 14 ;D2 191 ;D3 2812\n")
     pair = EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core")
-    SuiteRun(load(path), pair, shrink_calls=0).run()      # how it prints a divide learned (position 3 among them)
-    run = SuiteRun(load(path), pair, shrink_calls=0)
+    SuiteRun(load(path), pair, SuiteSettings(path.name, max_depth=None, jobs=1, shrink_calls=0)).run()      # how it prints a divide learned (position 3 among them)
+    run = SuiteRun(load(path), pair, SuiteSettings(path.name, max_depth=None, jobs=1, shrink_calls=0))
     reads = count_fen_reads(monkeypatch)
     run.run()
     # every engine and reference call, the finder's descent, the finding and the unreachable
@@ -102,11 +102,11 @@ def test_a_find_reads_its_position_once_where_it_enters(engine_path, fen_reads):
 
 def test_a_fuzz_finding_reads_each_position_once(engine_path, fen_reads):
     from perftscope.core.engines.pair import EnginePair
-    from perftscope.core.mismatch.fuzz import Fuzzer
+    from perftscope.core.mismatch.fuzz import Fuzzer, FuzzSettings
     pair = EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core")
     from perftscope.core.mismatch.edge_positions import edge_positions
     from perftscope.core.mismatch.fuzz import start_positions
-    fuzzer = Fuzzer(pair, seed=1, depth=2, positions=40, first=True, shrink_calls=0)
+    fuzzer = Fuzzer(pair, FuzzSettings(seed=1, depth=2, seconds=None, positions=40, first=True, shrink_calls=0))
     fuzzer.engine.prepare()
     fuzzer.reference.divide(Request.at(Position.from_fen(START_FEN)), 2)
     edge_positions(), start_positions(False)      # the positions it draws from, built once per process

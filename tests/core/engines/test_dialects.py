@@ -12,7 +12,7 @@ from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.errors import CalibrationError, EngineError
 from perftscope.core.mismatch.finder import find_mismatch
-from perftscope.core.mismatch.fuzz import Fuzzer
+from perftscope.core.mismatch.fuzz import Fuzzer, FuzzSettings
 from perftscope.core.engines.oracle import Request
 
 ENGINES = Path(__file__).parents[2] / "engines"
@@ -99,7 +99,7 @@ def test_planted_bugs_are_found_through_every_dialect(fmt, planted, expected, co
 def test_no_finding_on_a_correct_engine_in_a_fuzz_session(fmt, core, engine_path):
     # a fixed number of positions keeps this short; the 60-second sessions are in the README
     pair = EnginePair.parse(in_format(fmt, "correct", engine_path), "core", timeout=60)
-    result = Fuzzer(pair, seed=3, positions=12, shrink_calls=0).run()
+    result = Fuzzer(pair, FuzzSettings(seed=3, seconds=None, positions=12, shrink_calls=0)).run()
     assert result.tested == 12 and result.findings == []
 
 
@@ -149,8 +149,8 @@ def test_a_move_the_xboard_engine_refuses_is_a_refusal_not_the_roots_count(xboar
 
 
 def test_no_finding_on_a_correct_xboard_engine_in_a_fuzz_session(xboard_file, core):
-    result = Fuzzer(EnginePair.parse(xboard_file("correct"), "core", timeout=60), seed=5, positions=20,
-                    shrink_calls=0).run()
+    result = Fuzzer(EnginePair.parse(xboard_file("correct"), "core", timeout=60),
+                    FuzzSettings(seed=5, seconds=None, positions=20, shrink_calls=0)).run()
     assert result.tested == 20 and result.findings == []
 
 

@@ -192,3 +192,39 @@ def test_a_refused_move_is_a_move_not_generated_and_the_divide_keeps_the_rest(re
     assert len(level.rows) == 26
     assert [r.move for r in level.rows if r.refused] == ["e1g1", "e1c1"]
     assert level.to_json()["rows"][[r.move for r in level.rows].index("e1g1")]["refused"] == "Illegal move: e1g1"
+
+
+def test_the_find_job_says_which_call_it_waits_for_and_stop_ends_that_call(tmp_path, core):
+    """The finder as a Job like the others: activity() names the engine call running, each level
+    is followed by a Progress, and stop() ends the call running (the engine killed, not waited
+    for): the report so far, cancelled."""
+    import sys
+    import time
+
+    from perftscope.core.job import Progress
+    from perftscope.core.mismatch.find_job import FindJob, FindSettings
+    hang = tmp_path / "hang.py"
+    # answers the root (one count off, so the finder goes down), then hangs one level below
+    hang.write_text(f"#!{sys.executable}\nimport sys, time, chess\n"
+                    "if len(sys.argv) > 3:\n    time.sleep(3600)\n"
+                    "b = chess.Board(sys.argv[2])\nmoves = list(b.legal_moves)\n"
+                    "for i, m in enumerate(moves):\n    print(m.uci(), 1 + (i == 0))\n"
+                    "print()\nprint(len(moves) + 1)\n")
+    hang.chmod(0o755)
+    engine = perftree(hang)
+    job = FindJob(FindSettings(Request.of(START_FEN), 2), lambda: (engine, core), ("hang.py", "core"))
+    assert job.activity() is None
+    events, result = [], []
+    worker = threading.Thread(target=lambda: result.append(job.run(events.append)))
+    worker.start()
+    deadline = time.monotonic() + 20
+    while "call 2" not in (job.activity() or "") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert (job.activity() or "").startswith("waiting for hang.py: call 2, ")
+    assert "(timeout " in job.activity()
+    assert [type(e).__name__ for e in events] == ["Level", "Progress"] and events[1] == Progress(1, 2, "")
+    job.stop()
+    worker.join(5)
+    assert not worker.is_alive() and result[0].cancelled and len(result[0].levels) == 1
+    assert job.activity() is None
+    engine.close()

@@ -5,7 +5,7 @@ from perftscope.core.mismatch.finder import find_mismatch
 from perftscope.core.errors import EngineTimeout
 from perftscope.core.race.runner import CRASHED, HUNG
 from perftscope.core.mismatch.findings import classify, investigate, merge, timeout_finding
-from perftscope.core.mismatch.fuzz import Fuzzer
+from perftscope.core.mismatch.fuzz import Fuzzer, FuzzSettings
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.engines.oracle import Request
@@ -42,8 +42,8 @@ def test_a_fuzz_session_gives_one_row_for_one_bug(engine_path):
     # seed 1041's first seven positions hold three en passants through a rank pin: black to move
     # with a queen, white with a queen on the other side, black with a rook, each already as small as
     # it gets (kings, two pawns, the slider): one bug, one row
-    fuzzer = Fuzzer(EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core"), seed=1041, positions=7,
-                    depth=1, shrink_calls=0)
+    fuzzer = Fuzzer(EnginePair.parse(f"perftree:{engine_path('ep_rank_pin')}", "core"),
+                    FuzzSettings(seed=1041, seconds=None, positions=7, depth=1, shrink_calls=0))
     result = fuzzer.run()
     assert [(f.kind, f.count) for f in result.findings] == [("ep-rank-pin", 3)]
     assert result.findings[0].summary().startswith("en passant through a rank pin: illegal ")
@@ -89,7 +89,8 @@ def test_timeouts_merge_like_other_findings(engine_path):
 
 def test_a_hanging_engine_is_a_timeout_finding_and_the_session_goes_on(engine_path):
     # hang_on_ep.py never answers where en passant is legal; 1 s per call, then it is killed
-    fuzzer = Fuzzer(EnginePair.parse(f"perftree:{engine_path('hang_on_ep')}", "core", 1.0), seed=1, positions=16)
+    fuzzer = Fuzzer(EnginePair.parse(f"perftree:{engine_path('hang_on_ep')}", "core", 1.0),
+                    FuzzSettings(seed=1, seconds=None, positions=16))
     engine = fuzzer.engine
     result = fuzzer.run()
     assert result.tested == 16 and len(result.findings) == 1

@@ -9,8 +9,8 @@ import pytest
 from perftscope.core.counting.suites import load, read
 from perftscope.core.engines.pair import EnginePair
 from perftscope.core.errors import EngineError
-from perftscope.core.mismatch.fuzz import Fuzzer
-from perftscope.core.mismatch.suite_run import SuiteRun
+from perftscope.core.mismatch.fuzz import Fuzzer, FuzzSettings
+from perftscope.core.mismatch.suite_run import SuiteRun, SuiteSettings
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -23,7 +23,7 @@ def suite(tmp_path):
 
 
 def make(kind, pair, suite):
-    return SuiteRun(suite, pair) if kind == "suite" else Fuzzer(pair, seconds=60)
+    return SuiteRun(suite, pair, SuiteSettings("one.epd", max_depth=None, jobs=1)) if kind == "suite" else Fuzzer(pair, FuzzSettings(seconds=60))
 
 
 @pytest.mark.parametrize("kind", ["suite", "fuzz"])
@@ -53,8 +53,8 @@ def test_a_session_tells_each_position_and_finding(engine_path, tmp_path, kind):
     hooks = dict(on_position=lambda: seen.append(1), on_finding=found.append)
     promotion = tmp_path / "promotion.epd"
     promotion.write_text("8/2P5/8/8/8/8/k7/7K w - - 0 1\n")        # counted by the reference
-    session = (SuiteRun(load(promotion), pair, max_depth=1, shrink_calls=0, **hooks) if kind == "suite" else
-               Fuzzer(pair, positions=40, first=True, shrink_calls=0, **hooks))
+    session = (SuiteRun(load(promotion), pair, SuiteSettings("promotion.epd", max_depth=1, jobs=1, shrink_calls=0), **hooks) if kind == "suite" else
+               Fuzzer(pair, FuzzSettings(seconds=None, positions=40, first=True, shrink_calls=0), **hooks))
     session.run()
     assert seen and found and found == session.findings
     assert {f.kind for f in found} == {"promotion"}
@@ -64,7 +64,7 @@ def test_a_spec_that_cannot_start_fails_when_the_session_is_made(suite):
     with pytest.raises(EngineError, match="/nonexistent/engine"):
         Fuzzer(EnginePair.parse("uci:/nonexistent/engine", "core"))
     with pytest.raises(EngineError, match="/nonexistent/engine"):
-        SuiteRun(suite, EnginePair.parse("core", "uci:/nonexistent/engine"))
+        SuiteRun(suite, EnginePair.parse("core", "uci:/nonexistent/engine"), SuiteSettings("one.epd"))
 
 
 def test_a_suite_kept_for_a_text_report_holds_only_what_did_not_pass(tmp_path):
@@ -74,7 +74,8 @@ def test_a_suite_kept_for_a_text_report_holds_only_what_did_not_pass(tmp_path):
     path.write_text(f"{START} ;D1 20\n" * 1500 + f"{START} ;D1 21\n" + f"{START} ;D1 20\n" * 500)
     pair = EnginePair.parse("core", "python-chess")
     for keep_passed, kept in ((False, 1), (True, 2001)):
-        run = SuiteRun(read(path), pair, keep_passed=keep_passed, shrink_calls=0)
+        run = SuiteRun(read(path), pair, SuiteSettings("long.epd", max_depth=None, jobs=1, shrink_calls=0,
+                                                       keep_passed=keep_passed))
         run.run()
         assert run.counts() == {"passed": 2000, "failed": 1, "may_differ": 0, "skipped": 0}
         assert len(run.cases) == kept

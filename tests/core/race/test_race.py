@@ -8,7 +8,7 @@ import pytest
 
 from perftscope.core.engines.mode import Mode
 from perftscope.core.race import stats
-from perftscope.core.race.duel import Duel
+from perftscope.core.race.duel import Duel, DuelSettings
 from perftscope.core.engines.usage import proc_times
 from perftscope.core.race.racers import own_time
 from perftscope.core.race.runner import (CRASHED, DONE, HUNG, STOPPED, WRONG, Race, RacePosition,
@@ -28,7 +28,7 @@ def builds(engine_path):
 def test_two_builds_are_ordered_and_the_verdict_names_the_faster(builds):
     # eight alternating runs each (about 5 s): with eight the interval leaves out the three most
     # extreme pair means on each side, so one run a busy neighbour slowed cannot blur the verdict
-    duel = Duel(builds(1), builds(4), [POSITIONS["pos5"]], repeat=8, depth=3)
+    duel = Duel(DuelSettings(builds(1), builds(4), (POSITIONS["pos5"],), repeat=8, depth=3))
     duel.run()
     fast, slow = duel.race.heats
     assert fast.status == slow.status == DONE
@@ -139,3 +139,17 @@ def test_the_os_figures_and_the_engines_own_time():
     assert own_time(["perft 5 took 2.5s"]) == pytest.approx(2.5)
     assert own_time(["perft  5 :  193690690 leaves in      0.857 s   226015844 leaves/s"]) == pytest.approx(0.857)
     assert own_time(["Nodes searched: 20", "in 3 moves"]) is None
+
+
+def test_a_duel_as_a_job_says_each_timed_run_and_how_far_it_is(builds):
+    from perftscope.core.job import Progress
+    from perftscope.core.race.race_job import DuelJob, DuelRun, RaceEvent
+    job = DuelJob(DuelSettings(builds(1), builds(1), (POSITIONS["pos3"],), repeat=2, depth=1))
+    events = []
+    duel = job.run(events.append)
+    runs = [e for e in events if isinstance(e, DuelRun)]
+    assert [(r.side, r.round) for r in runs] == [("A", 0), ("B", 0), ("B", 1), ("A", 1)]   # AB BA
+    assert [e for e in events if isinstance(e, Progress)][-1] == \
+        Progress(4, 4, "A/B: run 4 of 4 (A on pos3, depth 1)")
+    assert any(isinstance(e, RaceEvent) for e in events) and duel is job.duel
+    assert len(duel.matches[0].a) == len(duel.matches[0].b) == 2 and job.activity() is None

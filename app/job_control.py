@@ -80,8 +80,7 @@ class JobController(QObject):
         if isinstance(event, Progress):
             self.state.advance(event)
         elif isinstance(event, Subject):       # named better once started (the engines' own names)
-            self.state.subject = event
-            self.state.changed.emit()
+            self.state.belongs_to(event)
         elif self._on_event is not None:
             self._on_event(event)
 
@@ -120,14 +119,18 @@ class JobController(QObject):
 
 class JobTab(QObject):
     """A tab's controller: its `panel` watches `state` (the tab's JobState), and the panel's Start
-    and Stop run the tab's own `start` and `stop` on its JobController."""
+    and Stop run the tab's own `start` and `stop` on its JobController. A tab whose work another
+    tab starts (`panel_starts` False: the finder, started from the divide tree it fills) wires
+    only Stop."""
+    panel_starts = True
 
     def __init__(self, bridge: Bridge, panel, state, parent=None):
         super().__init__(parent)
         self.panel, self.state = panel, state
         self.jobs = JobController(bridge, state, self)
         panel.watch(state)
-        panel.startRequested.connect(self.start)
+        if self.panel_starts:
+            panel.startRequested.connect(self.start)
         panel.stopRequested.connect(self.stop)
 
     @property

@@ -11,7 +11,7 @@ from PySide6.QtCore import Signal
 
 from perftscope.core.errors import PerftscopeError
 
-from .jobs import JobTab
+from .job_control import JobTab
 
 
 def describe_run(fen: str, depth: int, workers: int, hash_exp: int) -> str:
@@ -56,7 +56,9 @@ class RunController(JobTab):
         if self.jobs.running or not warmup.ready("pool"):
             return                  # one at a time; none before its kernels are loaded (app.launch)
         try:
-            job = PerftJob(PerftSettings(self._position(), depth, workers, hash_exp), self.model.run_root)
+            position = self._position()
+            run = self.model.run_request
+            job = PerftJob(PerftSettings(position, depth, workers, hash_exp), (run.root, run.moves))
         except PerftscopeError as e:
             self.state.fail(str(e))
             self.model.say(str(e), error=True)
@@ -80,8 +82,8 @@ class RunController(JobTab):
 
     def show_position(self):
         """Put the position the last run counted back on the board."""
-        if self.model.run_root is not None:
-            self.model.show(*self.model.run_root)
+        if self.model.run_request is not None:
+            self.model.show(self.model.run_request)
 
     def stop(self):
         if self.jobs.running:

@@ -241,7 +241,8 @@ class SessionController:
         self.divider.abandon()
         self.engines.set(engine=data.get("engine") or "", reference=data.get("reference") or "core",
                          timeout=float(data["timeout"]) if data.get("timeout") else None)
-        self.model.show(data["fen"], data.get("moves", []))
+        from perftscope.core.engines.oracle import Request
+        self.model.show(Request.of(data["fen"], data.get("moves", [])))   # where the saved position enters
         self.divider.restore(data.get("divide"), report, data.get("row"))
         missing = missing_engines(data)
         if missing:     # the saved work is shown; computing more needs another engine
