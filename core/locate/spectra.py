@@ -109,7 +109,10 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
     def sharper(branch: set[int], own: set[int]) -> bool:
         return (ochiai(len(branch & failing_set), len(branch - failing_set), total_failed)
                 > ochiai(len(own & failing_set), len(own - failing_set), total_failed))
-    groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts, spectra, sharper)
+    # where the runtime gave a line's branch outcomes (gcov, llvm-cov), they say it, not its body's coverage
+    outcomes = {(path, n) for run in runs for path, lines in run.branches.items() for n in lines}
+    groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts, spectra, sharper,
+                       outcomes)
     groups = _outcomes(groups, runs, spectra, failing_set)
     twins = [t for t in twins if t.twins]
     # a wrong move the engine generates is also played (made, unmade) to test it: the lines that
@@ -231,14 +234,14 @@ _CONDITION_END = re.compile(r"(?::|\)\s*\{?)$")                                 
 _CONTINUED = re.compile(r"(?:\\|&&|\|\||\band|\bor|[(,+\-*/<>=!])$")
 
 
-def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False):
+def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False, outcomes=frozenset()):
     """`groups` with a suspect added for each condition whose branch into its body says more than
     the condition's own lines (the condition's lines, from its first to its last, taken out of the
     groups holding them): it carries the runs that took the branch and the body's first line. A
     body that is a lone jump always does (the jump ran because the condition sent control
     there); another body where `sharper(its runs, the condition's runs)` (a condition evaluated
     in every run whose outcome differs between failing and passing runs: line coverage of the
-    body is that outcome)."""
+    body is that outcome), unless the line is in `outcomes` (branch data says it: _outcomes)."""
     out = [(path, first, last, ran, None) for path, first, last, ran in groups]
     conditions, taken = [], set()
     for path, first, last, ran in groups:
@@ -257,7 +260,8 @@ def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False):
     inside = {(path, n) for path, start, end, _, _ in conditions for n in range(start, end + 1)}
     for path, first, last, ran in groups if spectra is not None else ():
         for start in range(first, last + 1):
-            if (path, start) in taken or (path, start) in inside or not _CONDITION.match(_text(texts, path, start)):
+            if (path, start) in taken or (path, start) in inside or (path, start) in outcomes \
+                    or not _CONDITION.match(_text(texts, path, start)):
                 continue
             end = _condition_end(texts, path, start)
             if end is None:
