@@ -1,5 +1,5 @@
-"""Positions: FEN in and out with field-by-field validation, UCI moves, and the
-conversion to the kernels' side-to-move-at-the-bottom bitboard tuple.
+"""Positions: FEN in and out (each field read and checked by core.board.fen_fields), UCI moves,
+and the conversion to the kernels' side-to-move-at-the-bottom bitboard tuple.
 
 Chess960: the castling field may be X-FEN (`KQkq` meaning the outermost rook on
 that side of the king, a file letter where that is ambiguous) or Shredder-FEN
@@ -31,16 +31,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import FenError, MoveError
+# FILES, PIECES, parse_square and placement are read from here too (the board, its editor, the state trace)
+from .fen_fields import (CASTLING_RIGHTS, FILES, PIECES, STANDARD_ROOKS, king_file, names_chess960,
+                         outermost_rook, parse_square, placement, read_castling, read_counter, read_en_passant,
+                         read_placement, square_name, standard_layout)
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-FILES = "abcdefgh"
-PIECES = "PNBRQKpnbrqk"
 _PROMOTION = "nbrq"          # kernel promotion code -> UCI letter
 _UCI = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
-# castling letter -> (relative rights bit for white-to-move, king square, rook square, colour)
-# of standard chess; in Chess960 the letter names the side of the king, `castling_rooks` the file
-_CASTLING = {"K": (1, 4, 7, "w"), "Q": (2, 4, 0, "w"), "k": (4, 60, 63, "b"), "q": (8, 60, 56, "b")}
-STANDARD_ROOKS = (7, 0, 7, 0)     # rook files of K, Q, k, q
 FEN_STYLES = ("xfen", "shredder")
 
 _kernels_loaded: threading.Event | None = None     # None: the kernels answer from the start
@@ -93,20 +91,10 @@ def reads_as_chess960(fen: str) -> bool:
     if len(fields) < 3 or fields[2] == "-":
         return False
     try:
-        board = _parse_placement(fields[0])
+        board = read_placement(fields[0])
     except FenError:
         return False
-    return _reads_as_chess960(fields[2], board)
-
-
-def square_name(sq: int) -> str:
-    return FILES[sq & 7] + str((sq >> 3) + 1)
-
-
-def parse_square(name: str) -> int:
-    if len(name) != 2 or name[0] not in FILES or name[1] not in "12345678":
-        raise ValueError(f"not a square: {name!r}")
-    return FILES.index(name[0]) + 8 * (int(name[1]) - 1)
+    return names_chess960(fields[2], board)
 
 
 def _u64(bits: int) -> np.uint64:
@@ -142,20 +130,20 @@ class Position:
         if len(fields) < 4 or len(fields) > 6:
             raise FenError(f"FEN needs 4 to 6 fields (placement, side to move, castling, en passant, "
                            f"halfmove clock, fullmove number), got {len(fields)}: {fen!r}")
-        board = _parse_placement(fields[0])
+        board = read_placement(fields[0])
         if fields[1] not in ("w", "b"):
             raise FenError(f"FEN field 2 (side to move): expected 'w' or 'b', got {fields[1]!r}")
         white = fields[1] == "w"
-        chess960 = chess960 or (fields[2] != "-" and _reads_as_chess960(fields[2], board))
+        chess960 = chess960 or (fields[2] != "-" and names_chess960(fields[2], board))
         try:
-            castling, rooks, style_read = _parse_castling(fields[2], board, chess960)
+            castling, rooks, style_read = read_castling(fields[2], board, chess960)
         except FenError as e:
             if chess960 or not _valid_chess960(fen):
                 raise
             raise FenError(f"{e}; it is a valid Chess960 position: {{chess960}}", chess960=True) from None
-        ep = _parse_ep(fields[3], board, white)
-        halfmove = _parse_counter(fields, 4, "halfmove clock", 0, 0)
-        fullmove = _parse_counter(fields, 5, "fullmove number", 1, 0)
+        ep = read_en_passant(fields[3], board, white)
+        halfmove = read_counter(fields, 4, "halfmove clock", 0, 0)
+        fullmove = read_counter(fields, 5, "fullmove number", 1, 0)
         if fen_style is not None and fen_style not in FEN_STYLES:
             raise ValueError(f"fen_style must be one of {', '.join(FEN_STYLES)}, not {fen_style!r}")
         pos = cls(tuple(board), white, castling, ep, halfmove, max(fullmove, 1), rooks, chess960,
@@ -168,7 +156,7 @@ class Position:
         castling = self.castling_field()
         if not self.chess960:
             castling = self.castling_field("xfen")       # Shredder-FEN would say Chess960
-        elif castling and not _reads_as_chess960(castling, list(self.board)):
+        elif castling and not names_chess960(castling, list(self.board)):
             # X-FEN with the kings on e1/e8 reads as standard chess; Shredder-FEN says Chess960
             # (that is how --960 reaches the engines through a FEN alone)
             castling = self.castling_field("shredder")
@@ -185,7 +173,7 @@ class Position:
             upper = letter.isupper()
             if style == "shredder":
                 out += FILES[rook_file].upper() if upper else FILES[rook_file]
-            elif _outermost_rook(self.board, upper, letter.upper() == "K") == rook_file:
+            elif outermost_rook(self.board, upper, letter.upper() == "K") == rook_file:
                 out += letter
             else:
                 out += FILES[rook_file].upper() if upper else FILES[rook_file]
@@ -194,7 +182,7 @@ class Position:
     def with_options(self, chess960: bool | None = None, fen_style: str | None = None) -> "Position":
         """The same position, Chess960 switched on (never off when its rights need it)
         or written in another FEN style."""
-        c960 = self.chess960 if chess960 is None else (chess960 or not _standard_layout(
+        c960 = self.chess960 if chess960 is None else (chess960 or not standard_layout(
             self.board, self.castling, self.castling_rooks))
         return replace(self, chess960=c960, fen_style=fen_style or self.fen_style)
 
@@ -230,12 +218,12 @@ class Position:
                 bb["O"] |= bit
         rights = 0
         for letter in self.castling:
-            bit = _CASTLING[letter][0]
+            bit = CASTLING_RIGHTS[letter][0]
             rights |= bit if self.white_to_move else ((bit >> 2) | (bit << 2)) & 15
-        if not _standard_layout(self.board, self.castling, self.castling_rooks):
+        if not standard_layout(self.board, self.castling, self.castling_rooks):
             k_white, q_white, k_black, q_black = self.castling_rooks
-            rights |= _k()[1].layout_bits((_king_file(self.board, True) or 0, k_white, q_white),
-                                  (_king_file(self.board, False) or 0, k_black, q_black))
+            rights |= _k()[1].layout_bits((king_file(self.board, True) or 0, k_white, q_white),
+                                  (king_file(self.board, False) or 0, k_black, q_black))
         ep = (self.ep_square ^ flip) if self.ep_square is not None else 0
         s = (_u64(bb["P"]), _u64(bb["N"]), _u64(bb["D"]), _u64(bb["O"]), _u64(bb["K"]), _u64(us),
              _u64(occ), _u64(ep), _u64(rights), _u64(0), _u64(0 if self.white_to_move else 1))
@@ -270,7 +258,7 @@ class Position:
             ours = bool(us & bit)
             board[sq ^ flip] = letter if ours == white else letter.lower()
         rights = cr & 15 if white else (((cr & 15) >> 2) | ((cr & 15) << 2)) & 15
-        castling = "".join(letter for letter in "KQkq" if rights & _CASTLING[letter][0])
+        castling = "".join(letter for letter in "KQkq" if rights & CASTLING_RIGHTS[letter][0])
         rooks = STANDARD_ROOKS
         if cr > 15:
             files = [(cr >> (8 + 9 * colour + 3 * which)) & 7 for colour in (0, 1) for which in (1, 2)]
@@ -435,7 +423,7 @@ def _from_chess_board(board, halfmove: int, fullmove: int, chess960: bool, fen_s
     castling, rooks = "", list(STANDARD_ROOKS)
     for i, letter in enumerate("KQkq"):
         white, kingside = letter.isupper(), letter in "Kk"
-        king = _king_file(list(squares), white)
+        king = king_file(list(squares), white)
         back = chess.BB_RANK_1 if white else chess.BB_RANK_8
         files = [sq & 7 for sq in chess.scan_forward(rights & back)
                  if king is not None and ((sq & 7) > king) == kingside]
@@ -446,175 +434,9 @@ def _from_chess_board(board, halfmove: int, fullmove: int, chess960: bool, fen_s
                     tuple(rooks), chess960, fen_style)
 
 
-def placement(board) -> str:
-    """The FEN's first field from 64 piece letters (a1 = 0, '' for an empty square)."""
-    ranks = []
-    for r in range(7, -1, -1):
-        row, empty = "", 0
-        for f in range(8):
-            p = board[r * 8 + f]
-            if p:
-                row += (str(empty) if empty else "") + p
-                empty = 0
-            else:
-                empty += 1
-        ranks.append(row + (str(empty) if empty else ""))
-    return "/".join(ranks)
-
-
-def _parse_placement(text: str) -> list:
-    where = "FEN field 1 (piece placement)"
-    ranks = text.split("/")
-    if len(ranks) != 8:
-        raise FenError(f"{where}: expected 8 ranks separated by '/', got {len(ranks)}")
-    board = [""] * 64
-    for i, row in enumerate(ranks):
-        r = 7 - i
-        f = 0
-        for ch in row:
-            if ch.isdigit():                 # a 9 is a miscount, reported below as such
-                f += int(ch)
-            elif ch in PIECES:
-                if f < 8:
-                    board[r * 8 + f] = ch
-                f += 1
-            else:
-                raise FenError(f"{where}: unknown piece {ch!r} in rank {r + 1} ({row!r})")
-        if f != 8:
-            raise FenError(f"{where}: rank {r + 1} ({row!r}) describes {f} squares, expected 8")
-    for colour, king in (("white", "K"), ("black", "k")):
-        count = board.count(king)
-        if count != 1:
-            raise FenError(f"{where}: {colour} has {count} kings, expected exactly 1")
-    for sq in list(range(8)) + list(range(56, 64)):
-        if board[sq] in ("P", "p"):
-            colour = "white" if board[sq] == "P" else "black"
-            raise FenError(f"{where}: {colour} pawn on {square_name(sq)} "
-                           f"(pawns cannot stand on the first or last rank)")
-    return board
-
-
-def _king_file(board: list, white: bool):
-    """File of the king on its first rank, None when it is elsewhere."""
-    rank = 0 if white else 56
-    king = "K" if white else "k"
-    for f in range(8):
-        if board[rank + f] == king:
-            return f
-    return None
-
-
-def _rook_files(board: list, white: bool) -> list:
-    rank, rook = (0, "R") if white else (56, "r")
-    return [f for f in range(8) if board[rank + f] == rook]
-
-
-def _outermost_rook(board: list, white: bool, kingside: bool):
-    """File of the outermost rook on that side of the king on its first rank (X-FEN's K/Q)."""
-    king = _king_file(board, white)
-    if king is None:
-        return None
-    side = [f for f in _rook_files(board, white) if (f > king) == kingside and f != king]
-    return (max(side) if kingside else min(side)) if side else None
-
-
-def _standard_layout(board, castling: str, rooks: tuple) -> bool:
-    """Every right present is played by a king on e1/e8 with a rook on its standard corner."""
-    for letter, rook_file, std in zip("KQkq", rooks, STANDARD_ROOKS):
-        if letter in castling and (rook_file != std or _king_file(board, letter.isupper()) != 4):
-            return False
-    return True
-
-
 def _valid_chess960(fen: str) -> bool:
     try:
         Position.from_fen(fen, chess960=True)
     except FenError:
         return False
     return True
-
-
-def _reads_as_chess960(text: str, board: list) -> bool:
-    """A castling field that names rook files, or a right whose king stands on its first rank
-    off the e-file (standard chess cannot hold it; a king elsewhere has no right at all)."""
-    for ch in text:
-        if ch.upper() in "ABCDEFGH":
-            return True
-        if ch in "KQkq":
-            king = _king_file(board, ch.isupper())
-            if king is not None and king != 4:
-                return True
-    return False
-
-
-def _parse_castling(text: str, board: list, chess960: bool):
-    """(rights as a KQkq subset, rook files of K Q k q, style read: 'xfen' or 'shredder').
-    In standard chess (not `chess960`) K Q k q need the king on e1/e8 and the corner rook."""
-    where = "FEN field 3 (castling)"
-    if text == "-":
-        return "", STANDARD_ROOKS, "xfen"
-    rooks = list(STANDARD_ROOKS)
-    seen = ""
-    for ch in text:
-        if ch.upper() not in "KQABCDEFGH":
-            raise FenError(f"{where}: unexpected {ch!r} in {text!r} (expected '-', letters from KQkq "
-                           f"or, for Chess960, rook files A-H / a-h)")
-        white = ch.isupper()
-        side, rank = ("white", 1) if white else ("black", 8)
-        king = _king_file(board, white)
-        if ch in "KQkq":
-            kingside = ch.upper() == "K"
-            standard = _CASTLING[ch]
-            if chess960:
-                rook = _outermost_rook(board, white, kingside)
-            else:
-                rook = standard[2] & 7 if king == 4 and board[standard[2]] == ("R" if white else "r") else None
-            if king is None or rook is None:
-                raise FenError(f"{where}: {ch!r} needs the {side} king on {square_name(standard[1])} "
-                               f"and a {side} rook on {square_name(standard[2])} (or, in Chess960, "
-                               f"the king on rank {rank} and a rook on its {'h' if kingside else 'a'}-side)")
-        else:
-            rook = FILES.index(ch.lower())
-            if king is None or rook not in _rook_files(board, white) or rook == king:
-                raise FenError(f"{where}: {ch!r} needs the {side} king on rank {rank} and a {side} rook "
-                               f"on {ch.lower()}{rank}")
-            kingside = rook > king
-        letter = ("K" if kingside else "Q") if white else ("k" if kingside else "q")
-        if letter in seen:
-            raise FenError(f"{where}: {text!r} gives {side} two {'king' if kingside else 'queen'}-side "
-                           f"castling rights ({ch!r} repeats one)")
-        seen += letter
-        rooks["KQkq".index(letter)] = rook
-    style = "shredder" if all(ch.upper() in "ABCDEFGH" for ch in text) else "xfen"
-    castling = "".join(letter for letter in "KQkq" if letter in seen)
-    return castling, tuple(rooks), style
-
-
-def _parse_ep(text: str, board: list, white: bool):
-    where = "FEN field 4 (en passant)"
-    if text == "-":
-        return None
-    try:
-        sq = parse_square(text)
-    except ValueError:
-        raise FenError(f"{where}: expected '-' or a square like e3 or d6, got {text!r}") from None
-    rank = 6 if white else 3
-    if sq >> 3 != rank - 1:
-        raise FenError(f"{where}: {text} is not on rank {rank}, where a double push by "
-                       f"{'black' if white else 'white'} would leave it")
-    pawn_sq, origin = (sq - 8, sq + 8) if white else (sq + 8, sq - 8)
-    pawn = "p" if white else "P"
-    if board[pawn_sq] != pawn or board[sq] or board[origin]:
-        colour = "black" if white else "white"
-        raise FenError(f"{where}: {text} needs a {colour} pawn on {square_name(pawn_sq)} that has just "
-                       f"moved from {square_name(origin)}, with {text} and {square_name(origin)} empty")
-    return sq
-
-
-def _parse_counter(fields, index, name, default, minimum):
-    if len(fields) <= index:
-        return default
-    text = fields[index]
-    if not text.isdigit() or int(text) < minimum:
-        raise FenError(f"FEN field {index + 1} ({name}): expected a non-negative integer, got {text!r}")
-    return int(text)
