@@ -46,8 +46,9 @@ def register(sub):
     p.add_argument("--build", default="", metavar="CMD",
                    help="how a native engine is rebuilt for each mutant, run in a copy of its source folder "
                         "(e.g. \"make\"; default: the engine file's `build`); the user's files are never touched")
-    p.add_argument("--mutants", type=int_arg("--mutants", 0, 100_000), default=300, metavar="N",
-                   help="mutants of the suspect lines run at most (default 300; 0: rank by spectra alone)")
+    p.add_argument("--mutants", type=int_arg("--mutants", 0, 100_000), default=None, metavar="N",
+                   help="mutants of the suspect lines run at most (default: as many as --mutant-seconds allows; "
+                        "0: rank by spectra alone)")
     p.add_argument("--mutant-seconds", type=seconds_arg, default=60.0, metavar="S",
                    help="no mutant is started after this many seconds of mutation (default 60)")
     p.add_argument("--fix-fuzz-seconds", type=seconds_or_zero_arg, default=None, metavar="S",

@@ -1,7 +1,7 @@
 """How well `perftscope locate` names a real bug's line: run it on each bug of a corpus file and
 score where the line the real fix changed is ranked.
 
-    python -m core.bench.locate_bench resources/locate_real_bugs.toml --root DIR [--mutants N]
+    python -m core.bench.locate_bench resources/locate_real_bugs.toml --root DIR [--mutants N]   # 0: spectra alone
 
 The corpus file (TOML) holds one [[bug]] per bug: `folder` (under --root) with the engine at the
 buggy version, `fixed` the same files with the real fix applied, `engine` (a spec run from the
@@ -125,9 +125,9 @@ def locate_command(bug: dict, root: str, perftscope: str, mutants: int | None) -
            "-d", str(bug.get("depth", 1)), "--top", "10000", "--json", *bug.get("extra", [])]
     if mutants is not None:
         cmd += ["--mutants", str(mutants)]
-        build = build_command(bug, root)
-        if build:
-            cmd += ["--build", build]
+    build = build_command(bug, root)
+    if build and mutants != 0:       # locate mutates by default: a native program is rebuilt for each mutant
+        cmd += ["--build", build]
     return cmd
 
 
@@ -181,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--perftscope", default="perftscope", help="the perftscope command to run")
     p.add_argument("--only", nargs="*", metavar="NAME", help="these bugs only")
     p.add_argument("--mutants", type=int, default=None,
-                   help="pass --mutants N and each bug's build command to locate (the after-mutation run)")
+                   help="pass --mutants N to locate (0: spectra alone; default: locate's own, mutants for as long "
+                        "as its --mutant-seconds allow); each native bug's build command is passed unless N is 0")
     p.add_argument("--tag", default="run", help="the kept JSON is OUT/NAME.TAG.json")
     p.add_argument("--out", default=None, help="where the JSON goes (default: ROOT/out)")
     p.add_argument("--rescore", action="store_true", help="score the kept JSON again, run nothing")

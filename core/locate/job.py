@@ -6,9 +6,11 @@
 
 The finder walks down to the position whose move list differs (plain engine calls, no coverage).
 Then covered runs at depth 1 (core.locate.runs): the failing position and its twin (the same
-position without what makes its wrong move possible: move_aware); shrink from it, every
+position without what makes its wrong move possible: move_aware); where the failing position is
+reached by moves, those moves made by the engine from other starts (core.locate.paths: a
+make-move bug shows nowhere else); the children of the failing position; shrink from it, every
 position it asks about a run (the steps it keeps fail, the ones it rejects mostly pass); the
-children of the failing and of the minimal position (and the minimal position's twin); positions
+minimal position's twin and children; positions
 of a short fuzz that have the kind of move that goes wrong. Failing runs of another kind (a
 second bug, or a crash where the failure is a wrong move list: a child whose move the engine
 refuses to play) are left out. The ranking is core.locate.spectra's.
@@ -18,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from functools import cached_property
-from itertools import islice
+from itertools import islice, zip_longest
 from dataclasses import dataclass, field
 
 import chess
@@ -35,6 +37,7 @@ from ..mismatch.shrink import ShrinkSettings, shrink
 from ..engines.process import launched_with
 from .coverage import scratch_environment
 from .runs import CoveredEngine, Run, focus_of, position_kinds, removed, wrong_moves
+from .paths import other_starts, path_siblings
 from .sources import Program, no_coverage_hint, program_of
 from . import confirmation as confirmation_module
 from .confirmation import confirmation
@@ -62,7 +65,8 @@ class LocateSettings:
     timeout: float = DEFAULT_TIMEOUT     # one engine call
     runs: int | None = None              # no run is started once this many have been
     seed: int = 1
-    mutants: int = 300                   # mutants of the suspect lines run at most (0: rank by spectra alone)
+    mutants: int | None = None           # mutants of the suspect lines run at most (None: as many as mutant_seconds
+                                         # allow; 0: rank by spectra alone)
     mutant_seconds: float = 60.0         # no mutant is started after this many seconds of mutation
     build: str = ""                      # how a native engine is rebuilt in a copy of its source ('' : the engine file's)
     fix_fuzz_seconds: float | None = None    # the focused fuzz a candidate fix must agree on last (None: FUZZ_SECONDS)
@@ -78,7 +82,7 @@ class LocateSettings:
             raise PerftscopeError(f"--seconds must be more than 0, got {self.seconds}")
         if self.fix_fuzz_seconds is not None and self.fix_fuzz_seconds < 0:
             raise PerftscopeError(f"the fix fuzz seconds must be 0 or more, got {self.fix_fuzz_seconds}")
-        if self.mutants < 0:
+        if self.mutants is not None and self.mutants < 0:
             raise PerftscopeError(f"--mutants must be 0 or more, got {self.mutants}")
         self.request                           # FenError / MoveError naming what is wrong
 
@@ -218,6 +222,11 @@ class LocateJob:
             self._batch(covered, [failing], "finder", over)
             self._doing = "the failing position without what makes its wrong move possible"
             self._batch(covered, self._twins(covered, failing), "twins", over)
+            if failing.moves:
+                # a bug in how a move updates the position shows only after the engine made that move
+                self._doing = "the failing path's moves made from other starts"
+                self._batch(covered, _alternate(path_siblings(failing), other_starts(failing, seed=s.seed)),
+                            "paths", over)
             self._doing = "the children of the failing position"
             self._batch(covered, [failing.then(m) for m in failing.position.legal_moves()[:CHILDREN]],
                         "children", over)
@@ -283,7 +292,7 @@ class LocateJob:
             raise PerftscopeError(no_coverage_hint(self.program, covered.name))
         result.twins = move_aware(result.runs)
         result.suspects = rank(result.runs, self.sources, result.focus, result.twins)
-        if s.mutants and not self._stop.is_set():
+        if s.mutants != 0 and not self._stop.is_set():
             self._mutate(result, reference, emit, covered.plain)
         return self._done(result, start)
 
@@ -315,7 +324,7 @@ class LocateJob:
                     if focus is None or focus in position_kinds(r.position.chess_board()))
         checks = confirmation(reference, s.request, s.depth, focus, fuzz,
                               confirmation_module.FUZZ_SECONDS if s.fix_fuzz_seconds is None else s.fix_fuzz_seconds)
-        result.mutation = mutation.run(result.suspects, over, checks)
+        result.mutation = mutation.run(result.suspects, over, checks, deadline=end)
         result.suspects = rerank(result.suspects, result.mutation, result.failed, result.passed)
         result.stopped = result.stopped or self._stop.is_set()
 
@@ -378,6 +387,11 @@ class LocateJob:
             elif plain < focused + UNFOCUSED:
                 plain += 1
                 yield Request.of(fen)
+
+
+def _alternate(*lists):
+    """The items of `lists` in turn: each kind of run gets its share when the time runs out."""
+    return [x for turn in zip_longest(*lists) for x in turn if x is not None]
 
 
 TWIN_DISTANCE = 3          # a twin has at most this many things taken away from its failing run's position

@@ -32,6 +32,7 @@ _INLINE_COMMENT = re.compile(r"/\*.*?\*/")
 _TOKENS = re.compile(r"\w+|[^\w\s]+")
 _LIKE = ({"<", "<=", ">", ">=", "==", "!=", "===", "!=="}, {"&&", "||", "and", "or"}, {"&", "|", "^"},
          {"+", "-", "*", "/", "%", "//"})
+_LIKE_KINDS = ("comparison", "logical", "bitwise", "arithmetic")
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class Mutant:
     line: int
     before: str
     after: str
+    rule: str = ""          # "name": one name written for its peer (_name_swaps), else universalmutator's
 
     @property
     def change(self) -> str:
@@ -63,21 +65,31 @@ class Mutant:
     def likeness(self) -> int:
         """How like a slip of one token it is, 0 first: a constant off by one, a comparison
         with or without its `=` (`<` for `<=`, `==` for `!=`), `and`/`or`, a bitwise operator, an
-        arithmetic one, a comparison turned round (`<` for `>`), a constant to 0 or 1, the rest
-        (deleted, swapped, negated, jumps added)."""
+        arithmetic one, a comparison turned round (`<` for `>`), a constant to 0 or 1 or a name for
+        its peer, the rest (deleted, swapped, negated, jumps added)."""
+        return self._slip[0]
+
+    @property
+    def kind(self) -> str:
+        """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'arithmetic',
+        'name' (one where its peer is meant) or 'other'."""
+        return self._slip[1]
+
+    @property
+    def _slip(self) -> tuple[int, str]:
         a, b = _TOKENS.findall(self.before), _TOKENS.findall(self.after.strip())
-        if len(a) != len(b):
-            return 6
-        pairs = [(x, y) for x, y in zip(a, b) if x != y]
+        pairs = [(x, y) for x, y in zip(a, b) if x != y] if len(a) == len(b) else []
         if len(pairs) != 1:
-            return 6
+            return 6, "other"
         x, y = pairs[0]
         if x.isdigit() and y.isdigit():
-            return 0 if abs(int(x) - int(y)) == 1 else 5
-        for rank, group in enumerate(_LIKE, 1):
+            return (0 if abs(int(x) - int(y)) == 1 else 5), "constant"
+        if self.rule == "name":
+            return 5, "name"
+        for rank, (group, kind) in enumerate(zip(_LIKE, _LIKE_KINDS), 1):
             if x in group and y in group:
-                return rank if rank != 1 or _equals_slip(x, y) else 4
-        return 6
+                return (rank if rank != 1 or _equals_slip(x, y) else 4), kind
+        return 6, "other"
 
     def diff(self, text: str, label: str) -> str:
         """The unified diff of `text` (the file as it is) to the mutant, files labelled `label`."""
@@ -88,6 +100,60 @@ class Mutant:
     def apply(self, text: str) -> str:
         lines = text.splitlines(keepends=True)
         return "".join(lines[:self.line - 1] + [self.after] + lines[self.line:])
+
+
+_CONDITION = re.compile(r"^\s*(?:}\s*)?(?:if|elif|else\s+if|while|for|case|switch|assert)\b"
+                        r"|==|!=|<=|>=|&&|\|\||\band\b|\bor\b|\bnot\b|[^<>=-]>[^>=]|[^<]<[^<=]")
+_ASSIGNMENT = re.compile(r"[^=!<>]=[^=]|\+\+|--|[-+*/%&|^]=")
+
+
+def line_kind(line: str) -> int:
+    """Which kind of line it is, as mutants are tried within a wide tie: 0 a condition or a
+    comparison, 1 an assignment or an expression, 2 a call, a return or a jump."""
+    code = line.split("//")[0] if "//" in line and "http" not in line else line
+    code = code.split("#")[0] if code.lstrip()[:1] != "#" else code
+    if _CONDITION.search(code):
+        return 0
+    if _ASSIGNMENT.search(code):
+        return 1
+    return 2
+
+
+_NAME = re.compile(r"(?<![\w.$])([A-Za-z_]\w*)(?![\w$]|\s*\()")
+_PEERS = re.compile(r"(?<![\w.$])([A-Za-z_]\w*)\s*(?:[-+*/%<>,]|[<>=!]=)\s*([A-Za-z_]\w*)(?![\w$(])")
+_NOT_NAMES = frozenset("""and or not in is if else elif for while return def class lambda None True False self
+    this var let const function new typeof null undefined true false int char long unsigned bool void auto
+    static struct sizeof break continue pass yield await async of""".split())
+NAME_SWAPS = 4            # mutants of one line that use one name where another is meant, at most
+
+
+def _name_swaps(source: list[str], number: int, code: str, language: str) -> list[str]:
+    """`code` (line `number`) with one name written where a peer is meant: names used together
+    in an expression nearby (`start + end`, `from, to`, `x < y`) are peers, as `start` and `end`
+    where Chessnut's rook capture voided the rights of the move's start square only. A variable
+    replaced by another of the same kind in scope, found cheaply."""
+    peers: dict[str, set[str]] = {}
+    for line in source[max(0, number - 41):number + 40]:
+        for a, b in _PEERS.findall(_masked(line, language)):
+            if a != b and a not in _NOT_NAMES and b not in _NOT_NAMES:
+                peers.setdefault(a, set()).add(b)
+                peers.setdefault(b, set()).add(a)
+    out = []
+    for match in _NAME.finditer(_masked(code, language)):
+        name = match.group(1)
+        for other in sorted(peers.get(name, ())):
+            out.append(code[:match.start(1)] + other + code[match.end(1):])
+    return out[:NAME_SWAPS]
+
+
+_STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
+
+
+def _masked(line: str, language: str) -> str:
+    """`line` with its strings and its comment blanked, every character kept in its place."""
+    line = _STRING.sub(lambda m: " " * len(m.group()), line)
+    mark = "#" if language == "python" else "//"
+    return line[:line.index(mark)] + " " * (len(line) - line.index(mark)) if mark in line else line
 
 
 def _equals_slip(x: str, y: str) -> bool:
@@ -129,9 +195,10 @@ def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
         original = source[number - 1] if source[number - 1].endswith("\n") else source[number - 1] + "\n"
         code, comment = _split_comment(original, language)
         with contextlib.redirect_stdout(io.StringIO()):
-            found = mutator.mutants_regexp([code], files, ignorePatterns=[])
+            found = [(after, "") for _, after, _, _ in mutator.mutants_regexp([code], files, ignorePatterns=[])]
+        found += [(after, "name") for after in _name_swaps(source, number, code, language)]
         seen = set()
-        for _, after, _, _ in found:
+        for after, rule in found:
             after = _fold(after)
             if comment:
                 first, rest = after.split("\n", 1)
@@ -139,8 +206,8 @@ def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
             if after == original or after in seen or not after.strip():
                 continue
             seen.add(after)
-            mutant = Mutant(path, number, original, after)
-            if language == "python" and not _compiles(mutant.apply(text), path):
+            mutant = Mutant(path, number, original, after, rule)
+            if language == "python" and not _python_compiles(mutant, source, text, path):
                 continue
             out.append(mutant)
     out.sort(key=lambda m: (m.line, m.likeness))
@@ -165,6 +232,107 @@ def _split_comment(line: str, language: str) -> tuple[str, str]:
 def _fold(line: str) -> str:
     """`(5+1)` written `6`: the constant rules' own arithmetic done."""
     return _FOLDED.sub(lambda m: str(int(m.group(1)) + (1 if m.group(2) == "+" else -1)), line)
+
+
+_DEF = re.compile(r"^(\s*)(?:async\s+)?def\s")
+
+
+def _python_compiles(mutant: Mutant, source: list[str], text: str, path: str) -> bool:
+    """Whether the file compiles with the mutant in: its line alone where the unmutated line
+    compiles alone (a statement, or a header given a body, inside a function's loop), else the
+    function holding it where that function compiles alone, else the whole file; a file of
+    thousands of lines is not compiled again for each of thousands of mutants."""
+    context = _context(source, mutant.line - 1)
+    indent = len(mutant.before) - len(mutant.before.lstrip())
+    alone = _alone(mutant.before, indent, *context)
+    if alone is not None and _compiles(alone, path):
+        if _header(mutant.before) and (not _header(mutant.after) or mutant.after.count("\n") > 1):
+            return False          # the block's body below is left without its header, or cut from it
+        after = _alone(mutant.after, indent, *context)
+        return after is not None and _compiles(after, path)
+    chunk = _function_of(tuple(source), mutant.line - 1)
+    if chunk is None:
+        return _compiles(mutant.apply(text), path)
+    start, end, indent = chunk
+    after = mutant.after.splitlines(keepends=True)
+    if any(line.strip() and not line[:indent].isspace() for line in after if indent):
+        return _compiles(mutant.apply(text), path)
+    lines = [line[indent:] if line.strip() else "\n" for line in source[start:end]]
+    lines[mutant.line - 1 - start] = "".join(line[indent:] for line in after)
+    return _compiles("".join(lines), path)
+
+
+def _header(line: str) -> bool:
+    """Whether the (first) line opens a block: the lines below it are its body."""
+    return line.split("\n", 1)[0].split("#")[0].rstrip().endswith(":")
+
+
+_LOOP = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b")
+
+
+def _context(source: list[str], index: int) -> tuple[bool, bool]:
+    """(in a function, in a loop) for line `index`: what `return`, `yield`, `break` and
+    `continue` need around them to stand."""
+    line = source[index]
+    depth = len(line) - len(line.lstrip())
+    loop = False
+    for above in reversed(source[:index]):
+        if not above.strip() or above.lstrip().startswith("#"):
+            continue
+        indent = len(above) - len(above.lstrip())
+        if indent < depth:
+            depth = indent
+            if _DEF.match(above):
+                return True, loop
+            loop = loop or bool(_LOOP.match(above))
+            if indent == 0:
+                break
+    return False, loop
+
+
+def _alone(line: str, indent: int, function: bool, loop: bool) -> str | None:
+    """`line` (and a line inserted below it) as a module of its own, in a function and a loop
+    where it stands in one, a header given a body; None when its lines are not indented by
+    `indent`, the unmutated line's indentation."""
+    lines = line.splitlines(keepends=True)
+    if any(l.strip() and (len(l) - len(l.lstrip()) != indent) for l in lines):
+        return None
+    pad = " " * (function + loop)
+    body = "".join(pad + l[indent:] if l.strip() else "\n" for l in lines)
+    if _header(line):
+        first, rest = body.split("\n", 1)
+        body = first + "\n" + pad + " pass\n" + rest
+    return ("def _():\n" if function else "") + (" " * function + "while 1:\n" if loop else "") + body
+
+
+@lru_cache(maxsize=4096)
+def _function_of(source: tuple[str, ...], index: int) -> tuple[int, int, int] | None:
+    """(first, end, indentation) of the innermost function holding line `index` whose lines all
+    carry its indentation and which compiles on its own, else None."""
+    line = source[index]
+    if not line.strip():
+        return None
+    depth = len(line) - len(line.lstrip())
+    for start in range(index, -1, -1):
+        match = _DEF.match(source[start])
+        here = len(source[start]) - len(source[start].lstrip()) if source[start].strip() else depth
+        if match and (start == index or len(match.group(1)) < depth):
+            indent = len(match.group(1))
+            end = start + 1
+            while end < len(source) and (not source[end].strip()
+                                         or len(source[end]) - len(source[end].lstrip()) > indent):
+                end += 1
+            if end <= index:
+                return None
+            body = source[start:end]
+            if any(l.strip() and not l[:indent].isspace() and indent for l in body):
+                return None
+            if not _compiles("".join(l[indent:] if l.strip() else "\n" for l in body), "<chunk>"):
+                return None
+            return start, end, indent
+        if source[start].strip() and here < depth:
+            depth = here
+    return None
 
 
 def _compiles(text: str, path: str) -> bool:

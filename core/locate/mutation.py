@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import queue
 import shutil
-import subprocess
 import tempfile
 import threading
 import time
@@ -33,7 +32,7 @@ from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
-from .mutants import Mutant, language_of, mutants_of
+from .mutants import Mutant, language_of, line_kind, mutants_of
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
 from .spectra import _text
@@ -42,9 +41,11 @@ FAILING_RUNS = 12         # failing runs a mutant is tried on at most
 PASSING_RUNS = 60         # passing runs a mutant is tried on at most
 BREAKS = 3                # passing runs a mutant may break before it is known not to be a fix
 RANKS = 40                # the suspects of this many ranks (ties included) are mutated
-LINES = 200               # lines mutated at most
+LINES = 200               # lines mutated at least where the ranks hold them: the tie holding the 200th is finished
+MOST_LINES = 600          # lines mutated at most, however wide that tie
 FIRST = 3                 # mutants of each line in the first pass (its likeliest one-token slips)
-FIRST_SHARE = 2 / 3       # of the budget the first pass may take: the rest deepens the lines it singled out
+FIRST_SHARE = 2 / 3       # of a count budget the first pass may take: the rest deepens the lines it singled out
+CONFIRM_SECONDS = 25.0    # of the mutation's time kept for checking candidates beyond the runs, once one is found
 CANDIDATES = 4            # candidates confirmed at most
 UNLIKE = 6                # Mutant.likeness of a mutant no one-token slip (deleted, jumps added, swapped)
 SUBTREES = 8              # subtrees looked into to tell a candidate's wrong answer from the engine's own
@@ -166,7 +167,7 @@ class Mutation:
     """The mutation step of one locate: `run(suspects, over)`."""
 
     def __init__(self, spec: str, sources, runs: list[Run], relative: Callable[[str], str], build: str = "",
-                 timeout: float = 10.0, workers: int = 2, budget: int = 300,
+                 timeout: float = 10.0, workers: int = 2, budget: int | None = None,
                  emit: Callable[[str], None] = lambda text: None, dialect=None):
         self.spec, self.sources, self.build = spec, tuple(sources), build
         self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
@@ -180,17 +181,26 @@ class Mutation:
     def halt(self):
         self._live.halt()
 
-    def run(self, suspects, over: Callable[[], bool], confirmation: Confirmation | None = None) -> MutationResult:
+    def run(self, suspects, over: Callable[[], bool], confirmation: Confirmation | None = None,
+            deadline: float | None = None) -> MutationResult:
+        """The suspects' mutants until `over()`, and once a candidate is found until CONFIRM_SECONDS
+        before `deadline` (time.monotonic()), so that checking it fits in the mutation's time."""
         start = time.monotonic()
         result = MutationResult()
+        candidates: list[Outcome] = []
+        if deadline is not None:
+            stop_mutants = over
+
+            def over() -> bool:
+                return stop_mutants() or (bool(candidates) and time.monotonic() > deadline - CONFIRM_SECONDS)
         try:
-            self._run(suspects, over, confirmation, result)
+            self._run(suspects, over, confirmation, result, candidates)
         finally:
             shutil.rmtree(self._folder, ignore_errors=True)
             result.seconds = time.monotonic() - start
         return result
 
-    def _run(self, suspects, over, confirmation, result):
+    def _run(self, suspects, over, confirmation, result, candidates: list[Outcome]):
         if not self.failing:
             result.note = "no failing run to try mutants on"
             return
@@ -210,7 +220,7 @@ class Mutation:
         first, rest = plan(by_line, ranks, self.budget)
         if self.build:
             first, rest = slips_first(first, rest)
-        result.made = min(self.budget, len(first) + len(rest))
+        result.made = len(first) + len(rest) if self.budget is None else min(self.budget, len(first) + len(rest))
         if not result.made:
             result.note = "no mutant could be made of the suspect lines (no rules for their language)"
             return
@@ -228,11 +238,11 @@ class Mutation:
             if baseline:
                 result.note = baseline
                 return
-            candidates: list[Outcome] = []
             self._pass(shadows, first, over, result, candidates)
             # deepen the lines whose first mutants changed a failing answer, in their order, then the rest
             changed = {key for key, e in result.evidence.items() if e.best is not None and e.best.changed}
-            rest = sorted(rest, key=lambda m: (m.path, m.line) not in changed)[:self.budget - len(first)]
+            rest = sorted(rest, key=lambda m: (m.path, m.line) not in changed)
+            rest = rest if self.budget is None else rest[:self.budget - len(first)]
             self._pass(shadows, rest, over, result, candidates)
             mutants = first + rest
             # the best candidate of each line first, in rank order, then the others: a line whose every
@@ -337,8 +347,9 @@ class Mutation:
             outcome.failing = 1
             return outcome                  # the finder's failing run never gets here: no build needed
         with shadow.applied(mutant) as target, _Engine(self, shadow) as engine:
-            if not shadow.build() or not _parses(target):
+            if not shadow.build():
                 return None
+            judged = False
             for run in self.failing:
                 if over() or self._halted.is_set():
                     break
@@ -346,6 +357,9 @@ class Mutation:
                 if not reaches(run):
                     continue
                 failed, verdict = self._judge(engine, run, self.timeout)
+                if not judged and _unparsed(target, verdict):
+                    return None
+                judged = True
                 if not failed:
                     outcome.fixed += 1
                     outcome.changed += 1
@@ -524,23 +538,41 @@ class _Engine:
 
 
 def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
-         budget: int) -> tuple[list[Mutant], list[Mutant]]:
-    """(first pass, the rest) of the mutants of the suspect lines, `budget` in all. The first pass
-    takes each line's FIRST likeliest one-token slips (Mutant.likeness: a constant off by one, a
-    comparison with or without its `=`, ...), so that a faulty line in a wide tie (one
-    that runs in every run, which no spectrum separates) is reached, within FIRST_SHARE of the
-    budget; the rest are every line's other mutants (the caller deepens the lines the first pass
-    singled out, to the budget). Each in rank order, the lines of one rank in turn."""
+         budget: int | None = None) -> tuple[list[Mutant], list[Mutant]]:
+    """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
+    one, the mutation's time being the limit). The first pass takes each line's FIRST likeliest
+    one-token slips and a name written for its peer (`firsts`; Mutant.likeness: a constant off
+    by one, a comparison with or without its `=`, ...), so that a faulty line in a wide tie (one that runs in every run, which no spectrum
+    separates) is reached, within FIRST_SHARE of a budget; the rest are every line's other
+    mutants (the caller deepens the lines the first pass singled out). Each in rank order; within
+    a rank the lines in turn, conditions first, then assignments and expressions, then calls and
+    returns (line_kind: where one-token slips of move generators are found most)."""
     def in_turn(lists: dict[tuple[str, int], list[Mutant]]) -> list[Mutant]:
-        by_rank: dict[int, list[list[Mutant]]] = {}
+        by_rank: dict[int, list[tuple[int, list[Mutant]]]] = {}
         for key, mutants in lists.items():
-            by_rank.setdefault(ranks[key], []).append(mutants)
-        return [m for rank in sorted(by_rank) for turn in zip_longest(*by_rank[rank]) for m in turn if m]
-    first = in_turn({key: sorted(ms, key=lambda m: m.likeness)[:FIRST] for key, ms in by_line.items()})
-    first = first[:max(1, int(budget * FIRST_SHARE))] if budget else []
+            kind = line_kind(mutants[0].before) if mutants else 0
+            by_rank.setdefault(ranks[key], []).append((kind, mutants))
+        out = []
+        for rank in sorted(by_rank):
+            for kind in sorted({k for k, _ in by_rank[rank]}):
+                out += [m for turn in zip_longest(*(ms for k, ms in by_rank[rank] if k == kind)) for m in turn if m]
+        return out
+    first = in_turn({key: firsts(ms) for key, ms in by_line.items()})
+    if budget is not None:
+        first = first[:max(1, int(budget * FIRST_SHARE))] if budget else []
     chosen = set(first)
     rest = [m for m in in_turn(by_line) if m not in chosen]
     return first, rest
+
+
+def firsts(mutants: list[Mutant]) -> list[Mutant]:
+    """A line's mutants of the first pass: its FIRST likeliest one-token slips, and its likeliest
+    name written for a peer when none of them is one (a line of six constants, each off by one
+    either way, gets its `start` written `end` tried too)."""
+    ordered = sorted(mutants, key=lambda m: m.likeness)
+    out = ordered[:FIRST]
+    name = next((m for m in ordered if m.kind == "name"), None)
+    return out + [name] if name is not None and name not in out else out
 
 
 def slips_first(first: list[Mutant], rest: list[Mutant]) -> tuple[list[Mutant], list[Mutant]]:
@@ -552,8 +584,9 @@ def slips_first(first: list[Mutant], rest: list[Mutant]) -> tuple[list[Mutant], 
 
 
 def suspect_lines(suspects) -> list[tuple[int, str, int]]:
-    """[(rank, path, line)] of the suspects of the first RANKS ranks (ties included), LINES at
-    most, in rank order."""
+    """[(rank, path, line)] of the suspects of the first RANKS ranks (ties included), in rank
+    order; past LINES lines no other rank is begun, but the tie holding the LINES-th line is
+    finished (a faulty line that runs in every run shares its rank with dozens)."""
     out: list[tuple[int, str, int]] = []
     ranks: list[int] = []
     for s in suspects:
@@ -563,18 +596,15 @@ def suspect_lines(suspects) -> list[tuple[int, str, int]]:
             ranks.append(s.rank)
         if language_of(s.path) is None:
             continue
-        out += [(s.rank, s.path, line) for line in range(s.line, s.last + 1)][:LINES - len(out)]
+        out += [(s.rank, s.path, line) for line in range(s.line, s.last + 1)][:MOST_LINES - len(out)]
     return out
 
 
-def _parses(path: str) -> bool:
-    """A JavaScript mutant Node can parse (a Python one was compiled when made; a native one built)."""
-    if language_of(path) != "javascript" or shutil.which("node") is None:
-        return True
-    try:
-        return subprocess.run(["node", "--check", path], capture_output=True, timeout=30).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+def _unparsed(path: str, verdict: str) -> bool:
+    """A JavaScript mutant Node could not parse, told by its first run's error (a Python one was
+    compiled when made, a native one built): one Node process per mutant, not two, since most
+    mutants parse and a `node --check` beforehand cost about as much as the run."""
+    return language_of(path) == "javascript" and verdict.startswith("failed:") and "SyntaxError" in verdict
 
 
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):

@@ -92,7 +92,9 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
     tie when the at-stake runs cannot tell them apart; plain Ochiai orders them within the tie.
     The rest: Ochiai, ties broken by the feature contrast. A condition whose only body is a jump
     (`continue`, `return false`) is ranked with the jump's runs: the jump ran because the
-    condition sent control there."""
+    condition sent control there; so is any condition whose branch into its body is more
+    suspicious than the condition's own lines (evaluated in every run, taken in the failing ones).
+    A condition is listed first among the lines that share its rank: they ran because of it."""
     failing = [i for i, r in enumerate(runs) if r.failed]
     total_failed = len(failing)
     featured = [i for i, r in enumerate(runs) if focus is not None and focus in r.kinds]
@@ -104,7 +106,13 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
                 spectra.setdefault((path, line), set()).add(i)
     failing_set, featured_set = set(failing), set(featured)
     texts: dict[str, list[str]] = {}
-    groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts)
+    def sharper(branch: set[int], own: set[int]) -> bool:
+        return (ochiai(len(branch & failing_set), len(branch - failing_set), total_failed)
+                > ochiai(len(own & failing_set), len(own - failing_set), total_failed))
+    # where the runtime gave a line's branch outcomes (gcov, llvm-cov), they say it, not its body's coverage
+    outcomes = {(path, n) for run in runs for path, lines in run.branches.items() for n in lines}
+    groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts, spectra, sharper,
+                       outcomes)
     groups = _outcomes(groups, runs, spectra, failing_set)
     twins = [t for t in twins if t.twins]
     # a wrong move the engine generates is also played (made, unmade) to test it: the lines that
@@ -124,7 +132,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
         played = bool(way) and illegal and bool(_PLAYS.match(_function(texts, path, first)))
         rows.append(_Row(path, first, last, ef, ep, ochiai(ef, ep, total_failed), dstar(ef, ep, total_failed),
                          contrast, way, at_stake, jump, played))
-    rows.sort(key=lambda r: (-r.way, r.played, -r.at_stake, -r.score, -r.contrast, r.path, r.first))
+    rows.sort(key=lambda r: (-r.way, r.played, -r.at_stake, -r.score, -r.contrast, r.jump is None, r.path, r.first))
     by_score = Counter(r.key[0] for r in rows if not r.way)
     by_key = Counter(r.key for r in rows)
     by_way = Counter(r.key[:2] for r in rows if r.way)
@@ -226,12 +234,16 @@ _CONDITION_END = re.compile(r"(?::|\)\s*\{?)$")                                 
 _CONTINUED = re.compile(r"(?:\\|&&|\|\||\band|\bor|[(,+\-*/<>=!])$")
 
 
-def _branches(groups, texts):
-    """`groups` with a suspect added for each condition whose body is a lone jump that ran (the
-    condition's lines, from its first to its last, taken out of the groups holding them): it
-    carries the jump's runs and the jump's line."""
+def _branches(groups, texts, spectra=None, sharper=lambda branch, own: False, outcomes=frozenset()):
+    """`groups` with a suspect added for each condition whose branch into its body says more than
+    the condition's own lines (the condition's lines, from its first to its last, taken out of the
+    groups holding them): it carries the runs that took the branch and the body's first line. A
+    body that is a lone jump always does (the jump ran because the condition sent control
+    there); another body where `sharper(its runs, the condition's runs)` (a condition evaluated
+    in every run whose outcome differs between failing and passing runs: line coverage of the
+    body is that outcome), unless the line is in `outcomes` (branch data says it: _outcomes)."""
     out = [(path, first, last, ran, None) for path, first, last, ran in groups]
-    conditions = []
+    conditions, taken = [], set()
     for path, first, last, ran in groups:
         if first != last or not _JUMP.match(_text(texts, path, first)):
             continue
@@ -244,6 +256,25 @@ def _branches(groups, texts):
         if not _CONDITION.match(_text(texts, path, start)):
             continue
         conditions.append((path, start, end, ran, first))
+        taken.add((path, start))
+    inside = {(path, n) for path, start, end, _, _ in conditions for n in range(start, end + 1)}
+    for path, first, last, ran in groups if spectra is not None else ():
+        for start in range(first, last + 1):
+            if (path, start) in taken or (path, start) in inside or (path, start) in outcomes \
+                    or not _CONDITION.match(_text(texts, path, start)):
+                continue
+            end = _condition_end(texts, path, start)
+            if end is None:
+                continue
+            body = end + 1
+            while body < end + 8 and NOT_CODE.match(_text(texts, path, body)):
+                body += 1
+            runs = spectra.get((path, body))
+            if not _CONDITION_END.search(_text(texts, path, end)) or runs is None or runs == ran \
+                    or not sharper(runs, ran):
+                continue
+            conditions.append((path, start, end, frozenset(runs), body))
+            inside |= {(path, n) for n in range(start, end + 1)}
     for path, start, end, _, _ in conditions:
         kept = []
         for g in out:
@@ -256,6 +287,19 @@ def _branches(groups, texts):
                 kept.append((g[0], end + 1, g[2], g[3], None))
         out = kept
     return out + conditions
+
+
+def _condition_end(texts, path, start: int) -> int | None:
+    """The last line of the condition starting on line `start`: the first whose brackets close
+    what it opened and that is not continued; None when that line does not open a body there
+    (`if (x) { break; }` on one line, say)."""
+    depth = 0
+    for end in range(start, start + 8):
+        text = _text(texts, path, end)
+        depth += sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+        if depth <= 0 and not text.endswith("\\") or depth == 1 and text.endswith("{"):
+            return end if _CONDITION_END.search(text) else None
+    return None
 
 
 TAKEN = "the way its condition went (branch data)"

@@ -113,9 +113,10 @@ def test_a_native_first_pass_spends_its_builds_on_one_token_slips(tmp_path):
     source.write_text("int f(int a, int b) {\n    int c = a + b;\n    g(a, b);\n    return c < b;\n}\n")
     by_line = {(str(source), n): mutants_of(str(source), [n]) for n in (2, 3, 4)}
     first, rest = plan(by_line, {key: 1 for key in by_line}, 300)
-    assert any(m.line == 3 for m in first)              # a call: only its deletion and swaps in the plain plan
+    assert any(m.line == 3 for m in first)              # a call: its deletion, swaps and names for peers
     slips, after = slips_first(first, rest)
-    assert slips and all(m.likeness < 6 for m in slips) and {m.line for m in slips} == {2, 4}
+    assert slips and all(m.likeness < 6 for m in slips) and {m.line for m in slips} == {2, 3, 4}
+    assert all(m.kind == "name" for m in slips if m.line == 3)      # the call's only slip: `a` for `b`
     assert sorted(map(id, slips + after)) == sorted(map(id, first + rest))     # none lost, the rest after
     assert after[:len(first) - len(slips)] == [m for m in first if m.likeness >= 6]
 

@@ -96,6 +96,49 @@ def test_a_condition_whose_body_is_a_lone_jump_is_ranked_with_the_jump(tmp_path)
     assert not any(s.line == 4 for s in suspects)         # within the condition: one suspect
 
 
+def test_a_condition_evaluated_in_every_run_ranks_by_its_branch_above_its_body(tmp_path):
+    """Chessnut's en-passant update: `if pawn and ep_square:` runs for every move made; its body
+    runs in the failing run and in a few passing ones. The condition carries its branch's runs
+    and ranks first, alone, above the body's lines, where its own spectrum (every run) tied it
+    with the code every run executes."""
+    source = tmp_path / "game.py"
+    source.write_text("def apply(self, move):\n"                       # 1
+                      "    self.board.move(move)\n"                    # 2
+                      "    if self.pawn(move) and self.ep != '-':\n"   # 3
+                      "        # the captured pawn\n"                  # 4
+                      "        self.board.remove(move.end + 8)\n"      # 5
+                      "    self.turn = not self.turn\n")               # 6
+    path = str(source)
+    runs = [file_run(path, True, [1, 2, 3, 5, 6]), file_run(path, False, [1, 2, 3, 5, 6])] + \
+        [file_run(path, False, [1, 2, 3, 6]) for _ in range(4)]
+    suspects = rank(runs, [str(tmp_path)])
+    assert [(s.line, s.last, s.rank) for s in suspects[:2]] == [(3, 3, 1), (5, 5, 1)], suspects[:3]
+    assert (suspects[0].failed, suspects[0].passed) == (1, 1)
+    assert suspects[0].evidence.startswith("its branch to line 5: ")
+    assert {(s.line, s.last) for s in suspects[2:]} == {(1, 2), (6, 6)}   # every run: below, the condition taken out
+
+
+def test_a_condition_with_its_body_on_its_line_is_no_branch_of_the_next_one(tmp_path):
+    """kokopu's generator: `if(x) { break; }` closes on its own line; the condition below it,
+    whose branch is more suspicious, is one suspect of its own line only."""
+    source = tmp_path / "gen.js"
+    source.write_text("function gen(p) {\n"                         # 1
+                      "  for (;;) {\n"                              # 2
+                      "    if (p.x >= 0) { break; }\n"              # 3
+                      "  }\n"                                       # 4
+                      "  // castling\n"                             # 5
+                      "  if (p.king && p.castling !== 0) {\n"       # 6
+                      "    castle(p);\n"                            # 7
+                      "  }\n"                                       # 8
+                      "}\n")                                        # 9
+    path = str(source)
+    runs = [file_run(path, True, [1, 2, 3, 4, 6, 7]), file_run(path, False, [1, 2, 3, 4, 6, 7]),
+            file_run(path, False, [1, 2, 3, 4, 6]), file_run(path, False, [1, 2, 3, 4, 6])]
+    suspects = rank(runs, [str(tmp_path)])
+    assert [(s.line, s.last, s.rank) for s in suspects[:2]] == [(6, 6, 1), (7, 7, 1)], suspects[:3]
+    assert {(s.line, s.last) for s in suspects[2:]} == {(1, 5)}        # the comment above 6 too
+
+
 def _on_the_way(tmp_path, verdict: str):
     """A generator (lines 2-3) and the function that plays a move (lines 5-6), both run only in the
     failing run (0), not in its twin (1) nor elsewhere."""
