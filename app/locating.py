@@ -38,7 +38,7 @@ class LocateController(JobTab):
             settings = LocateSettings(pair.engine, pair.reference, request.written, request.moves,
                                       depth or options["depth"], tuple(options["sources"]),
                                       seconds=options["seconds"], timeout=pair.timeout, runs=options["runs"],
-                                      mutants=options.get("mutants", 0), build=options.get("build", ""))
+                                      mutants=options.get("mutants"), build=options.get("build", ""))
             job = LocateJob(settings)
         except PerftscopeError as e:
             self.state.fail(str(e))

@@ -62,8 +62,9 @@ class SuspectsPanel(StartStop, QWidget):
         self.seconds = spin_box(1, 3600, 40, "no covered run is started after this long", " s")
         self.runs = spin_box(0, 100_000, 0, "no covered run is started once this many have been (0: no cap)")
         self.runs.setSpecialValueText("no cap")
-        self.mutants = spin_box(0, 100_000, 300, "mutants of the suspect lines run at most (0: rank by spectra alone)")
-        self.mutants.setSpecialValueText("none")
+        self.mutants = spin_box(-1, 100_000, -1, "mutants of the suspect lines run at most (as time allows: as many as "
+                                "the mutation's seconds hold; 0: rank by spectra alone)")
+        self.mutants.setSpecialValueText("as time allows")
         self.build = QLineEdit()
         self.build.setPlaceholderText("a native engine's build command, e.g. make (run in a copy of its source)")
         self.build.setToolTip("How a native engine is rebuilt for each mutant, in a copy of its source folder "
@@ -165,7 +166,8 @@ class SuspectsPanel(StartStop, QWidget):
         folder = self.source.text().strip()
         return {"sources": (folder,) if folder else (), "depth": self.depth.value(),
                 "seconds": float(self.seconds.value()), "runs": self.runs.value() or None,
-                "mutants": self.mutants.value(), "build": self.build.text().strip()}
+                "mutants": None if self.mutants.value() < 0 else self.mutants.value(),
+                "build": self.build.text().strip()}
 
     def choices(self) -> dict:
         """The tab's settings as plain data to remember between sessions (app.memory)."""

@@ -81,3 +81,17 @@ def test_the_source_and_the_fix_get_the_room_in_a_small_window(qtbot, tmp_path):
     panel.show_result(result_of(tmp_path, MutationResult(tried=60, made=60)))
     qtbot.wait(20)
     assert not fix.isVisible() and source.height() >= 200, source.height()
+
+
+def test_mutants_run_as_time_allows_unless_capped(qtbot):
+    """By default the tab asks for mutants as the mutation's seconds allow, as the CLI does
+    (no --mutants); a number caps them and 0 ranks by spectra alone."""
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    assert panel.options()["mutants"] is None and panel.mutants.text() == "as time allows"
+    panel.mutants.setValue(40)
+    assert panel.options()["mutants"] == 40
+    panel.mutants.setValue(0)
+    assert panel.options()["mutants"] == 0
+    panel.set_choices({"mutants": -1})
+    assert panel.options()["mutants"] is None
