@@ -120,12 +120,36 @@ def llvm_profiled(path: str) -> bool:
         return False
 
 
+def _python_flags(path: str) -> list[str]:
+    """The flags of a script's `#!` line that keep sitecustomize from running: -S (no site),
+    -I and -E (PYTHONPATH ignored); also when combined, as in `-IS`."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(256).decode("utf-8", "replace")
+    except OSError:
+        return []
+    if not first.startswith("#!"):
+        return []
+    words = first[2:].split()
+    python = next((i for i, w in enumerate(words) if os.path.basename(w).startswith("python")), None)
+    if python is None:
+        return []
+    flags = "".join(w[1:] for w in words[python + 1:] if w.startswith("-") and not w.startswith("--"))
+    return [f"-{c}" for c in "SIE" if c in flags]     # env's own -S before the interpreter aside
+
+
 def no_coverage_hint(program: Program, name: str) -> str:
     """One line: how to build or run the engine so that its runs leave coverage."""
     kind = program.coverage or program.kind
     if kind == "python":
-        return (f"no line coverage came back from {name}: its Python must read PYTHONPATH (do not run it "
-                f"with -I or -E) and exit normally, or its lines are not under the source folder")
+        flags = _python_flags(program.path)
+        if flags:
+            return (f"no line coverage came back from {name}: its first line runs Python with {' '.join(flags)}, "
+                    f"which skips the start-up hook the coverage comes from (a sitecustomize on PYTHONPATH): "
+                    f"run it without -S, -I or -E")
+        return (f"no line coverage came back from {name}: its Python must read PYTHONPATH and import site "
+                f"(do not run it with -S, -I or -E) and exit normally, or its lines are not under the "
+                f"source folder")
     if kind == "node":
         return (f"no line coverage came back from {name}: Node must keep NODE_V8_COVERAGE in its "
                 f"environment and exit normally (process.exit is fine, a kill is not)")

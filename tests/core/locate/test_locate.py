@@ -97,6 +97,18 @@ def test_a_program_without_coverage_says_how_to_build_it(tmp_path):
     assert "\n" not in str(caught.value)
 
 
+def test_a_python_script_run_without_site_says_which_flag_keeps_its_coverage_out(tmp_path):
+    """`python3 -S` (as a start-up trim) skips the sitecustomize the coverage comes from: the
+    error names the flag on the script's first line rather than guessing."""
+    script = tmp_path / "movegen.py"
+    text = (HERE / "movegen.py").read_text().split("\n", 1)[1]
+    script.write_text("#!/usr/bin/env -S python3 -S\n" + text)
+    script.chmod(0o755)
+    with pytest.raises(PerftscopeError, match=r"first line runs Python with -S") as caught:
+        locate(f"perftree:{script}", PROMOTES, runs=4)
+    assert "\n" not in str(caught.value)
+
+
 def test_stop_ends_the_job_with_what_it_has(c_engine):
     import threading
     job = LocateJob(LocateSettings(f"perftree:{c_engine}", fen=CASTLES, depth=2, seconds=60.0, mutants=0))
