@@ -82,8 +82,7 @@ class LocateController(JobTab):
         run = self.failing_run(suspect)
         if run is None:
             return
-        from perftscope.core.engines.oracle import Request
-        shown = Request.of(run.fen, run.moves)      # the run's position entering the window, read once
+        shown = run.request      # the run's position as it was run: no FEN read again
         self.main_model.locate_shows = shown.position    # one of the result's runs: the result is not stale
         self.main_model.show(shown)
         self.main_model.say(f"{suspect.where} ran in this failing position: {run.verdict}")

@@ -276,7 +276,7 @@ class LocateJob:
         for run in covered.runs:
             if run.failed and example_focus is not None:
                 # a crash (a child whose move the engine refuses) or wrong moves of another kind
-                b = Request.of(run.fen, run.moves).position
+                b = run.request.position
                 if not run.wrong or focus_of(b.chess_board(), run.wrong) != example_focus:
                     result.other_failures.append(run)
                     continue
@@ -360,7 +360,7 @@ class LocateJob:
         """The failing run of `request`'s position, each wrong move taken away (core.locate.runs.WrongMove.twin)."""
         where = request.position.fen()
         run = next((r for r in reversed(covered.runs)
-                    if r.failed and Request.of(r.fen, r.moves).position.fen() == where), None)
+                    if r.failed and r.request.position.fen() == where), None)
         if run is None:
             return []
         board = run.board()

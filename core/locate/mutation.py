@@ -378,7 +378,7 @@ class Mutation:
             return outcome
 
     def _judge(self, engine: _Engine, run: Run, timeout: float) -> tuple[bool, str]:
-        answer, error = engine.answer(Request.of(run.fen, run.moves), run.depth, timeout)
+        answer, error = engine.answer(run.request, run.depth, timeout)
         failed, verdict, _ = judge(answer, error, run.expected)
         return failed, verdict
 

@@ -173,10 +173,17 @@ class Run:
     stake: bool = False              # a move some failing run got wrong is possible here (set before ranking)
     expected: dict[str, int] = field(default_factory=dict, repr=False)   # the reference's divide (mutants are judged on it)
     branches: dict[str, dict[int, frozenset[int]]] = field(default_factory=dict, repr=False)  # {file: {line: outcomes taken}} (gcov)
+    asked: Request | None = field(default=None, repr=False, compare=False)    # the Request run (fen, moves: its text)
+
+    @property
+    def request(self) -> Request:
+        """The Request this run was made on, as it was asked (its FEN is not read again)."""
+        if self.asked is None:             # a Run made by hand, from its text
+            self.asked = Request.of(self.fen, self.moves)
+        return self.asked
 
     def board(self) -> chess.Board:
-        position = Request.of(self.fen, self.moves).position
-        return chess.Board(position.fen(), chess960=position.chess960)
+        return self.request.position.chess_board()
 
     def to_json(self) -> dict:
         return {"origin": self.origin, "fen": self.fen, "moves": list(self.moves), "depth": self.depth,
@@ -319,7 +326,8 @@ class CoveredEngine(Oracle):
         run = Run(origin or self.origin, fen, moves, depth, failed, verdict,
                   {f: frozenset(v) for f, v in lines.items()}, frozenset(position_kinds(board)), wrong,
                   expected=dict(theirs),
-                  branches={f: {n: frozenset(w) for n, w in ways.items()} for f, ways in branches.items()})
+                  branches={f: {n: frozenset(w) for n, w in ways.items()} for f, ways in branches.items()},
+                  asked=request)
         with self._guard:
             self.runs.append(run)
             done = self._seen[(fen, moves, depth)] = _Done(run, answer, error)

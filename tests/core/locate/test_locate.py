@@ -109,6 +109,18 @@ def test_a_python_script_run_without_site_says_which_flag_keeps_its_coverage_out
     assert "\n" not in str(caught.value)
 
 
+def test_a_locate_reads_each_position_once(tmp_path, fen_reads):
+    """The runs keep the Request they were run on: ranking, twins and the move-aware step build
+    their boards from it, not from the run's FEN read again (15 readings of the failing FEN before)."""
+    engine = tmp_path / "movegen.py"
+    shutil.copy(HERE / "movegen.py", engine)
+    result = locate(f"perftree:{engine}", PROMOTES, runs=12)
+    assert result.failed >= 1
+    read = [r.fen for r in fen_reads]
+    assert read.count(PROMOTES) == 1, [r for r in fen_reads if r.fen == PROMOTES]
+    assert len(read) <= len(set(read)) + 2, fen_reads
+
+
 def test_stop_ends_the_job_with_what_it_has(c_engine):
     import threading
     job = LocateJob(LocateSettings(f"perftree:{c_engine}", fen=CASTLES, depth=2, seconds=60.0, mutants=0))
