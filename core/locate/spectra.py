@@ -63,6 +63,11 @@ def ochiai(ef: int, ep: int, total_failed: int) -> float:
     return ef / math.sqrt(total_failed * (ef + ep)) if ef and total_failed else 0.0
 
 
+def ochiai_of(ran: set[int], failing: set[int]) -> float:
+    """Ochiai of the runs `ran` (indices) against the `failing` ones."""
+    return ochiai(len(ran & failing), len(ran - failing), len(failing))
+
+
 def dstar(ef: int, ep: int, total_failed: int, star: int = 2) -> float:
     below = ep + (total_failed - ef)
     return _DSTAR_TOP if below == 0 else ef ** star / below
@@ -107,8 +112,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
     failing_set, featured_set = set(failing), set(featured)
     texts: dict[str, list[str]] = {}
     def sharper(branch: set[int], own: set[int]) -> bool:
-        return (ochiai(len(branch & failing_set), len(branch - failing_set), total_failed)
-                > ochiai(len(own & failing_set), len(own - failing_set), total_failed))
+        return ochiai_of(branch, failing_set) > ochiai_of(own, failing_set)
     # where the runtime gave a line's branch outcomes (gcov, llvm-cov), they say it, not its body's coverage
     outcomes = {(path, n) for run in runs for path, lines in run.branches.items() for n in lines}
     groups = _branches(_groups(spectra, lambda path, line: _text(texts, path, line)), texts, spectra, sharper,
@@ -124,7 +128,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
         if not ef:
             continue
         ep = len(ran) - ef
-        contrast = ochiai(len(ran & featured_set), len(ran - featured_set), len(featured)) if featured else 0.0
+        contrast = ochiai_of(ran, featured_set) if featured else 0.0
         way = sum(sum(1 for t in tw.twins if t not in ran) / len(tw.twins)
                   for tw in twins if tw.failing in ran) / len(twins) if twins else 0.0
         at_stake = ochiai(len(ran & failing_set & staked), len((ran - failing_set) & staked),
@@ -318,17 +322,15 @@ def _outcomes(groups, runs: list[Run], spectra, failing: set[int]):
                 for way in taken:
                     ways.setdefault((path, line, way), set()).add(i)
     best: dict[tuple[str, int], tuple[float, frozenset[int]]] = {}
-    total = len(failing)
     for (path, line, _), ran in ways.items():
         if (path, line) not in spectra:
             continue
-        score = ochiai(len(ran & failing), len(ran - failing), total)
+        score = ochiai_of(ran, failing)
         if score > best.get((path, line), (0.0,))[0]:
             best[(path, line)] = (score, frozenset(ran))
     told = {}
     for (path, line), (score, ran) in best.items():
-        own = spectra[(path, line)]
-        if score > ochiai(len(own & failing), len(own - failing), total) + 1e-12:
+        if score > ochiai_of(spectra[(path, line)], failing) + 1e-12:
             told[(path, line)] = ran
     if not told:
         return groups
