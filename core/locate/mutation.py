@@ -215,8 +215,11 @@ class Mutation:
                 except OSError:
                     continue
             result.evidence[(path, number)] = LineEvidence(path, number)
-            by_line[(path, number)] = mutants_of(path, [number], texts[path])
+            by_line[(path, number)] = []            # in rank order: the plan takes lines in turn from it
             ranks[(path, number)] = rank
+        for path, text in texts.items():            # each file split and its rules read once
+            for m in mutants_of(path, [n for p, n in by_line if p == path], text):
+                by_line[(path, m.line)].append(m)
         first, rest = plan(by_line, ranks, self.budget)
         if self.build:
             first, rest = slips_first(first, rest)
@@ -542,8 +545,8 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
     """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
     one, the mutation's time being the limit). The first pass takes each line's FIRST likeliest
     one-token slips and a name written for its peer (`firsts`; Mutant.likeness: a constant off
-    by one, a comparison with or without its `=`, ...), so that a faulty line in a wide tie (one that runs in every run, which no spectrum
-    separates) is reached, within FIRST_SHARE of a budget; the rest are every line's other
+    by one, a comparison with or without its `=`, ...), so that a faulty line in a wide tie (one
+    that runs in every run, which no spectrum separates) is reached, within FIRST_SHARE of a budget; the rest are every line's other
     mutants (the caller deepens the lines the first pass singled out). Each in rank order; within
     a rank the lines in turn, conditions first, then assignments and expressions, then calls and
     returns (line_kind: where one-token slips of move generators are found most)."""
