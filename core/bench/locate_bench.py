@@ -120,6 +120,12 @@ def build_command(bug: dict, root: str) -> str | None:
         return None
 
 
+def command_path(command: str) -> str:
+    """The perftscope command as each bug's locate can run it: from the bug's folder, so a path
+    given relative to here is made absolute (a bare name is left to PATH)."""
+    return os.path.abspath(command) if os.sep in command else command
+
+
 def locate_command(bug: dict, root: str, perftscope: str, mutants: int | None,
                    mutant_seconds: float | None = None) -> list[str]:
     cmd = [perftscope, "locate", "--engine", bug["engine"], "-f", bug["fen"],
@@ -198,8 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.corpus, "rb") as f:
         corpus = tomllib.load(f)
     out = args.out or os.path.join(args.root, "out")
-    # each locate runs from its bug's folder: a command given as a relative path is made absolute first
-    perftscope = os.path.abspath(args.perftscope) if os.sep in args.perftscope else args.perftscope
+    perftscope = command_path(args.perftscope)
     os.makedirs(out, exist_ok=True)
     print(HEADER)
     for bug in corpus["bug"]:
