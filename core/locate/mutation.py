@@ -6,7 +6,8 @@ A mutant of the faulty line tends to turn failing runs into passing ones; a muta
 line tends to break passing runs. Each mutant is run on the failing runs first, the finder's
 first: one that leaves the first failing run's answer as it was is rejected there (most are).
 One that changes a failing run's answer is then run on the passing runs that reach its line,
-until it has broken BREAKS of them. A line's score is its best mutant's: the share of failing
+until it has broken BREAKS of them (one that turns every failing run to pass, on all of them).
+A line's score is its best mutant's: the share of failing
 runs it turns to pass, times the share of passing runs it keeps; then the share of failing runs
 whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
 fixes, but mutants there change the wrong answer without breaking the right ones).
@@ -372,8 +373,13 @@ class Mutation:
                     return outcome          # the first failing run says it all
             if not outcome.changed:
                 return outcome
+            # one that turns every failing run to pass is tried on every passing run, not stopped
+            # at its BREAKS-th break: mutants of several lines that each switch the failing move
+            # off break the same first passing runs, and only the share of all they keep tells
+            # them apart (Metallaxis counts every run a mutant is killed on)
+            every = outcome.fixed == outcome.failing == len(self.failing)
             for run in self.passing:        # what it breaks weighs against what it changes or fixes
-                if over() or self._halted.is_set() or outcome.broke >= BREAKS:
+                if over() or self._halted.is_set() or (outcome.broke >= BREAKS and not every):
                     break
                 outcome.passing += 1
                 if reaches(run):

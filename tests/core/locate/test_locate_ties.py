@@ -1,0 +1,72 @@
+"""core.locate's ranking where mutants of several lines do alike: what tells the faulty line from
+the lines on the failing move's way (MUSE, Metallaxis: a mutant of the faulty line turns failing
+runs to pass; a mutant of a correct line breaks passing runs). The engines are the planted ones of
+tests/engines/locate, their mutants made by core.locate.mutants and run in shadow copies."""
+from pathlib import Path
+
+import chess
+import pytest
+
+from perftscope.core.locate.mutants import mutants_of
+from perftscope.core.locate.mutation import BREAKS, Mutation
+from perftscope.core.locate.runs import Run
+from perftscope.core.locate.shadow import Shadow
+
+HERE = Path(__file__).resolve().parents[2] / "engines" / "locate"
+LONG_CASTLING_THROUGH_CHECK = "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1"    # e1c1 is illegal: d1 is attacked
+LONG_CASTLES = ["4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "7k/8/8/8/8/8/8/R3K3 w Q - 0 1", "k7/8/8/8/8/8/P7/R3K3 w Q - 0 1"]
+SHORT_CASTLES = ["4k3/8/8/8/8/8/8/4K2R w K - 0 1", "6k1/8/8/8/8/8/8/4K2R w K - 0 1", "k7/8/8/8/8/8/7P/4K2R w K - 0 1",
+                 "3k4/8/8/8/8/8/8/4K2R w K - 0 1", "2k5/8/8/8/8/8/8/4K2R w K - 0 1"]
+
+
+def planted(folder: Path, old: str, new: str) -> Path:
+    """movegen.py with its own planted bug fixed (a knight promotion) and `old` written `new`."""
+    text = (HERE / "movegen.py").read_text().replace('for promo in "qrb":  ', 'for promo in "qrbn": ')
+    assert text.count(old) == 1, old
+    engine = folder / "movegen.py"
+    engine.write_text(text.replace(old, new))
+    engine.chmod(0o755)
+    return engine
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def run_on(fen: str, failed: bool, verdict: str = "agrees") -> Run:
+    """A depth-1 run on `fen` judged against python-chess's moves (no coverage kept: every mutant
+    is run on it)."""
+    expected = {m.uci(): 1 for m in chess.Board(fen).legal_moves}
+    return Run("test", fen, (), 1, failed, verdict, expected=expected)
+
+
+@pytest.fixture(scope="module")
+def castling_through_check(tmp_path_factory):
+    """Long castling tested for an attack on c1 only (d1 is not looked at), with its runs: the
+    failing one, then three passing long castlings, then five passing short ones."""
+    folder = tmp_path_factory.mktemp("castling")
+    engine = planted(folder, "attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)")
+    runs = ([run_on(LONG_CASTLING_THROUGH_CHECK, True, "generates illegal e1c1")]
+            + [run_on(fen, False) for fen in LONG_CASTLES + SHORT_CASTLES])
+    mutation = Mutation(f"perftree:{engine}", [str(folder)], runs, lambda p: Path(p).name)
+    shadow = Shadow(mutation.sources, mutation.spec, str(tmp_path_factory.mktemp("shadow")))
+    yield engine, mutation, shadow
+    shadow.close()
+
+
+def test_mutants_that_fix_every_failing_run_are_told_apart_by_all_the_passing_runs_they_keep(castling_through_check):
+    """Two lines' mutants each turn the failing run to pass by switching castling off: the king's
+    guard (every castling gone) and the queen's rook's (long castling gone). Both break the first
+    three passing runs (long castlings); stopped at their third break, they would tie. Tried on
+    every passing run, the one keeping the five short castlings scores above the other."""
+    engine, mutation, shadow = castling_through_check
+    king = line_of(engine, "if board.get(row + 4) != king")
+    rook = line_of(engine, "if long in castling and board.get(row) == rook")
+    every = next(m for m in mutants_of(str(engine), [king]) if m.change == "`!=` to `==`")
+    long_only = next(m for m in mutants_of(str(engine), [rook]) if m.change == "`==` to `!=`")
+    outcomes = {m: mutation._try(shadow, m, lambda: False) for m in (every, long_only)}
+    for outcome in outcomes.values():
+        assert (outcome.fixed, outcome.failing) == (1, 1)
+        assert outcome.passing == len(mutation.passing) == 8 and outcome.broke >= BREAKS
+    assert (outcomes[every].broke, outcomes[long_only].broke) == (8, 3)
+    assert outcomes[long_only].score(1) > outcomes[every].score(1)
