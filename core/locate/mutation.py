@@ -33,7 +33,7 @@ from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
-from .mutants import Mutant, language_of, line_kind, mutants_of
+from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
 from .spectra import _text
@@ -221,7 +221,10 @@ class Mutation:
         for path, text in texts.items():            # each file split and its rules read once
             for m in mutants_of(path, [n for p, n in by_line if p == path], text):
                 by_line[(path, m.line)].append(m)
-        first, rest = plan(by_line, ranks, self.budget)
+        split = {path: text.splitlines() for path, text in texts.items()}
+        # a continuation line takes its statement's kind
+        kinds = {(path, n): statement_kind(split[path], n, language_of(path)) for path, n in by_line}
+        first, rest = plan(by_line, ranks, self.budget, kinds)
         if self.build:
             first, rest = slips_first(first, rest)
         result.made = len(first) + len(rest) if self.budget is None else min(self.budget, len(first) + len(rest))
@@ -547,7 +550,7 @@ class _Engine:
 
 
 def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
-         budget: int | None = None) -> tuple[list[Mutant], list[Mutant]]:
+         budget: int | None = None, kinds: dict[tuple[str, int], int] | None = None) -> tuple[list[Mutant], list[Mutant]]:
     """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
     one, the mutation's time being the limit). The first pass takes each line's FIRST likeliest
     one-token slips and a name written for its peer (`firsts`; Mutant.likeness: a constant off
@@ -555,11 +558,12 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
     that runs in every run, which no spectrum separates) is reached, within FIRST_SHARE of a budget; the rest are every line's other
     mutants (the caller deepens the lines the first pass singled out). Each in rank order; within
     a rank the lines in turn, conditions first, then assignments and expressions, then calls and
-    returns (line_kind: where one-token slips of move generators are found most)."""
+    returns (line_kind: where one-token slips of move generators are found most; `kinds` the
+    kind of each line's statement, which a continuation line takes: mutants.statement_kind)."""
     def in_turn(lists: dict[tuple[str, int], list[Mutant]]) -> list[Mutant]:
         by_rank: dict[int, list[tuple[int, list[Mutant]]]] = {}
         for key, mutants in lists.items():
-            kind = line_kind(mutants[0].before) if mutants else 0
+            kind = (kinds or {}).get(key, line_kind(mutants[0].before) if mutants else 0)
             by_rank.setdefault(ranks[key], []).append((kind, mutants))
         out = []
         for rank in sorted(by_rank):

@@ -70,3 +70,30 @@ def test_mutants_that_fix_every_failing_run_are_told_apart_by_all_the_passing_ru
         assert outcome.passing == len(mutation.passing) == 8 and outcome.broke >= BREAKS
     assert (outcomes[every].broke, outcomes[long_only].broke) == (8, 3)
     assert outcomes[long_only].score(1) > outcomes[every].score(1)
+
+
+def test_a_continuation_line_is_tried_as_its_statement_not_as_a_call(tmp_path):
+    """Chessnut's castling rights voided by the move's start square only: the faulty name is on
+    the second line of an assignment (`56: 'Q', ...}.get(start, '')`), which alone reads as a
+    call. In a tie of calls and assignments its mutants come with the assignments', before the
+    calls'; a line opening a C block (`{`) is no bracket left open."""
+    from perftscope.core.locate.mutation import plan
+    from perftscope.core.locate.mutants import line_kind, statement_kind
+    engine = tmp_path / "game.py"
+    engine.write_text("def apply(board, start, end):\n"
+                      "    board.clear(start)\n"
+                      "    board.clear(end)\n"
+                      "    void = {0: 'q', 4: 'kq', 7: 'k',\n"
+                      "            56: 'Q', 60: 'KQ', 63: 'K'}.get(start, '')\n"
+                      "    board.castling = board.castling.strip(void)\n"
+                      "    return board\n")
+    source = engine.read_text().splitlines()
+    assert (line_kind(source[4]), statement_kind(source, 5, "python"), statement_kind(source, 4, "python")) == (2, 1, 1)
+    by_line = {(str(engine), n): mutants_of(str(engine), [n]) for n in range(2, 8)}
+    first, _ = plan(by_line, {key: 1 for key in by_line}, None,
+                    {(path, n): statement_kind(source, n, "python") for path, n in by_line})
+    order = [m.line for m in first]
+    assert order.index(5) < order.index(2) and order.index(5) < order.index(3)
+    c = ["int f(int a,", "      int b) {", "    if (a &&", "        b == 3)", "        return g(a,", "                 b);",
+         "    x = y;", "}"]
+    assert [statement_kind(c, n, "c") for n in range(1, 9)] == [2, 2, 0, 0, 2, 2, 1, 2]
