@@ -8,7 +8,8 @@ first: one that leaves the first failing run's answer as it was is rejected ther
 One that changes a failing run's answer is then run on the passing runs that reach its line,
 until it has broken BREAKS of them (one that turns every failing run to pass, on all of them).
 A line's score is its best mutant's: the share of failing
-runs it turns to pass, times the share of passing runs it keeps; then the share of failing runs
+runs it turns to pass, times the share of passing runs it keeps (by the rule of succession:
+(kept + 1) / (tried + 2), so that few passing runs tried say less than many); then the share of failing runs
 whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
 fixes, but mutants there change the wrong answer without breaking the right ones).
 
@@ -64,7 +65,11 @@ class Outcome:
     passing: int = 0
 
     def score(self, total_failing: int) -> tuple[float, float]:
-        kept = 1.0 - self.broke / self.passing if self.passing else 1.0
+        """(share of failing runs fixed, share changed), each times the share of passing runs it
+        keeps, estimated by the rule of succession, (kept + 1) / (tried + 2): a mutant whose time
+        ran out after one passing run is not taken to keep them all as surely as one tried on sixty
+        that breaks two."""
+        kept = (self.passing - self.broke + 1) / (self.passing + 2)
         return self.fixed / total_failing * kept, self.changed / total_failing * kept
 
 

@@ -16,7 +16,7 @@ HERE = Path(__file__).resolve().parents[2] / "engines" / "locate"
 LONG_CASTLING_THROUGH_CHECK = "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1"    # e1c1 is illegal: d1 is attacked
 LONG_CASTLES = ["4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "7k/8/8/8/8/8/8/R3K3 w Q - 0 1", "k7/8/8/8/8/8/P7/R3K3 w Q - 0 1"]
 SHORT_CASTLES = ["4k3/8/8/8/8/8/8/4K2R w K - 0 1", "6k1/8/8/8/8/8/8/4K2R w K - 0 1", "k7/8/8/8/8/8/7P/4K2R w K - 0 1",
-                 "3k4/8/8/8/8/8/8/4K2R w K - 0 1", "2k5/8/8/8/8/8/8/4K2R w K - 0 1"]
+                 "3k4/8/8/8/8/8/8/4K2R w K - 0 1"]
 
 
 def planted(folder: Path, old: str, new: str) -> Path:
@@ -41,35 +41,53 @@ def run_on(fen: str, failed: bool, verdict: str = "agrees") -> Run:
 
 
 @pytest.fixture(scope="module")
-def castling_through_check(tmp_path_factory):
-    """Long castling tested for an attack on c1 only (d1 is not looked at), with its runs: the
-    failing one, then three passing long castlings, then five passing short ones."""
+def switched_off(tmp_path_factory):
+    """Long castling tested for an attack on c1 only (d1 is not looked at), its runs (the failing
+    one, then three passing long castlings, four short ones) and what two lines' mutants that
+    switch castling off do on them: the king's guard's (every castling gone) and the queen's
+    rook's (long castling gone), each run on every run, and the king's guard's once more with the
+    time up after the failing run."""
     folder = tmp_path_factory.mktemp("castling")
     engine = planted(folder, "attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)")
     runs = ([run_on(LONG_CASTLING_THROUGH_CHECK, True, "generates illegal e1c1")]
             + [run_on(fen, False) for fen in LONG_CASTLES + SHORT_CASTLES])
     mutation = Mutation(f"perftree:{engine}", [str(folder)], runs, lambda p: Path(p).name)
     shadow = Shadow(mutation.sources, mutation.spec, str(tmp_path_factory.mktemp("shadow")))
-    yield engine, mutation, shadow
-    shadow.close()
-
-
-def test_mutants_that_fix_every_failing_run_are_told_apart_by_all_the_passing_runs_they_keep(castling_through_check):
-    """Two lines' mutants each turn the failing run to pass by switching castling off: the king's
-    guard (every castling gone) and the queen's rook's (long castling gone). Both break the first
-    three passing runs (long castlings); stopped at their third break, they would tie. Tried on
-    every passing run, the one keeping the five short castlings scores above the other."""
-    engine, mutation, shadow = castling_through_check
     king = line_of(engine, "if board.get(row + 4) != king")
     rook = line_of(engine, "if long in castling and board.get(row) == rook")
     every = next(m for m in mutants_of(str(engine), [king]) if m.change == "`!=` to `==`")
     long_only = next(m for m in mutants_of(str(engine), [rook]) if m.change == "`==` to `!=`")
-    outcomes = {m: mutation._try(shadow, m, lambda: False) for m in (every, long_only)}
-    for outcome in outcomes.values():
+    calls = []
+    try:
+        yield {"passing": len(mutation.passing),
+               "every": mutation._try(shadow, every, lambda: False),
+               "long only": mutation._try(shadow, long_only, lambda: False),
+               # over() is asked before each run: the failing run, then the time is up
+               "every, cut": mutation._try(shadow, every, lambda: calls.append(1) or len(calls) > 1)}
+    finally:
+        shadow.close()
+
+
+def test_mutants_that_fix_every_failing_run_are_told_apart_by_all_the_passing_runs_they_keep(switched_off):
+    """Both mutants turn the failing run to pass and break the three long castlings, the first
+    passing runs; stopped at their third break they would tie (none of 3 kept). Tried on every
+    passing run, the one keeping the four short castlings scores above the other."""
+    every, long_only = switched_off["every"], switched_off["long only"]
+    for outcome in (every, long_only):
         assert (outcome.fixed, outcome.failing) == (1, 1)
-        assert outcome.passing == len(mutation.passing) == 8 and outcome.broke >= BREAKS
-    assert (outcomes[every].broke, outcomes[long_only].broke) == (8, 3)
-    assert outcomes[long_only].score(1) > outcomes[every].score(1)
+        assert outcome.passing == switched_off["passing"] == 7 and outcome.broke >= BREAKS
+    assert (every.broke, long_only.broke) == (7, 3)
+    assert long_only.score(1) > every.score(1)
+
+
+def test_a_mutant_cut_short_by_the_time_is_not_sure_to_keep_the_passing_runs_it_never_ran(switched_off):
+    """The king's guard switched off, its time up once it turned the failing run to pass ("breaks
+    ?, none of the passing runs tried in the time"), has not shown it keeps any: it scores below
+    the queen's rook's mutant, tried on all seven and breaking three, not above it as one that
+    keeps them all."""
+    cut, long_only = switched_off["every, cut"], switched_off["long only"]
+    assert (cut.fixed, cut.passing, cut.broke) == (1, 0, 0)
+    assert cut.score(1)[0] < long_only.score(1)[0] < 1.0
 
 
 def test_a_continuation_line_is_tried_as_its_statement_not_as_a_call(tmp_path):
