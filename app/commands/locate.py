@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections import Counter
 from dataclasses import dataclass
 
@@ -86,7 +87,11 @@ def run(args) -> int:
     from .job_runner import run_job
     result = run_job(LocateJob(settings), quiet=args.json)
     if args.json:
-        print_json(result.to_json(args.top))
+        data = result.to_json(args.top)
+        for fix, shown in zip(result.fixes, data["fixes"]):
+            if fix.other_bug is not None:
+                shown["other_bug"]["locate"] = next_locate(settings, fix.other_bug)
+        print_json(data)
         return 0
     print(f"engine     {result.subject.engines[0]}")
     print(f"reference  {result.subject.engines[1]}")
@@ -127,8 +132,16 @@ def run(args) -> int:
         if fix.confirmed:
             print(f"fix        {fix.file}:{fix.line}: {fix.change} {fix.said()}, and agrees at "
                   f"{', '.join(fix.checked_by)}")
-            print("\n".join("           " + line for line in fix.diff.rstrip("\n").split("\n")))
-    if mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
+            _print_diff(fix)
+    partial = [f for f in result.fixes if f.fixes_this_bug]
+    if partial and not any(f.confirmed for f in result.fixes):
+        fix = partial[0]
+        print(f"fix        {fix.file}:{fix.line}: {fix.change} fixes this bug (the engine has another): it "
+              f"{fix.said()}, {fix.beyond()}")
+        print(f"another    {fix.another()}")
+        print(f"next       {next_locate(settings, fix.other_bug)}   (to locate that one)")
+        _print_diff(fix)
+    elif mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
         top = result.suspects[0] if result.suspects else None
         refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"
                           for f in result.fixes[:2] if f.refuted)
@@ -145,6 +158,24 @@ def run(args) -> int:
     print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence), of how many"
           + ("; mutants rank first, the spectrum after" if mutation is not None and mutation.tried else ""))
     return 0
+
+
+def _print_diff(fix):
+    print("\n".join("           " + line for line in fix.diff.rstrip("\n").split("\n")))
+
+
+def next_locate(settings, other) -> str:
+    """The command that locates the other bug a fix for this one left (a core.locate.mutation.
+    Elsewhere): the same engine, reference, sources and build, at its position and depth."""
+    words = ["perftscope", "locate", "--engine", settings.engine]
+    if settings.reference != "core":
+        words += ["--reference", settings.reference]
+    for folder in settings.sources:
+        words += ["--source", _shown(folder)]
+    if settings.build:
+        words += ["--build", settings.build]
+    words += ["-f", other.fen, "-d", str(other.depth)]
+    return shlex.join(words)
 
 
 @dataclass(frozen=True)
