@@ -781,6 +781,8 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             score = e.score
             if fix is not None:
                 said = f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)"
+            elif shared is not None and shared.fixes_this_bug:
+                said = f"{shared.change} here fixes this bug ({shared.said()}); the engine has another"
             elif shared is not None:
                 said = (f"a mutant here ({shared.change}) {shared.said()} and agrees beyond them but at "
                         f"{shared.doubt}: no fix claimed")
