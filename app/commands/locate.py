@@ -87,18 +87,29 @@ def run(args) -> int:
     from .job_runner import run_job
     result = run_job(LocateJob(settings), quiet=args.json)
     if args.json:
-        data = result.to_json(args.top)
-        for fix, shown in zip(result.fixes, data["fixes"]):
-            if fix.other_bug is not None:
-                shown["other_bug"]["locate"] = next_locate(settings, fix.other_bug)
-        print_json(data)
-        return 0
+        print_json(json_of(result, settings, args.top))
+    else:
+        print_text(result, settings, args.top)
+    return 0
+
+
+def json_of(result, settings, top: int) -> dict:
+    """The result's JSON, each fix that leaves another bug with the command that locates that one."""
+    data = result.to_json(top)
+    for fix, shown in zip(result.fixes, data["fixes"]):
+        if fix.other_bug is not None:
+            shown["other_bug"]["locate"] = next_locate(settings, fix.other_bug)
+    return data
+
+
+def print_text(result, settings, top: int):
+    """The result as text: the engines, the failing position, the runs, the ranked suspects, the fix."""
     print(f"engine     {result.subject.engines[0]}")
     print(f"reference  {result.subject.engines[1]}")
     if result.agree:
         print(f"agree      {result.subject.engines[0]} and {result.subject.engines[1]} agree at depth "
               f"{settings.depth}: no failing run, nothing to locate")
-        return 0
+        return
     for warning in result.warnings:
         print(f"warning    {warning}")
     example = result.example
@@ -115,7 +126,7 @@ def run(args) -> int:
         print("mutants    " + (f"{mutation.tried} run of {mutation.made} made, {mutation.per_second:.1f} per second, "
                                 f"{mutation.seconds:.1f} s" if mutation.tried else mutation.note or "none run"))
     print()
-    shown = result.suspects[:args.top]
+    shown = result.suspects[:top]
     width = max(len(s.where) for s in shown) if shown else 0
     ties = Counter(s.rank for s in result.suspects)
     column = max((len(_rank(s, ties)) for s in shown), default=0)
@@ -142,12 +153,12 @@ def run(args) -> int:
         print(f"next       {next_locate(settings, fix.other_bug)}   (to locate that one)")
         _print_diff(fix)
     elif mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
-        top = result.suspects[0] if result.suspects else None
+        first = result.suspects[0] if result.suspects else None
         refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"
                           for f in result.fixes[:2] if f.refuted)
         print(f"no fix     {mutation.no_fix()}" +
-              (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top and not mutation.cut
-               else "") + refuted)
+              (f": it belongs at {first.file}:{first.line} ({first.evidence.split('; ')[0]})"
+               if first and not mutation.cut else "") + refuted)
     if any(s.way for s in shown):
         from perftscope.core.locate.spectra import missed
         twin = result.twins[0]
@@ -157,7 +168,6 @@ def run(args) -> int:
               f"the rest, then by the runs where {twin.move} is possible")
     print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence), of how many"
           + ("; mutants rank first, the spectrum after" if mutation is not None and mutation.tried else ""))
-    return 0
 
 
 def _print_diff(fix):
