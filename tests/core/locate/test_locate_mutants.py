@@ -2,7 +2,6 @@
 located to their line by what the line's mutants do, and the offered fix is the inverse of the
 planted change, confirmed beyond the runs; a planted missing check gets no fix, the line where the
 check belongs near the top. The engine's own folder is byte for byte the same afterwards."""
-import subprocess
 from pathlib import Path
 
 from perftscope.core.locate.job import LocateJob, LocateSettings
