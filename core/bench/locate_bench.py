@@ -196,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.corpus, "rb") as f:
         corpus = tomllib.load(f)
     out = args.out or os.path.join(args.root, "out")
+    # each locate runs from its bug's folder: a command given as a relative path is made absolute first
+    perftscope = os.path.abspath(args.perftscope) if os.sep in args.perftscope else args.perftscope
     os.makedirs(out, exist_ok=True)
     print(HEADER)
     for bug in corpus["bug"]:
@@ -208,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(path) as f:
                 result = json.load(f)
         else:
-            result = run(bug, args.root, args.perftscope, args.mutants)
+            result = run(bug, args.root, perftscope, args.mutants)
             with open(path, "w") as f:
                 json.dump(result, f, indent=1)
         print(row(bug, result, args.root), flush=True)

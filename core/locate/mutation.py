@@ -6,8 +6,10 @@ A mutant of the faulty line tends to turn failing runs into passing ones; a muta
 line tends to break passing runs. Each mutant is run on the failing runs first, the finder's
 first: one that leaves the first failing run's answer as it was is rejected there (most are).
 One that changes a failing run's answer is then run on the passing runs that reach its line,
-until it has broken BREAKS of them. A line's score is its best mutant's: the share of failing
-runs it turns to pass, times the share of passing runs it keeps; then the share of failing runs
+until it has broken BREAKS of them (one that turns every failing run to pass, on all of them).
+A line's score is its best mutant's: the share of failing
+runs it turns to pass, times the share of passing runs it keeps (by the rule of succession:
+(kept + 1) / (tried + 2), so that few passing runs tried say less than many); then the share of failing runs
 whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
 fixes, but mutants there change the wrong answer without breaking the right ones).
 
@@ -35,7 +37,7 @@ from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
 from ..mismatch.shrink import mirror
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
-from .mutants import Mutant, language_of, line_kind, mutants_of
+from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
 from .spectra import _text
@@ -66,7 +68,11 @@ class Outcome:
     passing: int = 0
 
     def score(self, total_failing: int) -> tuple[float, float]:
-        kept = 1.0 - self.broke / self.passing if self.passing else 1.0
+        """(share of failing runs fixed, share changed), each times the share of passing runs it
+        keeps, estimated by the rule of succession, (kept + 1) / (tried + 2): a mutant whose time
+        ran out after one passing run is not taken to keep them all as surely as one tried on sixty
+        that breaks two."""
+        kept = (self.passing - self.broke + 1) / (self.passing + 2)
         return self.fixed / total_failing * kept, self.changed / total_failing * kept
 
 
@@ -296,7 +302,10 @@ class Mutation:
         for path, text in texts.items():            # each file split and its rules read once
             for m in mutants_of(path, [n for p, n in by_line if p == path], text):
                 by_line[(path, m.line)].append(m)
-        first, rest = plan(by_line, ranks, self.budget)
+        split = {path: text.splitlines() for path, text in texts.items()}
+        # a continuation line takes its statement's kind
+        kinds = {(path, n): statement_kind(split[path], n, language_of(path)) for path, n in by_line}
+        first, rest = plan(by_line, ranks, self.budget, kinds)
         if self.build:
             first, rest = slips_first(first, rest)
         result.made = len(first) + len(rest) if self.budget is None else min(self.budget, len(first) + len(rest))
@@ -448,8 +457,13 @@ class Mutation:
                     return outcome          # the first failing run says it all
             if not outcome.changed:
                 return outcome
+            # one that turns every failing run to pass is tried on every passing run, not stopped
+            # at its BREAKS-th break: mutants of several lines that each switch the failing move
+            # off break the same first passing runs, and only the share of all they keep tells
+            # them apart (Metallaxis counts every run a mutant is killed on)
+            every = outcome.fixed == outcome.failing == len(self.failing)
             for run in self.passing:        # what it breaks weighs against what it changes or fixes
-                if over() or self._halted.is_set() or outcome.broke >= BREAKS:
+                if over() or self._halted.is_set() or (outcome.broke >= BREAKS and not every):
                     break
                 outcome.passing += 1
                 if reaches(run):
@@ -676,7 +690,7 @@ class _Engine:
 
 
 def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
-         budget: int | None = None) -> tuple[list[Mutant], list[Mutant]]:
+         budget: int | None = None, kinds: dict[tuple[str, int], int] | None = None) -> tuple[list[Mutant], list[Mutant]]:
     """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
     one, the mutation's time being the limit). The first pass takes each line's FIRST likeliest
     one-token slips and a name written for its peer (`firsts`; Mutant.likeness: a constant off
@@ -684,11 +698,12 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
     that runs in every run, which no spectrum separates) is reached, within FIRST_SHARE of a budget; the rest are every line's other
     mutants (the caller deepens the lines the first pass singled out). Each in rank order; within
     a rank the lines in turn, conditions first, then assignments and expressions, then calls and
-    returns (line_kind: where one-token slips of move generators are found most)."""
+    returns (line_kind: where one-token slips of move generators are found most; `kinds` the
+    kind of each line's statement, which a continuation line takes: mutants.statement_kind)."""
     def in_turn(lists: dict[tuple[str, int], list[Mutant]]) -> list[Mutant]:
         by_rank: dict[int, list[tuple[int, list[Mutant]]]] = {}
         for key, mutants in lists.items():
-            kind = line_kind(mutants[0].before) if mutants else 0
+            kind = (kinds or {}).get(key, line_kind(mutants[0].before) if mutants else 0)
             by_rank.setdefault(ranks[key], []).append((kind, mutants))
         out = []
         for rank in sorted(by_rank):
