@@ -8,8 +8,8 @@ first: one that leaves the first failing run's answer as it was is rejected ther
 One that changes a failing run's answer is then run on the passing runs that reach its line,
 until it has broken BREAKS of them (one that turns every failing run to pass, on all of them).
 A line's score is its best mutant's: the share of failing
-runs it turns to pass, times the share of passing runs it keeps (by the rule of succession:
-(kept + 1) / (tried + 2), so that few passing runs tried say less than many); then the share of failing runs
+runs it turns to pass, times the share of passing runs it has shown it keeps (kept / (tried + 1):
+few passing runs tried say less than many, none nothing); then the share of failing runs
 whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
 fixes, but mutants there change the wrong answer without breaking the right ones).
 
@@ -67,12 +67,13 @@ class Outcome:
     broke: int = 0
     passing: int = 0
 
-    def score(self, total_failing: int) -> tuple[float, float]:
+    def score(self, total_failing: int, total_passing: int) -> tuple[float, float]:
         """(share of failing runs fixed, share changed), each times the share of passing runs it
-        keeps, estimated by the rule of succession, (kept + 1) / (tried + 2): a mutant whose time
-        ran out after one passing run is not taken to keep them all as surely as one tried on sixty
-        that breaks two."""
-        kept = (self.passing - self.broke + 1) / (self.passing + 2)
+        has shown it keeps, kept / (tried + 1), as if one more were tried and broken: a mutant whose
+        time ran out before its passing runs has shown nothing (where there are passing runs), one
+        that kept three says less than one tried on sixty that breaks two, and one that broke every
+        run it was tried on keeps none."""
+        kept = (self.passing - self.broke) / (self.passing + 1) if total_passing else 1.0
         return self.fixed / total_failing * kept, self.changed / total_failing * kept
 
 
@@ -390,7 +391,7 @@ class Mutation:
                         continue
                     result.tried += 1
                     evidence.mutants += 1
-                    score = outcome.score(len(self.failing))
+                    score = outcome.score(len(self.failing), len(self.passing))
                     if evidence.best is None or score > evidence.score:
                         evidence.best, evidence.score = outcome, score
                     if (outcome.fixed == len(self.failing) and not outcome.broke
