@@ -95,9 +95,13 @@ def is_real_fix(diff: str, real: tuple[set[str], set[str]]) -> bool:
 
 
 def fix_verdict(result: dict, bug: dict, root: str) -> tuple[str, bool | None]:
-    """("yes" | "candidate only" | "no", whether a confirmed fix is the real one)."""
+    """("yes" | "for this bug" | "candidate only" | "no", whether a confirmed fix (else a fix for
+    this bug, the engine having another) is the real one)."""
     fixes = result.get("fixes") or []
     confirmed = [f for f in fixes if f.get("confirmed")]
+    offered = "yes"
+    if not confirmed:
+        confirmed, offered = [f for f in fixes if f.get("fixes_this_bug")], "for this bug"
     if not confirmed:
         return ("candidate only" if fixes else "no"), None
     for f in confirmed:
@@ -108,8 +112,8 @@ def fix_verdict(result: dict, bug: dict, root: str) -> tuple[str, bool | None]:
         except (KeyError, OSError):
             continue
         if is_real_fix(f.get("diff", ""), real):
-            return "yes", True
-    return "yes", False
+            return offered, True
+    return offered, False
 
 
 def build_command(bug: dict, root: str) -> str | None:

@@ -8,8 +8,8 @@ first: one that leaves the first failing run's answer as it was is rejected ther
 One that changes a failing run's answer is then run on the passing runs that reach its line,
 until it has broken BREAKS of them (one that turns every failing run to pass, on all of them).
 A line's score is its best mutant's: the share of failing
-runs it turns to pass, times the share of passing runs it keeps (by the rule of succession:
-(kept + 1) / (tried + 2), so that few passing runs tried say less than many); then the share of failing runs
+runs it turns to pass, times the share of passing runs it has shown it keeps (kept / (tried + 1):
+few passing runs tried say less than many, none nothing); then the share of failing runs
 whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
 fixes, but mutants there change the wrong answer without breaking the right ones).
 
@@ -67,12 +67,13 @@ class Outcome:
     broke: int = 0
     passing: int = 0
 
-    def score(self, total_failing: int) -> tuple[float, float]:
+    def score(self, total_failing: int, total_passing: int) -> tuple[float, float]:
         """(share of failing runs fixed, share changed), each times the share of passing runs it
-        keeps, estimated by the rule of succession, (kept + 1) / (tried + 2): a mutant whose time
-        ran out after one passing run is not taken to keep them all as surely as one tried on sixty
-        that breaks two."""
-        kept = (self.passing - self.broke + 1) / (self.passing + 2)
+        has shown it keeps, kept / (tried + 1), as if one more were tried and broken: a mutant whose
+        time ran out before its passing runs has shown nothing (where there are passing runs), one
+        that kept three says less than one tried on sixty that breaks two, and one that broke every
+        run it was tried on keeps none."""
+        kept = (self.passing - self.broke) / (self.passing + 1) if total_passing else 1.0
         return self.fixed / total_failing * kept, self.changed / total_failing * kept
 
 
@@ -115,6 +116,7 @@ class Elsewhere:
     verdict: str                 # what is wrong there, the candidate's answer against the reference's
     topic: str = ""              # the edge position's topic, "fuzz position", or "" (none)
     wrong: tuple = ()            # ((move, (its count, the reference's)), ...) where it is wrong (_wrong)
+    alone: bool = False          # the engine answers it exactly as the candidate: this bug does not show there
 
     def __str__(self) -> str:
         """'en passant by a pinned capturer: 7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1 depth 1: misses c5d6'."""
@@ -166,8 +168,10 @@ class Fix:
 
     @property
     def other_bug(self) -> Elsewhere | None:
-        """The first position where the engine is wrong with or without the candidate."""
-        return self.shared[0] if self.shared else None
+        """The first position where the engine is wrong with or without the candidate, one where
+        it answers exactly as the candidate does first (this bug not showing there too, a locate
+        there finds the other one in the engine as it is)."""
+        return next((e for e in self.shared if e.alone), self.shared[0] if self.shared else None)
 
     @property
     def other_positions(self) -> int:
@@ -189,11 +193,11 @@ class Fix:
                 (f"; every answer it changes at {', '.join(rest)} becomes right" if rest else ""))
 
     def another(self) -> str:
-        """The other bug, from the engine's side: 'the engine is also wrong at 115 of the positions
-        checked, the same way with or without this change (another bug): first at ...'."""
+        """The other bug, from the engine's side: 'the engine is also wrong at 50 of the positions
+        checked, the same way with or without this change (another bug), as at ...'."""
         n = self.other_positions
         return (f"the engine is also wrong at {n} of the positions checked, the same way with or without "
-                f"this change (another bug): first at {self.other_bug}")
+                f"this change (another bug), as at {self.other_bug}")
 
     def to_json(self) -> dict:
         other = self.other_bug
@@ -205,7 +209,7 @@ class Fix:
                 "refuted": self.refuted, "engine_disagrees_too": [str(e) for e in self.shared],
                 "other_bug": None if other is None else {
                     "fen": other.fen, "depth": other.depth, "verdict": other.verdict, "topic": other.topic or None,
-                    "positions": self.other_positions}}
+                    "this_bug_shows_there": not other.alone, "positions": self.other_positions}}
 
 
 @dataclass
@@ -387,7 +391,7 @@ class Mutation:
                         continue
                     result.tried += 1
                     evidence.mutants += 1
-                    score = outcome.score(len(self.failing))
+                    score = outcome.score(len(self.failing), len(self.passing))
                     if evidence.best is None or score > evidence.score:
                         evidence.best, evidence.score = outcome, score
                     if (outcome.fixed == len(self.failing) and not outcome.broke
@@ -570,7 +574,7 @@ class Mutation:
             return True
         here = Elsewhere(request.position.fen(), depth, verdict, topic, tuple((_wrong(answer, theirs) or {}).items()))
         if as_is is not None and as_is.wrong_alike(request, depth, answer, theirs, engine, c.reference):
-            fix.shared.append(here)
+            fix.shared.append(replace(here, alone=as_is.same))
             return True
         fix.doubt, fix.refuted = str(here), True
         return False
@@ -599,6 +603,7 @@ class _AsIs:
         self.mutation, self.shadow = mutation, shadow
         self.engine: _Engine | None = None
         self.built: bool | None = None
+        self.same = False          # the last position asked about: the engine answered it as the candidate
 
     def wrong_alike(self, request: Request, depth: int, mine, theirs: dict[str, int], candidate: _Engine,
                     reference, below: list[int] | None = None) -> bool:
@@ -606,12 +611,14 @@ class _AsIs:
         move where `mine` differs from `theirs` (the `reference`'s): the candidate adds no error
         there. Where both count a legal move's subtree wrong, each otherwise (two bugs mixing
         below it), the subtree is looked into, SUBTREES of them at most."""
-        below = [SUBTREES] if below is None else below
+        top, below = below is None, [SUBTREES] if below is None else below
         if mine is None:
             return False
         answer, error = self.answer(request, depth)
         if answer is None or error is not None:
             return False
+        if top:
+            self.same = (answer.moves, answer.total) == (mine.moves, mine.total)
         timeout = max(self.mutation.timeout * 4, 30.0)
         if mine.moves is None or answer.moves is None:
             return mine.moves is None and answer.moves is None and mine.total == answer.total

@@ -102,6 +102,8 @@ def test_the_planted_change_undone_fixes_this_bug_and_the_other_bug_is_named(loc
     assert f"{other.fen} depth {other.depth}: {other.verdict}" in text
     nxt = next(row for row in text.splitlines() if row.startswith("next "))
     assert f"perftscope locate --engine perftree:{engine}" in nxt and f"-f '{other.fen}' -d {other.depth}" in nxt
+    # where this bug shows too, the engine as it is would be located to this bug there: apply the fix first
+    assert ("with this fix applied" in nxt) == bool(set(as_is) - set(still)) != other.alone
     assert "no fix " not in text and "not offered as a fix" not in text
     first = [s for s in result.suspects if s.rank == 1]
     assert [(s.file, s.line) for s in first] == [("movegen.c", line)] and "fixes this bug" in first[0].evidence

@@ -77,7 +77,8 @@ def test_mutants_that_fix_every_failing_run_are_told_apart_by_all_the_passing_ru
         assert (outcome.fixed, outcome.failing) == (1, 1)
         assert outcome.passing == switched_off["passing"] == 7 and outcome.broke >= BREAKS
     assert (every.broke, long_only.broke) == (7, 3)
-    assert long_only.score(1) > every.score(1)
+    assert long_only.score(1, 7) > every.score(1, 7)
+    assert every.score(1, 7) == (0.0, 0.0)          # it broke every passing run: nothing for its line
 
 
 def test_a_mutant_cut_short_by_the_time_is_not_sure_to_keep_the_passing_runs_it_never_ran(switched_off):
@@ -87,7 +88,7 @@ def test_a_mutant_cut_short_by_the_time_is_not_sure_to_keep_the_passing_runs_it_
     keeps them all."""
     cut, long_only = switched_off["every, cut"], switched_off["long only"]
     assert (cut.fixed, cut.passing, cut.broke) == (1, 0, 0)
-    assert cut.score(1)[0] < long_only.score(1)[0] < 1.0
+    assert cut.score(1, 7)[0] < long_only.score(1, 7)[0] < 1.0
 
 
 def test_a_continuation_line_is_tried_as_its_statement_not_as_a_call(tmp_path):
