@@ -35,7 +35,7 @@ from typing import Callable
 from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
-from ..mismatch.shrink import mirror
+from ..mismatch.shrink import mirror, why_unreachable
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
@@ -576,8 +576,18 @@ class Mutation:
         if as_is is not None and as_is.wrong_alike(request, depth, answer, theirs, engine, c.reference):
             fix.shared.append(replace(here, alone=as_is.same))
             return True
-        fix.doubt, fix.refuted = str(here), True
+        fix.doubt, fix.refuted = str(here) + beyond_any_game(request), True
         return False
+
+
+def beyond_any_game(request: Request) -> str:
+    """' (a position no game reaches: ...)' where `request` cannot arise in a game, else ''. A
+    candidate refuted only there may be right wherever a game can go, as engines legitimately
+    disagree on such positions; the refutation stands (a suite's case may be the very one the
+    engine's check is for), but the author is told what it rests on."""
+    reasons = why_unreachable(request.position)
+    return (f" (a position no game reaches: {', '.join(reasons)}; engines legitimately disagree there)"
+            if reasons else "")
 
 
 def _wrong(answer, theirs: dict[str, int]) -> dict[str, tuple] | None:
