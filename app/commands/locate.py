@@ -21,6 +21,11 @@ def register(sub):
                                "focused fuzz one engine process each at depth 1 with line coverage (Python and "
                                "Node scripts as they are, C/C++ built with --coverage, clang/Rust with "
                                "instrumented profiles), and rank the source lines by Ochiai (DStar beside it). "
+                               "Then mutate the first ranks' lines one token at a time, each mutant in a copy of "
+                               "the source (your files are never touched), rank first the lines whose mutants turn "
+                               "failing runs to pass, and offer as the fix a change that turns every failing run "
+                               "to pass, keeps the passing ones and agrees beyond them (or as a fix for this bug, "
+                               "with where the other shows, when the engine has another). "
                                "Exit status: 0 ranked, or the engine agrees; 2 error.")
     add_position_args(p, depth=False)
     p.add_argument("-d", "--depth", type=depth_arg, default=None, metavar="DEPTH",
