@@ -5,6 +5,8 @@ check belongs near the top. The engine's own folder is byte for byte the same af
 import subprocess
 from pathlib import Path
 
+import chess
+
 from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.mutants import Mutant, mutants_of
 from perftscope.core.folder_digest import tree_digest
@@ -88,33 +90,31 @@ def test_a_wrong_constant_in_a_c_engine_is_first_and_its_fix_the_inverse(c_engin
     assert "+        add(out, n, row + 4, row + 2, 'c');   /* PLANTED" in fixes[0].diff
 
 
-def where_a_pawn_captures(monkeypatch):
-    """A fix's edge positions narrowed to those where a pawn can capture within the two plies
-    they are checked at: where the line of a pawn's captures runs. The others cannot tell its
-    mutants apart, and each costs a Node process a depth a candidate (196 for the 98 capture
-    edges, 60 for these 30)."""
-    import chess
-
+def edges_only_where(monkeypatch, keep):
+    """A fix's edge positions narrowed, for one test, to those whose board `keep(board)` holds:
+    each edge costs an engine process a depth a candidate, and those where the planted lines'
+    mutants all answer alike cannot tell a fix from a wrong candidate."""
     from perftscope.core.locate import confirmation
 
-    def pawn_captures(board):
-        return any(board.piece_type_at(m.from_square) == chess.PAWN and board.is_capture(m)
-                   for m in board.pseudo_legal_moves)
-
-    def reached(request):
-        board = request.position.chess_board()
-        if pawn_captures(board):
-            return True
-        for move in list(board.legal_moves):
-            board.push(move)
-            after = pawn_captures(board)
-            board.pop()
-            if after:
-                return True
-        return False
-
     everywhere = confirmation.edges_of
-    monkeypatch.setattr(confirmation, "edges_of", lambda focus: tuple(e for e in everywhere(focus) if reached(e[1])))
+    monkeypatch.setattr(confirmation, "edges_of", lambda focus: tuple(
+        (topic, request) for topic, request in everywhere(focus) if keep(request.position.chess_board())))
+
+
+def a_pawn_can_capture(board) -> bool:
+    """Within the two plies an edge is checked at: where the line of a pawn's captures runs (30 of
+    the 98 capture edges)."""
+    def now(b):
+        return any(b.piece_type_at(m.from_square) == chess.PAWN and b.is_capture(m) for m in b.pseudo_legal_moves)
+    if now(board):
+        return True
+    for move in list(board.legal_moves):
+        board.push(move)
+        after = now(board)
+        board.pop()
+        if after:
+            return True
+    return False
 
 
 def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix_the_inverse(tmp_path, monkeypatch):
@@ -128,7 +128,7 @@ def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix
     engine = tmp_path / "movegen.js"
     engine.write_text(text)
     engine.chmod(0o755)
-    where_a_pawn_captures(monkeypatch)
+    edges_only_where(monkeypatch, a_pawn_can_capture)
     before = tree_digest(tmp_path)
     result = locate(f"perftree:{engine}", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", runs=12, mutants=20)
     assert tree_digest(tmp_path) == before
@@ -208,8 +208,16 @@ EP_LEGALITY = ('''    for move in out:
 EP_BLOCKS_THE_CHECK = "3r3k/8/8/3pP3/8/8/8/3K4 w - d6 0 1"      # e5d6 lands between the rook and the king
 
 
-def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_path):
+def a_move_carries_a_flag(board) -> bool:
+    """En passant, castling or a promotion to move: the moves whose flag the planted dispatch
+    (`move[2] == "ep"`) reads, the others passing it alike (80 of the 224 edge positions: a crash
+    has no kind of move, and its candidates are checked on every edge)."""
+    return any(board.is_en_passant(m) or board.is_castling(m) or m.promotion for m in board.pseudo_legal_moves)
+
+
+def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_path, monkeypatch):
     engine = planted_python(tmp_path, EP_GUARD, EP_LEGALITY)
+    edges_only_where(monkeypatch, a_move_carries_a_flag)
     result = locate(f"perftree:{engine}", EP_BLOCKS_THE_CHECK, depth=1)
     guard = line_of(engine, "if not ep_exposes(board")
     switched_off = [f for f in result.fixes if f.line == guard]
@@ -225,6 +233,7 @@ def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_p
     for f in result.fixes:
         if f.confirmed:
             assert (f.line, f.change) in ((faulty, "`t` to `sq`"), (dispatch, "`2` to `1`")), f
+            assert "80 edge positions of its kind of move at depths 1 and 2" in f.checked_by, f
     # a refuted candidate says the guard is on the move's path, not that it is wrong: the faulty
     # line, whose mutants turn failing runs to pass, ranks above it
     assert {s.line for s in result.suspects if s.rank == 1} <= {faulty, dispatch}, result.suspects[:4]
