@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections import Counter
 from dataclasses import dataclass
 
@@ -86,14 +87,29 @@ def run(args) -> int:
     from .job_runner import run_job
     result = run_job(LocateJob(settings), quiet=args.json)
     if args.json:
-        print_json(result.to_json(args.top))
-        return 0
+        print_json(json_of(result, settings, args.top))
+    else:
+        print_text(result, settings, args.top)
+    return 0
+
+
+def json_of(result, settings, top: int) -> dict:
+    """The result's JSON, each fix that leaves another bug with the command that locates that one."""
+    data = result.to_json(top)
+    for fix, shown in zip(result.fixes, data["fixes"]):
+        if fix.other_bug is not None:
+            shown["other_bug"]["locate"] = next_locate(settings, fix.other_bug)
+    return data
+
+
+def print_text(result, settings, top: int):
+    """The result as text: the engines, the failing position, the runs, the ranked suspects, the fix."""
     print(f"engine     {result.subject.engines[0]}")
     print(f"reference  {result.subject.engines[1]}")
     if result.agree:
         print(f"agree      {result.subject.engines[0]} and {result.subject.engines[1]} agree at depth "
               f"{settings.depth}: no failing run, nothing to locate")
-        return 0
+        return
     for warning in result.warnings:
         print(f"warning    {warning}")
     example = result.example
@@ -110,7 +126,7 @@ def run(args) -> int:
         print("mutants    " + (f"{mutation.tried} run of {mutation.made} made, {mutation.per_second:.1f} per second, "
                                 f"{mutation.seconds:.1f} s" if mutation.tried else mutation.note or "none run"))
     print()
-    shown = result.suspects[:args.top]
+    shown = result.suspects[:top]
     width = max(len(s.where) for s in shown) if shown else 0
     ties = Counter(s.rank for s in result.suspects)
     column = max((len(_rank(s, ties)) for s in shown), default=0)
@@ -127,14 +143,24 @@ def run(args) -> int:
         if fix.confirmed:
             print(f"fix        {fix.file}:{fix.line}: {fix.change} {fix.said()}, and agrees at "
                   f"{', '.join(fix.checked_by)}")
-            print("\n".join("           " + line for line in fix.diff.rstrip("\n").split("\n")))
-    if mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
-        top = result.suspects[0] if result.suspects else None
+            _print_diff(fix)
+    partial = [f for f in result.fixes if f.fixes_this_bug]
+    if partial and not any(f.confirmed for f in result.fixes):
+        fix = partial[0]
+        print(f"fix        {fix.file}:{fix.line}: {fix.change} fixes this bug (the engine has another): it "
+              f"{fix.said()}, {fix.beyond()}")
+        print(f"another    {fix.another()}")
+        command = next_locate(settings, fix.other_bug)
+        print(f"next       {command}   (locates that one)" if fix.other_bug.alone else
+              f"next       with this fix applied (this bug shows there too): {command}")
+        _print_diff(fix)
+    elif mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
+        first = result.suspects[0] if result.suspects else None
         refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"
                           for f in result.fixes[:2] if f.refuted)
         print(f"no fix     {mutation.no_fix()}" +
-              (f": it belongs at {top.file}:{top.line} ({top.evidence.split('; ')[0]})" if top and not mutation.cut
-               else "") + refuted)
+              (f": it belongs at {first.file}:{first.line} ({first.evidence.split('; ')[0]})"
+               if first and not mutation.cut else "") + refuted)
     if any(s.way for s in shown):
         from perftscope.core.locate.spectra import missed
         twin = result.twins[0]
@@ -144,7 +170,24 @@ def run(args) -> int:
               f"the rest, then by the runs where {twin.move} is possible")
     print("score: Ochiai; failing/passing runs that ran the line; '=' a tie (same evidence), of how many"
           + ("; mutants rank first, the spectrum after" if mutation is not None and mutation.tried else ""))
-    return 0
+
+
+def _print_diff(fix):
+    print("\n".join("           " + line for line in fix.diff.rstrip("\n").split("\n")))
+
+
+def next_locate(settings, other) -> str:
+    """The command that locates the other bug a fix for this one left (a core.locate.mutation.
+    Elsewhere): the same engine, reference, sources and build, at its position and depth."""
+    words = ["perftscope", "locate", "--engine", settings.engine]
+    if settings.reference != "core":
+        words += ["--reference", settings.reference]
+    for folder in settings.sources:
+        words += ["--source", _shown(folder)]
+    if settings.build:
+        words += ["--build", settings.build]
+    words += ["-f", other.fen, "-d", str(other.depth)]
+    return shlex.join(words)
 
 
 @dataclass(frozen=True)

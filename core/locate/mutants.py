@@ -119,6 +119,31 @@ def line_kind(line: str) -> int:
     return 2
 
 
+CONTINUED = 20            # lines looked back through for the start of a statement a line continues
+
+
+def statement_kind(source: list[str], number: int, language: str) -> int:
+    """line_kind of the statement line `number` (1-based) of `source` belongs to: a line that
+    continues a statement begun above (inside a bracket opened there, or after a line ending in
+    a backslash) is of its statement's kind, as Chessnut's `56: 'Q', ...}.get(start, '')` is the
+    end of an assignment, not a call. Only `(` and `[` count in the C family and JavaScript,
+    where `{` opens a block; in Python `{` too."""
+    return line_kind(" ".join(line.strip() for line in source[_statement_start(source, number, language) - 1:number]))
+
+
+def _statement_start(source: list[str], number: int, language: str) -> int:
+    opening, closing = ("([{", ")]}") if language == "python" else ("([", ")]")
+    if number > 1 and _masked(source[number - 2], language).rstrip().endswith("\\"):
+        return _statement_start(source, number - 1, language)
+    depth = 0
+    for above in range(number - 1, max(0, number - 1 - CONTINUED), -1):
+        code = _masked(source[above - 1], language)
+        depth += sum(map(code.count, opening)) - sum(map(code.count, closing))
+        if depth > 0:                   # a bracket opened on `above` is still open at `number`
+            return _statement_start(source, above, language)
+    return number
+
+
 _NAME = re.compile(r"(?<![\w.$])([A-Za-z_]\w*)(?![\w$]|\s*\()")
 _PEERS = re.compile(r"(?<![\w.$])([A-Za-z_]\w*)\s*(?:[-+*/%<>,]|[<>=!]=)\s*([A-Za-z_]\w*)(?![\w$(])")
 _NOT_NAMES = frozenset("""and or not in is if else elif for while return def class lambda None True False self

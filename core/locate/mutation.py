@@ -6,15 +6,19 @@ A mutant of the faulty line tends to turn failing runs into passing ones; a muta
 line tends to break passing runs. Each mutant is run on the failing runs first, the finder's
 first: one that leaves the first failing run's answer as it was is rejected there (most are).
 One that changes a failing run's answer is then run on the passing runs that reach its line,
-until it has broken BREAKS of them. A line's score is its best mutant's: the share of failing
-runs it turns to pass, times the share of passing runs it keeps; then the share of failing runs
+until it has broken BREAKS of them (one that turns every failing run to pass, on all of them).
+A line's score is its best mutant's: the share of failing
+runs it turns to pass, times the share of passing runs it has shown it keeps (kept / (tried + 1):
+few passing runs tried say less than many, none nothing); then the share of failing runs
 whose answer it changes at all, times the same (Metallaxis: where a check is missing no mutant
 fixes, but mutants there change the wrong answer without breaking the right ones).
 
 A mutant that turns every failing run to pass and keeps every passing run is a candidate; it is
 a fix only once confirmed beyond the runs (core.locate.confirmation): the position the locate was
 asked about at its depth and one deeper, every edge position with the failing kind of move, and a
-focused fuzz, each agreeing with the reference.
+focused fuzz, each agreeing with the reference. One that agrees at the asked position at both
+depths and, everywhere else it was checked, is wrong only where the engine itself is, the same
+way, fixes this bug: the engine has another, which the candidate does not touch (Fix.status).
 """
 from __future__ import annotations
 
@@ -31,8 +35,9 @@ from typing import Callable
 from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
+from ..mismatch.shrink import mirror, why_unreachable
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
-from .mutants import Mutant, language_of, line_kind, mutants_of
+from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
 from .spectra import _text
@@ -62,8 +67,13 @@ class Outcome:
     broke: int = 0
     passing: int = 0
 
-    def score(self, total_failing: int) -> tuple[float, float]:
-        kept = 1.0 - self.broke / self.passing if self.passing else 1.0
+    def score(self, total_failing: int, total_passing: int) -> tuple[float, float]:
+        """(share of failing runs fixed, share changed), each times the share of passing runs it
+        has shown it keeps, kept / (tried + 1), as if one more were tried and broken: a mutant whose
+        time ran out before its passing runs has shown nothing (where there are passing runs), one
+        that kept three says less than one tried on sixty that breaks two, and one that broke every
+        run it was tried on keeps none."""
+        kept = (self.passing - self.broke) / (self.passing + 1) if total_passing else 1.0
         return self.fixed / total_failing * kept, self.changed / total_failing * kept
 
 
@@ -97,10 +107,36 @@ def counted(n: int, tried: int, total: int, what: str) -> str:
     return f"{n} of {tried} {what} runs" + (f" tried (of {total})" if tried < total else "")
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """A position checked beyond the runs where a candidate answers wrong exactly as the engine
+    itself does (at every move where it is wrong): a wrong answer the candidate did not make."""
+    fen: str
+    depth: int
+    verdict: str                 # what is wrong there, the candidate's answer against the reference's
+    topic: str = ""              # the edge position's topic, "fuzz position", or "" (none)
+    wrong: tuple = ()            # ((move, (its count, the reference's)), ...) where it is wrong (_wrong)
+    alone: bool = False          # the engine answers it exactly as the candidate: this bug does not show there
+
+    def __str__(self) -> str:
+        """'en passant by a pinned capturer: 7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1 depth 1: misses c5d6'."""
+        topic = "" if not self.topic else f"{self.topic}: " if self.topic != "fuzz position" else f"{self.topic} "
+        return f"{topic}{self.fen} depth {self.depth}: {self.verdict}"
+
+
+FIXES_THIS_BUG = "fixes this bug; engine has another"     # Fix.status of a candidate right wherever it changes an answer
+
+
 @dataclass
 class Fix:
     """A mutant that turns every failing run to pass and keeps every passing one; `confirmed`
-    once it also agrees beyond the runs (`checked_by` says where), `doubt` where it did not."""
+    once it also agrees beyond the runs (`checked_by` says where), `doubt` where it did not.
+
+    Checked beyond the runs to the end (`checked`) without a wrong answer of its own, but wrong
+    at some positions exactly as the engine itself is there (`shared`): it `fixes_this_bug`
+    (every answer it changes becomes right; the asked position agrees at its depth and one
+    deeper) and the engine has another bug, which it does not touch. Not `confirmed`: that
+    keeps meaning it agrees everywhere it was checked."""
     file: str
     line: int
     path: str
@@ -114,19 +150,66 @@ class Fix:
     checked_by: list[str] = field(default_factory=list)
     doubt: str = ""
     refuted: bool = False        # it disagrees with the reference somewhere (`doubt` says where)
-    shared: list[str] = field(default_factory=list)    # where it disagrees as the engine itself does
+    shared: list[Elsewhere] = field(default_factory=list)    # where it disagrees as the engine itself does
+    checked: bool = False        # every check beyond the runs ran to its end (none stopped or cut)
+
+    @property
+    def fixes_this_bug(self) -> bool:
+        return self.checked and bool(self.shared) and not self.refuted and not self.confirmed
+
+    @property
+    def status(self) -> str:
+        """'confirmed', FIXES_THIS_BUG, 'refuted' or 'unchecked' (stopped, the time up, or not tried)."""
+        if self.confirmed:
+            return "confirmed"
+        if self.fixes_this_bug:
+            return FIXES_THIS_BUG
+        return "refuted" if self.refuted else "unchecked"
+
+    @property
+    def other_bug(self) -> Elsewhere | None:
+        """The first position where the engine is wrong with or without the candidate, one where
+        it answers exactly as the candidate does first (this bug not showing there too, a locate
+        there finds the other one in the engine as it is)."""
+        return next((e for e in self.shared if e.alone), self.shared[0] if self.shared else None)
+
+    @property
+    def other_positions(self) -> int:
+        """The positions (depths aside) where the engine is wrong with or without the candidate."""
+        return len({e.fen for e in self.shared})
 
     def said(self) -> str:
         """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
         return (f"turns {counted(self.failing_fixed, self.failing_fixed, self.failing_runs, 'failing')} to pass, "
                 f"keeps {counted(self.passing_kept, self.passing_kept, self.passing_runs, 'passing')}")
 
+    def beyond(self) -> str:
+        """Where a fix for this bug was checked beyond the runs and what it showed there: 'agrees at
+        k6r/8/8/8/8/8/8/6K1 w - - 0 1 depth 1 and depth 2; every answer it changes at 224 edge
+        positions of its kind of move at depths 1 and 2, 3066 fuzz positions at depth 2 becomes
+        right'."""
+        asked, rest = self.checked_by[:2], self.checked_by[2:]
+        return (f"agrees at {' and '.join(asked)}" +
+                (f"; every answer it changes at {', '.join(rest)} becomes right" if rest else ""))
+
+    def another(self) -> str:
+        """The other bug, from the engine's side: 'the engine is also wrong at 50 of the positions
+        checked, the same way with or without this change (another bug), as at ...'."""
+        n = self.other_positions
+        return (f"the engine is also wrong at {n} of the positions checked, the same way with or without "
+                f"this change (another bug), as at {self.other_bug}")
+
     def to_json(self) -> dict:
+        other = self.other_bug
         return {"file": self.file, "line": self.line, "change": self.change, "diff": self.diff,
                 "failing_fixed": self.failing_fixed, "passing_kept": self.passing_kept,
                 "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
-                "confirmed": self.confirmed, "checked_by": list(self.checked_by), "doubt": self.doubt or None,
-                "refuted": self.refuted, "engine_disagrees_too": list(self.shared)}
+                "status": self.status, "confirmed": self.confirmed, "fixes_this_bug": self.fixes_this_bug,
+                "checked_by": list(self.checked_by), "doubt": self.doubt or None,
+                "refuted": self.refuted, "engine_disagrees_too": [str(e) for e in self.shared],
+                "other_bug": None if other is None else {
+                    "fen": other.fen, "depth": other.depth, "verdict": other.verdict, "topic": other.topic or None,
+                    "this_bug_shows_there": not other.alone, "positions": self.other_positions}}
 
 
 @dataclass
@@ -146,15 +229,15 @@ class MutationResult:
     def no_fix(self) -> str:
         """What the mutants say when none is a confirmed fix: that no one-token change fixes it only
         once every mutant made has run and every candidate was checked (a stopped or timed-out
-        mutation has not ruled the rest out)."""
-        shared = [f for f in self.fixes if f.shared and not f.confirmed and not f.refuted]
-        if shared:
-            f = shared[0]
-            return (f"a candidate at {f.file}:{f.line}, {f.change}, {f.said()}, and agrees beyond them but at "
-                    f"{f.doubt}: not offered as a fix")
+        mutation has not ruled the rest out). A fix for this bug (the engine has another) is said
+        by its own words (Fix.beyond, Fix.another), not here."""
+        partial = [f for f in self.fixes if f.fixes_this_bug]
+        if partial:
+            f = partial[0]
+            return (f"{f.file}:{f.line}, {f.change}, fixes this bug but is not confirmed: {f.another()}")
         if not self.cut:
             return "no one-token change fixes it (a missing check?)"
-        unchecked = [f for f in self.fixes if not f.confirmed and not f.refuted]
+        unchecked = [f for f in self.fixes if f.status == "unchecked"]
         if unchecked:
             f = unchecked[0]
             return (f"a candidate at {f.file}:{f.line}, {f.change}, {f.said()}, was not checked beyond the runs "
@@ -220,7 +303,10 @@ class Mutation:
         for path, text in texts.items():            # each file split and its rules read once
             for m in mutants_of(path, [n for p, n in by_line if p == path], text):
                 by_line[(path, m.line)].append(m)
-        first, rest = plan(by_line, ranks, self.budget)
+        split = {path: text.splitlines() for path, text in texts.items()}
+        # a continuation line takes its statement's kind
+        kinds = {(path, n): statement_kind(split[path], n, language_of(path)) for path, n in by_line}
+        first, rest = plan(by_line, ranks, self.budget, kinds)
         if self.build:
             first, rest = slips_first(first, rest)
         result.made = len(first) + len(rest) if self.budget is None else min(self.budget, len(first) + len(rest))
@@ -305,7 +391,7 @@ class Mutation:
                         continue
                     result.tried += 1
                     evidence.mutants += 1
-                    score = outcome.score(len(self.failing))
+                    score = outcome.score(len(self.failing), len(self.passing))
                     if evidence.best is None or score > evidence.score:
                         evidence.best, evidence.score = outcome, score
                     if (outcome.fixed == len(self.failing) and not outcome.broke
@@ -372,8 +458,13 @@ class Mutation:
                     return outcome          # the first failing run says it all
             if not outcome.changed:
                 return outcome
+            # one that turns every failing run to pass is tried on every passing run, not stopped
+            # at its BREAKS-th break: mutants of several lines that each switch the failing move
+            # off break the same first passing runs, and only the share of all they keep tells
+            # them apart (Metallaxis counts every run a mutant is killed on)
+            every = outcome.fixed == outcome.failing == len(self.failing)
             for run in self.passing:        # what it breaks weighs against what it changes or fixes
-                if over() or self._halted.is_set() or outcome.broke >= BREAKS:
+                if over() or self._halted.is_set() or (outcome.broke >= BREAKS and not every):
                     break
                 outcome.passing += 1
                 if reaches(run):
@@ -386,40 +477,41 @@ class Mutation:
         return failed, verdict
 
     def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation, original: Shadow | None = None):
-        """Sets `fix.confirmed` (and `checked_by`, or `doubt`: the first position it disagrees on):
-        the candidate agrees with the reference on the asked position at its depth, on every edge
-        position of the failing kind at EDGE_DEPTHS, on the asked position one deeper and on a
-        focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as most refute.
-        Where it disagrees as the engine itself does (`original`: an unmutated copy), the wrong
-        answer is another bug's, not the candidate's: the position goes to `fix.shared`, the
-        checks go on, and the candidate is not refuted, nor confirmed (the asked position aside:
-        the candidate must answer it right)."""
+        """Sets `fix.checked` and `fix.confirmed` (and `checked_by`, or `doubt`: the first position
+        it disagrees on): the candidate agrees with the reference on the asked position at its
+        depth, on every edge position of the failing kind at EDGE_DEPTHS, on the asked position one
+        deeper and on a focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as
+        most refute. Where it disagrees as the engine itself does (`original`: an unmutated copy)
+        at every move where it is wrong, the wrong answer is another bug's, not the candidate's:
+        the position goes to `fix.shared` and the checks go on. Checked to the end so, it is not
+        confirmed but `fixes_this_bug` (the asked position aside, which the candidate must answer
+        right at both depths). Wrong anywhere the engine is not, it is refuted, whatever it shared."""
         as_is = _AsIs(self, original) if original is not None else None
         try:
             self._check(shadow, fix, mutant, c, as_is)
         finally:
             if as_is is not None:
                 as_is.close()
-        if fix.confirmed and fix.shared:
+        if fix.checked and fix.shared:
             fix.confirmed = False
             fix.doubt = f"{fix.shared[0]}, as the engine itself answers there (another bug?)"
 
     def _check(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation, as_is: _AsIs | None):
         asked = f"{c.asked.position.fen()} depth {c.depth}"
-        checks = [(c.asked, c.depth, asked)]
-        checks += [(request, depth, f"{topic}: {request.position.fen()} depth {depth}")
-                   for depth in EDGE_DEPTHS for topic, request in c.edges]
-        checks.append((c.asked, c.depth + 1, f"{c.asked.position.fen()} depth {c.depth + 1}"))
+        # (request, depth, topic, whether a wrong answer there may be the engine's own)
+        checks = [(c.asked, c.depth, "", False)]
+        checks += [(request, depth, topic, True) for depth in EDGE_DEPTHS for topic, request in c.edges]
+        # the asked position is the bug's own: a wrong answer there, at either depth, is the candidate's
+        checks.append((c.asked, c.depth + 1, "", False))
         with shadow.applied(mutant), _Engine(self, shadow) as engine:
             if not shadow.build():
                 fix.doubt = "it no longer builds"
                 return
-            for request, depth, said in checks:
+            for request, depth, topic, shareable in checks:
                 if self._halted.is_set():
                     fix.doubt = "stopped before it was checked beyond the runs"
                     return
-                # the asked position is the bug's own: a wrong answer there is the candidate's
-                if not self._agrees(engine, fix, request, depth, c, said, None if request is c.asked else as_is):
+                if not self._agrees(engine, fix, request, depth, c, topic, as_is if shareable else None):
                     return
             start, fuzzed = time.monotonic(), 0
             for request in c.fuzz():
@@ -428,28 +520,89 @@ class Mutation:
                 if self._halted.is_set():
                     fix.doubt = "stopped before it was checked beyond the runs"
                     return
-                if not self._agrees(engine, fix, request, 2, c, f"fuzz position {request.position.fen()} depth 2",
-                                    as_is):
+                if not self._agrees(engine, fix, request, 2, c, "fuzz position", as_is):
                     return
                 fuzzed += 1
+            if fix.shared and not self._other_bug(engine, fix, c, as_is):
+                return
         fix.checked_by = [asked, f"depth {c.depth + 1}"]
         if c.edges:
             fix.checked_by.append(f"{len(c.edges)} edge positions of its kind of move at depths "
                                   f"{' and '.join(map(str, EDGE_DEPTHS))}")
         if fuzzed:
             fix.checked_by.append(f"{fuzzed} fuzz positions at depth 2")
-        fix.confirmed = True
+        fix.checked = True
+        fix.confirmed = not fix.shared
 
-    def _agrees(self, engine: _Engine, fix, request, depth, c, said, as_is: _AsIs | None = None) -> bool:
+    def _other_bug(self, engine: _Engine, fix: Fix, c: Confirmation, as_is: _AsIs) -> bool:
+        """Whether the wrong answers the candidate shares with the engine may be another bug's: not
+        where, with the colours swapped, the candidate answers right a move the engine counts
+        wrong exactly as the candidate counts its mirror here. A change that fixes this bug for
+        one side only (a half fix) is wrong just as the engine is at the other side's positions;
+        their mirrors tell it. Else `fix` is refuted there (it disagrees, not as another bug)."""
+        for here in {(e.fen, e.depth): e for e in fix.shared}.values():
+            if self._halted.is_set():
+                fix.doubt = "stopped before it was checked beyond the runs"
+                return False
+            swapped = mirror(Request.of(here.fen).position)
+            if swapped is None:
+                continue
+            other = Request.of(swapped.fen())
+            theirs = c.reference.divide(other, here.depth)
+            mine = _wrong(engine.answer(other, here.depth, max(self.timeout * 4, 30.0))[0], theirs)
+            engines = _wrong(as_is.answer(other, here.depth)[0], theirs)
+            if mine is None or engines is None:
+                continue
+            fixed_there = {m: n for m, n in engines.items() if m not in mine}
+            if any(fixed_there.get(_mirrored(m)) == n for m, n in here.wrong):
+                fix.refuted = True
+                fix.doubt = (f"{here}, as the engine itself answers there; with the colours swapped "
+                             f"({other.position.fen()}) the engine is wrong the same way and this change "
+                             f"answers right: it fixes this bug for one side only")
+                return False
+        return True
+
+    def _agrees(self, engine: _Engine, fix: Fix, request: Request, depth: int, c: Confirmation, topic: str,
+                as_is: _AsIs | None = None) -> bool:
+        """Whether the candidate (`engine`) may go on being checked after `request` at `depth`: it
+        agrees with the reference there, or (`as_is` given) is wrong only where the engine itself
+        is, the same way (then the position goes to `fix.shared`). Else `fix` is refuted there."""
         answer, error = engine.answer(request, depth, max(self.timeout * 4, 30.0))
         theirs = c.reference.divide(request, depth)
         failed, verdict, _ = judge(answer, error, theirs)
-        if failed and as_is is not None and as_is.wrong_alike(request, depth, answer, theirs, engine, c.reference):
-            fix.shared.append(f"{said}: {verdict}")
+        if not failed:
             return True
-        if failed:
-            fix.doubt, fix.refuted = f"{said}: {verdict}", True
-        return not failed
+        here = Elsewhere(request.position.fen(), depth, verdict, topic, tuple((_wrong(answer, theirs) or {}).items()))
+        if as_is is not None and as_is.wrong_alike(request, depth, answer, theirs, engine, c.reference):
+            fix.shared.append(replace(here, alone=as_is.same))
+            return True
+        fix.doubt, fix.refuted = str(here) + beyond_any_game(request), True
+        return False
+
+
+def beyond_any_game(request: Request) -> str:
+    """' (a position no game reaches: ...)' where `request` cannot arise in a game, else ''. A
+    candidate refuted only there may be right wherever a game can go, as engines legitimately
+    disagree on such positions; the refutation stands (a suite's case may be the very one the
+    engine's check is for), but the author is told what it rests on."""
+    reasons = why_unreachable(request.position)
+    return (f" (a position no game reaches: {', '.join(reasons)}; engines legitimately disagree there)"
+            if reasons else "")
+
+
+def _wrong(answer, theirs: dict[str, int]) -> dict[str, tuple] | None:
+    """{move: (its count, the reference's)} where `answer` differs from `theirs`; None without a
+    divide."""
+    if answer is None or answer.moves is None:
+        return None
+    return {m: (answer.moves.get(m), theirs.get(m)) for m in set(answer.moves) | set(theirs)
+            if answer.moves.get(m) != theirs.get(m)}
+
+
+def _mirrored(move: str) -> str:
+    """A UCI move with the board flipped: e1g1 -> e8g8."""
+    flip = {str(r): str(9 - r) for r in range(1, 9)}
+    return "".join(flip.get(ch, ch) for ch in move)
 
 
 class _AsIs:
@@ -460,6 +613,7 @@ class _AsIs:
         self.mutation, self.shadow = mutation, shadow
         self.engine: _Engine | None = None
         self.built: bool | None = None
+        self.same = False          # the last position asked about: the engine answered it as the candidate
 
     def wrong_alike(self, request: Request, depth: int, mine, theirs: dict[str, int], candidate: _Engine,
                     reference, below: list[int] | None = None) -> bool:
@@ -467,18 +621,15 @@ class _AsIs:
         move where `mine` differs from `theirs` (the `reference`'s): the candidate adds no error
         there. Where both count a legal move's subtree wrong, each otherwise (two bugs mixing
         below it), the subtree is looked into, SUBTREES of them at most."""
-        below = [SUBTREES] if below is None else below
+        top, below = below is None, [SUBTREES] if below is None else below
         if mine is None:
             return False
-        if self.built is None:
-            self.built = self.shadow.build()
-            self.engine = _Engine(self.mutation, self.shadow)
-        if not self.built:
+        answer, error = self.answer(request, depth)
+        if answer is None or error is not None:
             return False
+        if top:
+            self.same = (answer.moves, answer.total) == (mine.moves, mine.total)
         timeout = max(self.mutation.timeout * 4, 30.0)
-        answer, error = self.engine.answer(request, depth, timeout)
-        if error is not None:
-            return False
         if mine.moves is None or answer.moves is None:
             return mine.moves is None and answer.moves is None and mine.total == answer.total
         for move in set(mine.moves) | set(theirs):
@@ -493,6 +644,15 @@ class _AsIs:
                                                          candidate, reference, below):
                 return False
         return True
+
+    def answer(self, request: Request, depth: int):
+        """(answer, error) of the engine as it is; (None, None) where its copy does not build."""
+        if self.built is None:
+            self.built = self.shadow.build()
+            self.engine = _Engine(self.mutation, self.shadow)
+        if not self.built:
+            return None, None
+        return self.engine.answer(request, depth, max(self.mutation.timeout * 4, 30.0))
 
     def close(self):
         if self.engine is not None:
@@ -541,7 +701,7 @@ class _Engine:
 
 
 def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
-         budget: int | None = None) -> tuple[list[Mutant], list[Mutant]]:
+         budget: int | None = None, kinds: dict[tuple[str, int], int] | None = None) -> tuple[list[Mutant], list[Mutant]]:
     """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
     one, the mutation's time being the limit). The first pass takes each line's FIRST likeliest
     one-token slips and a name written for its peer (`firsts`; Mutant.likeness: a constant off
@@ -549,11 +709,12 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
     that runs in every run, which no spectrum separates) is reached, within FIRST_SHARE of a budget; the rest are every line's other
     mutants (the caller deepens the lines the first pass singled out). Each in rank order; within
     a rank the lines in turn, conditions first, then assignments and expressions, then calls and
-    returns (line_kind: where one-token slips of move generators are found most)."""
+    returns (line_kind: where one-token slips of move generators are found most; `kinds` the
+    kind of each line's statement, which a continuation line takes: mutants.statement_kind)."""
     def in_turn(lists: dict[tuple[str, int], list[Mutant]]) -> list[Mutant]:
         by_rank: dict[int, list[tuple[int, list[Mutant]]]] = {}
         for key, mutants in lists.items():
-            kind = line_kind(mutants[0].before) if mutants else 0
+            kind = (kinds or {}).get(key, line_kind(mutants[0].before) if mutants else 0)
             by_rank.setdefault(ranks[key], []).append((kind, mutants))
         out = []
         for rank in sorted(by_rank):
@@ -652,6 +813,8 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             score = e.score
             if fix is not None:
                 said = f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)"
+            elif shared is not None and shared.fixes_this_bug:
+                said = f"{shared.change} here fixes this bug ({shared.said()}); the engine has another"
             elif shared is not None:
                 said = (f"a mutant here ({shared.change}) {shared.said()} and agrees beyond them but at "
                         f"{shared.doubt}: no fix claimed")

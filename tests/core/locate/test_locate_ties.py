@@ -1,0 +1,118 @@
+"""core.locate's ranking where mutants of several lines do alike: what tells the faulty line from
+the lines on the failing move's way (MUSE, Metallaxis: a mutant of the faulty line turns failing
+runs to pass; a mutant of a correct line breaks passing runs). The engines are the planted ones of
+tests/engines/locate, their mutants made by core.locate.mutants and run in shadow copies."""
+from pathlib import Path
+
+import chess
+import pytest
+
+from perftscope.core.locate.mutants import mutants_of
+from perftscope.core.locate.mutation import BREAKS, Mutation
+from perftscope.core.locate.runs import Run
+from perftscope.core.locate.shadow import Shadow
+
+HERE = Path(__file__).resolve().parents[2] / "engines" / "locate"
+LONG_CASTLING_THROUGH_CHECK = "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1"    # e1c1 is illegal: d1 is attacked
+LONG_CASTLES = ["4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "7k/8/8/8/8/8/8/R3K3 w Q - 0 1", "k7/8/8/8/8/8/P7/R3K3 w Q - 0 1"]
+SHORT_CASTLES = ["4k3/8/8/8/8/8/8/4K2R w K - 0 1", "6k1/8/8/8/8/8/8/4K2R w K - 0 1", "k7/8/8/8/8/8/7P/4K2R w K - 0 1",
+                 "3k4/8/8/8/8/8/8/4K2R w K - 0 1"]
+
+
+def planted(folder: Path, old: str, new: str) -> Path:
+    """movegen.py with its own planted bug fixed (a knight promotion) and `old` written `new`."""
+    text = (HERE / "movegen.py").read_text().replace('for promo in "qrb":  ', 'for promo in "qrbn": ')
+    assert text.count(old) == 1, old
+    engine = folder / "movegen.py"
+    engine.write_text(text.replace(old, new))
+    engine.chmod(0o755)
+    return engine
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def run_on(fen: str, failed: bool, verdict: str = "agrees") -> Run:
+    """A depth-1 run on `fen` judged against python-chess's moves (no coverage kept: every mutant
+    is run on it)."""
+    expected = {m.uci(): 1 for m in chess.Board(fen).legal_moves}
+    return Run("test", fen, (), 1, failed, verdict, expected=expected)
+
+
+@pytest.fixture(scope="module")
+def switched_off(tmp_path_factory):
+    """Long castling tested for an attack on c1 only (d1 is not looked at), its runs (the failing
+    one, then three passing long castlings, four short ones) and what two lines' mutants that
+    switch castling off do on them: the king's guard's (every castling gone) and the queen's
+    rook's (long castling gone), each run on every run, and the king's guard's once more with the
+    time up after the failing run."""
+    folder = tmp_path_factory.mktemp("castling")
+    engine = planted(folder, "attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)")
+    runs = ([run_on(LONG_CASTLING_THROUGH_CHECK, True, "generates illegal e1c1")]
+            + [run_on(fen, False) for fen in LONG_CASTLES + SHORT_CASTLES])
+    mutation = Mutation(f"perftree:{engine}", [str(folder)], runs, lambda p: Path(p).name)
+    shadow = Shadow(mutation.sources, mutation.spec, str(tmp_path_factory.mktemp("shadow")))
+    king = line_of(engine, "if board.get(row + 4) != king")
+    rook = line_of(engine, "if long in castling and board.get(row) == rook")
+    every = next(m for m in mutants_of(str(engine), [king]) if m.change == "`!=` to `==`")
+    long_only = next(m for m in mutants_of(str(engine), [rook]) if m.change == "`==` to `!=`")
+    calls = []
+    try:
+        yield {"passing": len(mutation.passing),
+               "every": mutation._try(shadow, every, lambda: False),
+               "long only": mutation._try(shadow, long_only, lambda: False),
+               # over() is asked before each run: the failing run, then the time is up
+               "every, cut": mutation._try(shadow, every, lambda: calls.append(1) or len(calls) > 1)}
+    finally:
+        shadow.close()
+
+
+def test_mutants_that_fix_every_failing_run_are_told_apart_by_all_the_passing_runs_they_keep(switched_off):
+    """Both mutants turn the failing run to pass and break the three long castlings, the first
+    passing runs; stopped at their third break they would tie (none of 3 kept). Tried on every
+    passing run, the one keeping the four short castlings scores above the other."""
+    every, long_only = switched_off["every"], switched_off["long only"]
+    for outcome in (every, long_only):
+        assert (outcome.fixed, outcome.failing) == (1, 1)
+        assert outcome.passing == switched_off["passing"] == 7 and outcome.broke >= BREAKS
+    assert (every.broke, long_only.broke) == (7, 3)
+    assert long_only.score(1, 7) > every.score(1, 7)
+    assert every.score(1, 7) == (0.0, 0.0)          # it broke every passing run: nothing for its line
+
+
+def test_a_mutant_cut_short_by_the_time_is_not_sure_to_keep_the_passing_runs_it_never_ran(switched_off):
+    """The king's guard switched off, its time up once it turned the failing run to pass ("breaks
+    ?, none of the passing runs tried in the time"), has not shown it keeps any: it scores below
+    the queen's rook's mutant, tried on all seven and breaking three, not above it as one that
+    keeps them all."""
+    cut, long_only = switched_off["every, cut"], switched_off["long only"]
+    assert (cut.fixed, cut.passing, cut.broke) == (1, 0, 0)
+    assert cut.score(1, 7)[0] < long_only.score(1, 7)[0] < 1.0
+
+
+def test_a_continuation_line_is_tried_as_its_statement_not_as_a_call(tmp_path):
+    """Chessnut's castling rights voided by the move's start square only: the faulty name is on
+    the second line of an assignment (`56: 'Q', ...}.get(start, '')`), which alone reads as a
+    call. In a tie of calls and assignments its mutants come with the assignments', before the
+    calls'; a line opening a C block (`{`) is no bracket left open."""
+    from perftscope.core.locate.mutation import plan
+    from perftscope.core.locate.mutants import line_kind, statement_kind
+    engine = tmp_path / "game.py"
+    engine.write_text("def apply(board, start, end):\n"
+                      "    board.clear(start)\n"
+                      "    board.clear(end)\n"
+                      "    void = {0: 'q', 4: 'kq', 7: 'k',\n"
+                      "            56: 'Q', 60: 'KQ', 63: 'K'}.get(start, '')\n"
+                      "    board.castling = board.castling.strip(void)\n"
+                      "    return board\n")
+    source = engine.read_text().splitlines()
+    assert (line_kind(source[4]), statement_kind(source, 5, "python"), statement_kind(source, 4, "python")) == (2, 1, 1)
+    by_line = {(str(engine), n): mutants_of(str(engine), [n]) for n in range(2, 8)}
+    first, _ = plan(by_line, {key: 1 for key in by_line}, None,
+                    {(path, n): statement_kind(source, n, "python") for path, n in by_line})
+    order = [m.line for m in first]
+    assert order.index(5) < order.index(2) and order.index(5) < order.index(3)
+    c = ["int f(int a,", "      int b) {", "    if (a &&", "        b == 3)", "        return g(a,", "                 b);",
+         "    x = y;", "}"]
+    assert [statement_kind(c, n, "c") for n in range(1, 9)] == [2, 2, 0, 0, 2, 2, 1, 2]
