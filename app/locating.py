@@ -2,9 +2,12 @@
 timeout of the window's engine selection and the board's position, or on a result's own engines
 and position (a *Which line?* action's app.model.Origin), and the tab's depth, run by the tab's app.job_control.JobController. The runs' progress and the
 job's activity are the status line; the result is kept in the model's "locate" state, which the
-panel watches (what it locates while it runs, then the result). A suspect clicked puts a failing position that ran it on the board. Stop halts the
-covered engine process at once. Nothing here blocks the GUI thread."""
+panel watches (what it locates while it runs, then the result). A suspect clicked puts a failing position that ran it on the board.
+*Locate the other bug* beside a fix for this bug (the engine having another) locates again with
+the result's settings from the other bug's position. Stop halts the covered engine process at once. Nothing here blocks the GUI thread."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 from PySide6.QtCore import Signal
 
@@ -20,11 +23,12 @@ class LocateController(JobTab):
         super().__init__(bridge, panel, state, parent)
         self.selection, self.main_model = selection, main_model
         panel.suspectChosen.connect(self.show_failing)
+        panel.locateOther.connect(self.locate_other)
 
     def start(self, options: dict, origin=None, depth: int | None = None):
         """Locate with the panel's `options` on `origin` (an app.model.Origin: a result's engines and
         position; None: the selection's engines on the board's position) at `depth` (None: the tab's)."""
-        from perftscope.core.locate.job import LocateJob, LocateSettings
+        from perftscope.core.locate.job import LocateSettings
 
         from .model import Origin
         if self.jobs.running:
@@ -39,6 +43,24 @@ class LocateController(JobTab):
                                       depth or options["depth"], tuple(options["sources"]),
                                       seconds=options["seconds"], timeout=pair.timeout, runs=options["runs"],
                                       mutants=options.get("mutants"), build=options.get("build", ""))
+        except PerftscopeError as e:
+            self.state.fail(str(e))
+            return
+        self._run(settings)
+
+    def locate_other(self, other):
+        """Locate the other bug a fix for this one left (a core.locate.mutation.Elsewhere): the shown
+        result's engines and settings, from that position at its depth."""
+        given = self.state.given
+        if other is None or given is None or self.jobs.running:
+            return
+        settings = replace(given, fen=other.fen, moves=(), depth=other.depth)
+        self.main_model.show(settings.request)     # the board shows the position now located
+        self._run(settings)
+
+    def _run(self, settings):
+        from perftscope.core.locate.job import LocateJob
+        try:
             job = LocateJob(settings)
         except PerftscopeError as e:
             self.state.fail(str(e))
@@ -62,7 +84,10 @@ class LocateController(JobTab):
         top = [s.where for s in result.suspects if s.rank == 1]
         tied = f" (tied with {len(top) - 1} more)" if len(top) > 1 else ""
         fixes = [f for f in result.fixes if f.confirmed]
-        fixed = f"; a fix at {fixes[0].file}:{fixes[0].line} ({fixes[0].change})" if fixes else ""
+        partial = [f for f in result.fixes if f.fixes_this_bug]
+        fixed = (f"; a fix at {fixes[0].file}:{fixes[0].line} ({fixes[0].change})" if fixes else
+                 f"; a fix for this bug at {partial[0].file}:{partial[0].line} ({partial[0].change}), the engine "
+                 f"has another" if partial else "")
         mutants = f", {result.mutation.tried} mutants" if result.mutation is not None and result.mutation.tried else ""
         return (f"Locate {'stopped' if result.stopped else 'done'}: {top[0] if top else 'no line'} "
                 f"ranked first{tied}{fixed}; {counts}{mutants}"), False

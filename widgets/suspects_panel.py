@@ -42,6 +42,7 @@ class SuspectsPanel(StartStop, QWidget):
     startRequested = Signal(object)
     stopRequested = Signal()
     suspectChosen = Signal(object)
+    locateOther = Signal(object)          # an Elsewhere: the other bug's position a fix for this bug left
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -126,13 +127,21 @@ class SuspectsPanel(StartStop, QWidget):
         self.save_patch.setEnabled(False)
         self.save_patch.setToolTip("Write the fix shown as a unified diff (apply it with `patch -p1` or `git apply`)")
         self.save_patch.clicked.connect(self._save_patch)
+        self.locate_other = QPushButton("Locate the other bug")
+        self.locate_other.setToolTip("Locate again, with the same engines and settings, from the position where the "
+                                     "engine is wrong with or without this fix")
+        self.locate_other.clicked.connect(lambda: self.fix is not None and self.locateOther.emit(self.fix.other_bug))
         self.fix = None                       # the core.locate.mutation.Fix shown
         fix_box = self._fix_box = QWidget()
         fix_layout = QVBoxLayout(fix_box)
         fix_layout.setContentsMargins(0, 0, 0, 0)
         fix_layout.addWidget(self.fix_label)
         fix_layout.addWidget(self.fix_view, 1)
-        fix_layout.addWidget(self.save_patch, 0, Qt.AlignRight)
+        fix_buttons = QHBoxLayout()
+        fix_buttons.addStretch(1)
+        fix_buttons.addWidget(self.locate_other)
+        fix_buttons.addWidget(self.save_patch)
+        fix_layout.addLayout(fix_buttons)
         beside = QSplitter(Qt.Horizontal)
         beside.addWidget(source_box)
         beside.addWidget(fix_box)
@@ -289,12 +298,13 @@ class SuspectsPanel(StartStop, QWidget):
         self.show_fix(self._fix_of(self.suspects[0]) if self.suspects else None)
 
     def _fix_of(self, suspect):
-        """The confirmed fix of `suspect`'s lines, else None."""
+        """The confirmed fix of `suspect`'s lines, else its fix for this bug (the engine having
+        another), else None."""
         result = self.result
         if result is None or suspect is None:
             return None
-        return next((f for f in result.fixes if f.confirmed and f.path == suspect.path
-                     and suspect.line <= f.line <= suspect.last), None)
+        return next((f for f in _offered(result) if f.path == suspect.path and suspect.line <= f.line <= suspect.last),
+                    None)
 
     def show_fix(self, fix):
         """`fix` (a core.locate.mutation.Fix) beside the source, or what the mutants said when
@@ -303,12 +313,26 @@ class SuspectsPanel(StartStop, QWidget):
         self.save_patch.setEnabled(fix is not None)
         for shown in (self.fix_view, self.save_patch):      # without a fix, the room is the source's
             shown.setVisible(fix is not None)
+        self.locate_other.setVisible(fix is not None and fix.fixes_this_bug)
         self._share_beside()
-        if fix is not None:
+        if fix is not None and fix.fixes_this_bug:
+            other = fix.other_bug
+            self.fix_label.setText(
+                f"<b>A fix for this bug at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)} "
+                f"— not for the engine: it has another bug<br>"
+                f"<span style='color: {palette.MUTED}'>It {html.escape(fix.said())}, {html.escape(fix.beyond())}."
+                f"</span><br>The engine is also wrong at {fix.other_positions} of the positions checked, the same way "
+                f"with or without this change (another bug), as at <b>{html.escape(other.fen)}</b> depth "
+                f"{other.depth}: {html.escape(other.verdict)}"
+                + (f" <span style='color: {palette.MUTED}'>({html.escape(other.topic)})</span>" if other.topic else "")
+                + ("" if other.alone else " — this bug shows there too: apply this fix before locating there"))
+            self.fix_view.setPlainText(fix.diff)
+        elif fix is not None:
             self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
                                    f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
                                    f"{html.escape(', '.join(fix.checked_by))}</span>")
             self.fix_view.setPlainText(fix.diff)
+        if fix is not None:
             sizes = self._beside.sizes()
             if self._beside.orientation() == Qt.Horizontal and sum(sizes) and sizes[1] < 0.4 * sum(sizes):
                 # the diff readable beside the source
@@ -321,7 +345,7 @@ class SuspectsPanel(StartStop, QWidget):
             self.fix_label.setText("The fix: mutants of the suspect lines run after the ranking (Mutants above 0).")
         elif not mutation.tried:
             self.fix_label.setText(f"No mutant ran: {html.escape(mutation.note or 'none could be made')}")
-        elif any(f.confirmed for f in result.fixes):
+        elif _offered(result):
             self.fix_label.setText("No fix on this line: click the line the fix is on.")
         else:
             top = result.suspects[0] if result.suspects else None
@@ -361,8 +385,8 @@ class SuspectsPanel(StartStop, QWidget):
                 if s.path == path:
                     for n in range(s.line, s.last + 1):
                         scores.setdefault(n, f"{s.rank:>3}· {s.score:.3f}")
-            for f in (self.result.fixes if self.result is not None else []):
-                if f.confirmed and f.path == path:
+            for f in (_offered(self.result) if self.result is not None else []):
+                if f.path == path:
                     scores[f.line] = f"{scores.get(f.line, '')[:4]} fix"
             width = len(str(len(lines)))
             self.source_view.setPlainText("\n".join(f"{n:>{width}} {scores.get(n, ''):>11} │ {text}"
@@ -421,3 +445,10 @@ class SuspectsPanel(StartStop, QWidget):
         first = view.cursorForPosition(view.viewport().rect().topLeft()).blockNumber() + 1
         last = view.cursorForPosition(view.viewport().rect().bottomLeft()).blockNumber() + 1
         return range(first, last + 1)
+
+
+def _offered(result) -> list:
+    """The fixes the tab offers with their diff: the confirmed ones, else those for this bug (the
+    engine having another)."""
+    confirmed = [f for f in result.fixes if f.confirmed]
+    return confirmed or [f for f in result.fixes if f.fixes_this_bug]

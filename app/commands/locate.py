@@ -150,7 +150,9 @@ def print_text(result, settings, top: int):
         print(f"fix        {fix.file}:{fix.line}: {fix.change} fixes this bug (the engine has another): it "
               f"{fix.said()}, {fix.beyond()}")
         print(f"another    {fix.another()}")
-        print(f"next       {next_locate(settings, fix.other_bug)}   (to locate that one)")
+        command = next_locate(settings, fix.other_bug)
+        print(f"next       {command}   (locates that one)" if fix.other_bug.alone else
+              f"next       with this fix applied (this bug shows there too): {command}")
         _print_diff(fix)
     elif mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
         first = result.suspects[0] if result.suspects else None

@@ -95,9 +95,13 @@ def is_real_fix(diff: str, real: tuple[set[str], set[str]]) -> bool:
 
 
 def fix_verdict(result: dict, bug: dict, root: str) -> tuple[str, bool | None]:
-    """("yes" | "candidate only" | "no", whether a confirmed fix is the real one)."""
+    """("yes" | "for this bug" | "candidate only" | "no", whether a confirmed fix (else a fix for
+    this bug, the engine having another) is the real one)."""
     fixes = result.get("fixes") or []
     confirmed = [f for f in fixes if f.get("confirmed")]
+    offered = "yes"
+    if not confirmed:
+        confirmed, offered = [f for f in fixes if f.get("fixes_this_bug")], "for this bug"
     if not confirmed:
         return ("candidate only" if fixes else "no"), None
     for f in confirmed:
@@ -108,8 +112,8 @@ def fix_verdict(result: dict, bug: dict, root: str) -> tuple[str, bool | None]:
         except (KeyError, OSError):
             continue
         if is_real_fix(f.get("diff", ""), real):
-            return "yes", True
-    return "yes", False
+            return offered, True
+    return offered, False
 
 
 def build_command(bug: dict, root: str) -> str | None:
@@ -120,21 +124,30 @@ def build_command(bug: dict, root: str) -> str | None:
         return None
 
 
-def locate_command(bug: dict, root: str, perftscope: str, mutants: int | None) -> list[str]:
+def command_path(command: str) -> str:
+    """The perftscope command as each bug's locate can run it: from the bug's folder, so a path
+    given relative to here is made absolute (a bare name is left to PATH)."""
+    return os.path.abspath(command) if os.sep in command else command
+
+
+def locate_command(bug: dict, root: str, perftscope: str, mutants: int | None,
+                   mutant_seconds: float | None = None) -> list[str]:
     cmd = [perftscope, "locate", "--engine", bug["engine"], "-f", bug["fen"],
            "-d", str(bug.get("depth", 1)), "--top", "10000", "--json", *bug.get("extra", [])]
     if mutants is not None:
         cmd += ["--mutants", str(mutants)]
+    if mutant_seconds is not None:
+        cmd += ["--mutant-seconds", f"{mutant_seconds:g}"]
     build = build_command(bug, root)
     if build and mutants != 0:       # locate mutates by default: a native program is rebuilt for each mutant
         cmd += ["--build", build]
     return cmd
 
 
-def run(bug: dict, root: str, perftscope: str, mutants: int | None) -> dict:
+def run(bug: dict, root: str, perftscope: str, mutants: int | None, mutant_seconds: float | None = None) -> dict:
     """locate's JSON for one bug, with what was run and the load average around it."""
     folder = os.path.join(root, bug["folder"])
-    cmd = locate_command(bug, root, perftscope, mutants)
+    cmd = locate_command(bug, root, perftscope, mutants, mutant_seconds)
     load_before = os.getloadavg()[0]
     tree = tree_digest(folder)
     start = time.monotonic()
@@ -183,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--mutants", type=int, default=None,
                    help="pass --mutants N to locate (0: spectra alone; default: locate's own, mutants for as long "
                         "as its --mutant-seconds allow); each native bug's build command is passed unless N is 0")
+    p.add_argument("--mutant-seconds", type=float, default=None,
+                   help="pass --mutant-seconds S to locate (default: locate's own, 60 s): a native program on a busy "
+                        "machine spends much of that building its copies")
     p.add_argument("--tag", default="run", help="the kept JSON is OUT/NAME.TAG.json")
     p.add_argument("--out", default=None, help="where the JSON goes (default: ROOT/out)")
     p.add_argument("--rescore", action="store_true", help="score the kept JSON again, run nothing")
@@ -192,8 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.corpus, "rb") as f:
         corpus = tomllib.load(f)
     out = args.out or os.path.join(args.root, "out")
-    # each locate runs from its bug's folder: a command given as a relative path is made absolute first
-    perftscope = os.path.abspath(args.perftscope) if os.sep in args.perftscope else args.perftscope
+    perftscope = command_path(args.perftscope)
     os.makedirs(out, exist_ok=True)
     print(HEADER)
     for bug in corpus["bug"]:
@@ -206,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(path) as f:
                 result = json.load(f)
         else:
-            result = run(bug, args.root, perftscope, args.mutants)
+            result = run(bug, args.root, perftscope, args.mutants, args.mutant_seconds)
             with open(path, "w") as f:
                 json.dump(result, f, indent=1)
         print(row(bug, result, args.root), flush=True)

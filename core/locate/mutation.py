@@ -35,7 +35,7 @@ from typing import Callable
 from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
-from ..mismatch.shrink import mirror
+from ..mismatch.shrink import mirror, why_unreachable
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
@@ -116,6 +116,7 @@ class Elsewhere:
     verdict: str                 # what is wrong there, the candidate's answer against the reference's
     topic: str = ""              # the edge position's topic, "fuzz position", or "" (none)
     wrong: tuple = ()            # ((move, (its count, the reference's)), ...) where it is wrong (_wrong)
+    alone: bool = False          # the engine answers it exactly as the candidate: this bug does not show there
 
     def __str__(self) -> str:
         """'en passant by a pinned capturer: 7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1 depth 1: misses c5d6'."""
@@ -167,8 +168,10 @@ class Fix:
 
     @property
     def other_bug(self) -> Elsewhere | None:
-        """The first position where the engine is wrong with or without the candidate."""
-        return self.shared[0] if self.shared else None
+        """The first position where the engine is wrong with or without the candidate, one where
+        it answers exactly as the candidate does first (this bug not showing there too, a locate
+        there finds the other one in the engine as it is)."""
+        return next((e for e in self.shared if e.alone), self.shared[0] if self.shared else None)
 
     @property
     def other_positions(self) -> int:
@@ -190,11 +193,11 @@ class Fix:
                 (f"; every answer it changes at {', '.join(rest)} becomes right" if rest else ""))
 
     def another(self) -> str:
-        """The other bug, from the engine's side: 'the engine is also wrong at 115 of the positions
-        checked, the same way with or without this change (another bug): first at ...'."""
+        """The other bug, from the engine's side: 'the engine is also wrong at 50 of the positions
+        checked, the same way with or without this change (another bug), as at ...'."""
         n = self.other_positions
         return (f"the engine is also wrong at {n} of the positions checked, the same way with or without "
-                f"this change (another bug): first at {self.other_bug}")
+                f"this change (another bug), as at {self.other_bug}")
 
     def to_json(self) -> dict:
         other = self.other_bug
@@ -206,7 +209,7 @@ class Fix:
                 "refuted": self.refuted, "engine_disagrees_too": [str(e) for e in self.shared],
                 "other_bug": None if other is None else {
                     "fen": other.fen, "depth": other.depth, "verdict": other.verdict, "topic": other.topic or None,
-                    "positions": self.other_positions}}
+                    "this_bug_shows_there": not other.alone, "positions": self.other_positions}}
 
 
 @dataclass
@@ -571,10 +574,20 @@ class Mutation:
             return True
         here = Elsewhere(request.position.fen(), depth, verdict, topic, tuple((_wrong(answer, theirs) or {}).items()))
         if as_is is not None and as_is.wrong_alike(request, depth, answer, theirs, engine, c.reference):
-            fix.shared.append(here)
+            fix.shared.append(replace(here, alone=as_is.same))
             return True
-        fix.doubt, fix.refuted = str(here), True
+        fix.doubt, fix.refuted = str(here) + beyond_any_game(request), True
         return False
+
+
+def beyond_any_game(request: Request) -> str:
+    """' (a position no game reaches: ...)' where `request` cannot arise in a game, else ''. A
+    candidate refuted only there may be right wherever a game can go, as engines legitimately
+    disagree on such positions; the refutation stands (a suite's case may be the very one the
+    engine's check is for), but the author is told what it rests on."""
+    reasons = why_unreachable(request.position)
+    return (f" (a position no game reaches: {', '.join(reasons)}; engines legitimately disagree there)"
+            if reasons else "")
 
 
 def _wrong(answer, theirs: dict[str, int]) -> dict[str, tuple] | None:
@@ -600,6 +613,7 @@ class _AsIs:
         self.mutation, self.shadow = mutation, shadow
         self.engine: _Engine | None = None
         self.built: bool | None = None
+        self.same = False          # the last position asked about: the engine answered it as the candidate
 
     def wrong_alike(self, request: Request, depth: int, mine, theirs: dict[str, int], candidate: _Engine,
                     reference, below: list[int] | None = None) -> bool:
@@ -607,12 +621,14 @@ class _AsIs:
         move where `mine` differs from `theirs` (the `reference`'s): the candidate adds no error
         there. Where both count a legal move's subtree wrong, each otherwise (two bugs mixing
         below it), the subtree is looked into, SUBTREES of them at most."""
-        below = [SUBTREES] if below is None else below
+        top, below = below is None, [SUBTREES] if below is None else below
         if mine is None:
             return False
         answer, error = self.answer(request, depth)
         if answer is None or error is not None:
             return False
+        if top:
+            self.same = (answer.moves, answer.total) == (mine.moves, mine.total)
         timeout = max(self.mutation.timeout * 4, 30.0)
         if mine.moves is None or answer.moves is None:
             return mine.moves is None and answer.moves is None and mine.total == answer.total

@@ -1,5 +1,7 @@
 """The locate benchmark's scoring: the faulty line's rank, its tie and the lines read before it."""
-from core.bench.locate_bench import is_real_fix, placement, real_change
+import os
+
+from core.bench.locate_bench import command_path, is_real_fix, locate_command, placement, real_change
 
 
 def suspect(line, last, rank, file="movegen.c"):
@@ -33,3 +35,18 @@ def test_a_fix_is_the_real_one_only_if_it_removes_and_adds_what_the_real_fix_did
     assert is_real_fix("--- a\n+++ b\n-    return x > 0;\n+    return x>=0;\n", real)
     assert not is_real_fix("--- a\n+++ b\n-    return x > 0;\n+    return x != 0;\n", real)
     assert not is_real_fix("", real)
+
+
+BUG = {"name": "x", "engine": "perftree:./driver", "fen": "8/8/8/8/8/8/4p3/K6k b - - 0 1", "depth": 2,
+       "folder": "x"}
+
+
+def test_a_relative_perftscope_path_is_made_absolute_since_each_locate_runs_from_its_bug_folder():
+    assert command_path(os.path.join(".venv", "bin", "perftscope")) == os.path.abspath(".venv/bin/perftscope")
+    assert command_path("perftscope") == "perftscope"
+
+
+def test_mutant_seconds_are_passed_on_to_locate(tmp_path):
+    cmd = locate_command(BUG, str(tmp_path), "perftscope", None, 300)
+    assert cmd[cmd.index("--mutant-seconds") + 1] == "300"
+    assert "--mutant-seconds" not in locate_command(BUG, str(tmp_path), "perftscope", None)

@@ -102,6 +102,8 @@ def test_the_planted_change_undone_fixes_this_bug_and_the_other_bug_is_named(loc
     assert f"{other.fen} depth {other.depth}: {other.verdict}" in text
     nxt = next(row for row in text.splitlines() if row.startswith("next "))
     assert f"perftscope locate --engine perftree:{engine}" in nxt and f"-f '{other.fen}' -d {other.depth}" in nxt
+    # where this bug shows too, the engine as it is would be located to this bug there: apply the fix first
+    assert ("with this fix applied" in nxt) == bool(set(as_is) - set(still)) != other.alone
     assert "no fix " not in text and "not offered as a fix" not in text
     first = [s for s in result.suspects if s.rank == 1]
     assert [(s.file, s.line) for s in first] == [("movegen.c", line)] and "fixes this bug" in first[0].evidence
@@ -167,3 +169,15 @@ def test_a_change_that_fixes_this_bug_for_one_side_only_is_not_called_another_bu
     fix = checked(checking, engine, "add(out, n, row + 4, white ? row + 1 : row + 2, 'c');", WHITE_CASTLES_LONG)
     assert not fix.fixes_this_bug and fix.refuted and fix.status == "refuted", (fix.status, fix.doubt)
     assert "fixes this bug for one side only" in fix.doubt and WHITE_CASTLES_LONG in fix.doubt
+
+
+def test_a_refutation_at_a_position_no_game_reaches_says_so(checking, engine):
+    """Engines legitimately disagree where no game can go: the refutation stands, but its words
+    say what it rests on; at a position a game can reach they do not."""
+    castles_short_too = "add(out, n, row + 4, row + 2, 'c'); if (white) add(out, n, row + 4, row + 6, 'c');"
+    nine_pawns = "4k3/pppppppp/p7/8/8/8/8/R3K3 w Q - 0 1"
+    fix = checked(checking, engine, castles_short_too, nine_pawns)
+    assert fix.refuted and nine_pawns in fix.doubt, fix.doubt
+    assert "a position no game reaches: black has 9 pawns" in fix.doubt, fix.doubt
+    fix = checked(checking, engine, castles_short_too, WHITE_CASTLES_LONG)
+    assert fix.refuted and WHITE_CASTLES_LONG in fix.doubt and "no game reaches" not in fix.doubt, fix.doubt
