@@ -20,6 +20,11 @@ if os.environ["QT_QPA_PLATFORM"] == "offscreen":
 # the default in every program it starts, and xdist's workers start after this file is read.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+# The engines tests start (tests/engines, the locate engines, scripts written by a test) run
+# `python3` from PATH. This venv's Python first, as an activated venv would have it: where a version
+# manager's shim comes first (pyenv's is a bash script running a dozen more), each start cost 70 ms
+# of CPU more than the engine's own 10 ms, and the suite starts thousands of them.
+os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 # Dialects learned by calibration are kept for the session in a folder of its own, never the user's.
 os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects-")
 
@@ -86,11 +91,9 @@ def _private_settings(tmp_path_factory):
 
 
 @pytest.fixture
-def engine_path(monkeypatch):
+def engine_path():
     """engine_path("ep_rank_pin") -> the path of tests/engines/ep_rank_pin.py, ready to run:
-    the engines start with `#!/usr/bin/env -S python3 -S`, and `python3` is this venv's Python
-    (where a version manager's shim comes first on PATH, it would cost a process of its own)."""
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    the engines start with `#!/usr/bin/env -S python3 -S`, `python3` being this venv's (above)."""
     return lambda name: str(Path(__file__).parent / "engines" / f"{name}.py")
 
 

@@ -65,7 +65,6 @@ def test_gui_engine_xboard_chooses_it_and_divides_with_it(tmp_path, monkeypatch)
     engine.write_text(f"#!/bin/sh\nexec {sys.executable} {ENGINES / 'xboard_engine.py'} {ENGINES / 'correct.py'}\n")
     engine.chmod(0o755)
     session = tmp_path / "session.json"
-    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"])
     assert main(["gui", "--engine", f"xboard:{engine}", "--reference", "core", "--divide", "1",
                  "--save-session", str(session)]) == 0
     saved = json.loads(session.read_text())

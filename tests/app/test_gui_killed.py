@@ -66,7 +66,6 @@ def test_no_engine_process_outlives_the_window(tmp_path, work, kind, how):
     engine = _engine(tmp_path, mark, kind)
     # settings of its own: the window remembers its engine, and must not leave this one to the user's
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "config"))
-    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env["PATH"]
     window = subprocess.Popen([sys.executable, "-c", VICTIM, work, engine, how], stdout=subprocess.PIPE,
                               stdin=subprocess.PIPE, text=True, env=env)
     try:

@@ -193,7 +193,7 @@ def test_the_fix_is_shown_beside_its_line_and_saved_as_a_patch(qtbot, tmp_path, 
     w.show()
     panel = w.suspects_panel
     panel.runs.setValue(16)
-    panel.mutants.setValue(40)
+    panel.mutants.setValue(20)                    # as core/locate/test_locate_mutants.py's, which finds it
     panel.start_button.click()
     qtbot.waitUntil(lambda: not w.locating.running, timeout=180000)
     state = w.main_model.jobs["locate"]

@@ -17,10 +17,7 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     """A real session: the finder's search for the planted en-passant bug, saved by the CLI."""
-    import os
-    import sys
     from pathlib import Path
-    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]
     engine = Path(__file__).parents[1] / "engines" / "ep_rank_pin.py"
     path = tmp_path_factory.mktemp("session") / "bug.json"
     assert main(["gui", "--fen", EP_PIN, "--engine", f"perftree:{engine}", "--reference", "core",

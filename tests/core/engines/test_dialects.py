@@ -47,11 +47,7 @@ def core():
 @pytest.fixture(scope="module")
 def expected(core):
     """Each planted engine's report through the perftree protocol: what every dialect must give."""
-    with pytest.MonkeyPatch.context() as mp:
-        import os
-        import sys
-        mp.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
-        return {name: _find(f"perftree:{ENGINES / name}.py", name, core) for name in PLANTED}
+    return {name: _find(f"perftree:{ENGINES / name}.py", name, core) for name in PLANTED}
 
 
 def _find(spec, planted, core):

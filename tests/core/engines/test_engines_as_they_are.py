@@ -1,8 +1,6 @@
 """Engines as they are: every planted engine of tests/engines read through a `cmd:` template in
 each real engine's output format, as an interactive program through an engine file, and as a
 program that prints only totals. The finder's report is the same every time."""
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -34,9 +32,7 @@ def core():
 @pytest.fixture(scope="module")
 def expected(core):
     """Each planted engine's report through the perftree protocol: what every other way must give."""
-    with pytest.MonkeyPatch.context() as mp:      # the engines' python3 is this venv's (see conftest)
-        mp.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
-        reports = {name: _find(f"perftree:{ENGINES / name}.py", name, core) for name in PLANTED}
+    reports = {name: _find(f"perftree:{ENGINES / name}.py", name, core) for name in PLANTED}
     assert not any(r.crash for r in reports.values())
     return reports
 

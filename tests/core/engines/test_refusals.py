@@ -2,9 +2,7 @@
 line on stdout and exit code 0) is a move it does not generate: the divide keeps every other row,
 the finder names the move with the line quoted. A program killed by a signal, or one whose
 error names no refusal, crashed: nothing it printed turns that into a refusal."""
-import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,6 @@ CASTLE = "4k3/8/8/8/8/3p1p1p/3P1P1P/4K2R w K - 0 1"
 def refusing():
     """make(how) -> the totals-only script refusing castles in the way `how` says, reading its
     answers in the dialect learned once (one calibration for the module)."""
-    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
     script = Path(__file__).parent.parent.parent / "engines" / "refuses_castling_exit.py"
     made = []
 

@@ -4,6 +4,8 @@ planted change, confirmed beyond the runs; a planted missing check gets no fix, 
 check belongs near the top. The engine's own folder is byte for byte the same afterwards."""
 from pathlib import Path
 
+import chess
+
 from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.mutants import Mutant, mutants_of
 from perftscope.core.folder_digest import tree_digest
@@ -87,7 +89,34 @@ def test_a_wrong_constant_in_a_c_engine_is_first_and_its_fix_the_inverse(c_engin
     assert "+        add(out, n, row + 4, row + 2, 'c');   /* PLANTED" in fixes[0].diff
 
 
-def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix_the_inverse(tmp_path):
+def edges_only_where(monkeypatch, keep):
+    """A fix's edge positions narrowed, for one test, to those whose board `keep(board)` holds:
+    each edge costs an engine process a depth a candidate, and those where the planted lines'
+    mutants all answer alike cannot tell a fix from a wrong candidate."""
+    from perftscope.core.locate import confirmation
+
+    everywhere = confirmation.edges_of
+    monkeypatch.setattr(confirmation, "edges_of", lambda focus: tuple(
+        (topic, request) for topic, request in everywhere(focus) if keep(request.position.chess_board())))
+
+
+def a_pawn_can_capture(board) -> bool:
+    """Within the two plies an edge is checked at: where the line of a pawn's captures runs (30 of
+    the 98 capture edges)."""
+    def now(b):
+        return any(b.piece_type_at(m.from_square) == chess.PAWN and b.is_capture(m) for m in b.pseudo_legal_moves)
+    if now(board):
+        return True
+    for move in list(board.legal_moves):
+        board.push(move)
+        after = now(board)
+        board.pop()
+        if after:
+            return True
+    return False
+
+
+def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix_the_inverse(tmp_path, monkeypatch):
     """movegen.js with its own planted bug fixed and a capture promoting everywhere but on the last rank."""
     text = (HERE / "movegen.js").read_text()
     text = text.replace('for (const promo of "q") out.push([sq, t, promo]); // PLANTED: a capture promotes to a queen only',
@@ -98,6 +127,7 @@ def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix
     engine = tmp_path / "movegen.js"
     engine.write_text(text)
     engine.chmod(0o755)
+    edges_only_where(monkeypatch, a_pawn_can_capture)
     before = tree_digest(tmp_path)
     result = locate(f"perftree:{engine}", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", runs=12, mutants=20)
     assert tree_digest(tmp_path) == before
@@ -109,6 +139,7 @@ def test_a_wrong_operator_in_a_javascript_engine_under_node_is_first_and_its_fix
     # `==` does as well as `===` here: both are offered, the one-token slip first
     assert (fixes[0].line, fixes[0].change) == (line, "`!==` to `===`") and all(f.line == line for f in fixes)
     assert "+      if (t >> 4 === last) {\n" in fixes[0].diff
+    assert "30 edge positions of its kind of move at depths 1 and 2" in fixes[0].checked_by
 
 
 def test_a_native_engine_without_a_build_command_says_how_to_give_one(c_engine):
@@ -176,8 +207,16 @@ EP_LEGALITY = ('''    for move in out:
 EP_BLOCKS_THE_CHECK = "3r3k/8/8/3pP3/8/8/8/3K4 w - d6 0 1"      # e5d6 lands between the rook and the king
 
 
-def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_path):
+def a_move_carries_a_flag(board) -> bool:
+    """En passant, castling or a promotion to move: the moves whose flag the planted dispatch
+    (`move[2] == "ep"`) reads, the others passing it alike (80 of the 224 edge positions: a crash
+    has no kind of move, and its candidates are checked on every edge)."""
+    return any(board.is_en_passant(m) or board.is_castling(m) or m.promotion for m in board.pseudo_legal_moves)
+
+
+def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_path, monkeypatch):
     engine = planted_python(tmp_path, EP_GUARD, EP_LEGALITY)
+    edges_only_where(monkeypatch, a_move_carries_a_flag)
     result = locate(f"perftree:{engine}", EP_BLOCKS_THE_CHECK, depth=1)
     guard = line_of(engine, "if not ep_exposes(board")
     switched_off = [f for f in result.fixes if f.line == guard]
@@ -193,6 +232,7 @@ def test_a_mutant_that_switches_a_guard_off_is_refuted_on_an_edge_position(tmp_p
     for f in result.fixes:
         if f.confirmed:
             assert (f.line, f.change) in ((faulty, "`t` to `sq`"), (dispatch, "`2` to `1`")), f
+            assert "80 edge positions of its kind of move at depths 1 and 2" in f.checked_by, f
     # a refuted candidate says the guard is on the move's path, not that it is wrong: the faulty
     # line, whose mutants turn failing runs to pass, ranks above it
     assert {s.line for s in result.suspects if s.rank == 1} <= {faulty, dispatch}, result.suspects[:4]
