@@ -220,7 +220,7 @@ class MutationResult:
     made: int = 0                                      # mutants made
     seconds: float = 0.0
     note: str = ""                                     # why no mutant ran, when none did
-    cut: str = ""            # why mutants were left untried or candidates unchecked ("stopped", "the time was up")
+    cut: str = ""            # why mutants were left untried or candidates unchecked ("stopped", "the time was up", a cap)
 
     @property
     def per_second(self) -> float:
@@ -309,7 +309,11 @@ class Mutation:
         first, rest = plan(by_line, ranks, self.budget, kinds)
         if self.build:
             first, rest = slips_first(first, rest)
-        result.made = len(first) + len(rest) if self.budget is None else min(self.budget, len(first) + len(rest))
+        every = len(first) + len(rest)
+        result.made = every if self.budget is None else min(self.budget, every)
+        if result.made < every:
+            # the rest were never tried: nothing may be said of them (the time's cut overrides this)
+            result.cut = f"capped at {result.made}: {every - result.made} more not made"
         if not result.made:
             result.note = "no mutant could be made of the suspect lines (no rules for their language)"
             return

@@ -7,6 +7,7 @@ from pathlib import Path
 import chess
 import pytest
 
+from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.mutants import mutants_of
 from perftscope.core.locate.mutation import BREAKS, Mutation
 from perftscope.core.locate.runs import Run
@@ -116,3 +117,15 @@ def test_a_continuation_line_is_tried_as_its_statement_not_as_a_call(tmp_path):
     c = ["int f(int a,", "      int b) {", "    if (a &&", "        b == 3)", "        return g(a,", "                 b);",
          "    x = y;", "}"]
     assert [statement_kind(c, n, "c") for n in range(1, 9)] == [2, 2, 0, 0, 2, 2, 1, 2]
+
+
+def test_mutants_capped_by_a_count_do_not_say_no_change_fixes_it():
+    """Twenty mutants made of the many the suspect lines have: the others were never tried, so
+    it never says that no one-token change fixes the engine, nor where the check belongs."""
+    job = LocateJob(LocateSettings(f"perftree:{HERE / 'movegen.py'}", fen="4k3/1P4p1/8/8/8/8/5P2/4K3 w - - 0 1",
+                                   depth=1, runs=4, seconds=120.0, mutants=20, mutant_seconds=300.0))
+    mutation = job.run().mutation
+    assert mutation.made == 20 and mutation.tried == 20, (mutation.made, mutation.tried)
+    assert mutation.cut.startswith("capped at 20: ") and "more not made" in mutation.cut, mutation.cut
+    said = mutation.no_fix()
+    assert "no one-token change" not in said and "may still fix it" in said, said
