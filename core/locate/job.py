@@ -195,6 +195,7 @@ class LocateJob:
             reference.close()
             raise
         self._oracles.append(covered)
+        covered.limit = s.runs
         scratch = launched_with(scratch_environment(covered.scratch))
         scratch.__enter__()
         ranking = False

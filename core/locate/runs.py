@@ -276,6 +276,8 @@ class CoveredEngine(Oracle):
         self._live = LiveOracles(self.plain)
         self._seen: dict[tuple, _Done] = {}
         self._number = 0
+        self.limit: int | None = None                # runs started at most (--runs): the next one is cancelled
+        self._started = 0
 
     def _ask(self, request, depth, as_written):
         if depth > self.run_depth:
@@ -290,6 +292,11 @@ class CoveredEngine(Oracle):
         fen, moves = request.sent(as_written), request.moves
         with self._guard:
             seen = self._seen.get((fen, moves, depth))
+            if seen is None:
+                # counted where it starts: two workers each seeing one run left would start two
+                if self.limit is not None and self._started >= self.limit:
+                    raise OracleCancelled(f"{self.limit} runs started, as many as asked")
+                self._started += 1
             self._number += 1
             folder = os.path.join(self._folder, str(self._number))
         if seen is not None:           # shrink asks about its start again: one run per position

@@ -181,3 +181,11 @@ def test_an_impossible_position_is_ranked_with_a_warning(c_engine):
     """Seven queens with all eight pawns still on the board: no game reaches it."""
     result = locate(f"perftree:{c_engine}", "r3k3/pppppppp/8/8/8/8/PPPPPPPP/QQQQKQQQ b q - 0 1", runs=4)
     assert any("cannot arise in a real game" in w for w in result.warnings), result.warnings
+
+
+@pytest.mark.parametrize("runs", [3, 6])
+def test_no_run_is_started_after_as_many_as_asked(runs):
+    """--runs bounds the runs started, though two workers run at once and each batch (twins,
+    paths, children, shrink) checks the count before it starts one."""
+    result = locate(f"perftree:{HERE / 'movegen.py'}", PROMOTES, depth=1, runs=runs)
+    assert len(result.runs) == runs, [r.origin for r in result.runs]
