@@ -322,7 +322,7 @@ class SuspectsPanel(StartStop, QWidget):
                 f"— not for the engine: it has another bug<br>"
                 f"<span style='color: {palette.MUTED}'>It {html.escape(fix.said())}, {html.escape(fix.beyond())}."
                 f"</span><br>The engine is also wrong at {fix.other_positions} of the positions checked, the same way "
-                f"with or without this change (another bug), as at <b>{html.escape(other.fen)}</b> depth "
+                f"with or without this change (another bug), for instance at <b>{html.escape(other.fen)}</b> depth "
                 f"{other.depth}: {html.escape(other.verdict)}"
                 + (f" <span style='color: {palette.MUTED}'>({html.escape(other.topic)})</span>" if other.topic else "")
                 + ("" if other.alone else " — this bug shows there too: apply this fix before locating there"))

@@ -154,11 +154,11 @@ def print_text(result, settings, top: int):
         fix = partial[0]
         print(f"fix        {fix.file}:{fix.line}: {fix.change} fixes this bug (the engine has another): it "
               f"{fix.said()}, {fix.beyond()}")
+        _print_diff(fix)               # under its fix line, not under `next`, which it is not part of
         print(f"another    {fix.another()}")
         command = next_locate(settings, fix.other_bug)
         print(f"next       {command}   (locates that one)" if fix.other_bug.alone else
               f"next       with this fix applied (this bug shows there too): {command}")
-        _print_diff(fix)
     elif mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
         first = result.suspects[0] if result.suspects else None
         refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"

@@ -194,10 +194,10 @@ class Fix:
 
     def another(self) -> str:
         """The other bug, from the engine's side: 'the engine is also wrong at 50 of the positions
-        checked, the same way with or without this change (another bug), as at ...'."""
+        checked, the same way with or without this change (another bug), for instance at ...'."""
         n = self.other_positions
         return (f"the engine is also wrong at {n} of the positions checked, the same way with or without "
-                f"this change (another bug), as at {self.other_bug}")
+                f"this change (another bug), for instance at {self.other_bug}")
 
     def to_json(self) -> dict:
         other = self.other_bug

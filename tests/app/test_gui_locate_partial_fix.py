@@ -40,7 +40,7 @@ def test_a_fix_for_this_bug_is_shown_with_the_other_bug_and_locates_it(qtbot):
     assert f"agrees at {PROMOTES} depth 1 and depth 2; every answer it changes at 40 edge positions" in said
     assert "The engine is also wrong at 2 of the positions checked" in said
     # named by a position where this bug does not show, though another came first
-    assert f"as at <b>{OTHER.fen}</b> depth 1: misses c5d6" in said and "apply this fix before" not in said
+    assert f"for instance at <b>{OTHER.fen}</b> depth 1: misses c5d6" in said and "apply this fix before" not in said
     assert panel.fix_view.toPlainText() == DIFF and panel.save_patch.isEnabled()
     assert panel.locate_other.isVisibleTo(panel)
     assert " fix │" in panel.source_view.toPlainText().split("\n")[63]
