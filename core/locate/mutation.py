@@ -36,7 +36,7 @@ from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
 from ..mismatch.shrink import mirror, why_unreachable
-from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, Confirmation
+from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, THIRD_PLY_DEPTH, Confirmation
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
@@ -505,6 +505,7 @@ class Mutation:
         # (request, depth, topic, whether a wrong answer there may be the engine's own)
         checks = [(c.asked, c.depth, "", False)]
         checks += [(request, depth, topic, True) for depth in EDGE_DEPTHS for topic, request in c.edges]
+        checks += [(request, THIRD_PLY_DEPTH, topic, True) for topic, request in c.third_ply]
         # the asked position is the bug's own: a wrong answer there, at either depth, is the candidate's
         checks.append((c.asked, c.depth + 1, "", False))
         with shadow.applied(mutant), _Engine(self, shadow) as engine:
@@ -533,6 +534,9 @@ class Mutation:
         if c.edges:
             fix.checked_by.append(f"{len(c.edges)} edge positions of its kind of move at depths "
                                   f"{' and '.join(map(str, EDGE_DEPTHS))}")
+        if c.third_ply:
+            fix.checked_by.append(f"{len(c.third_ply)} positions where castling follows a king or rook move, "
+                                  f"at depth {THIRD_PLY_DEPTH}")
         if fuzzed:
             fix.checked_by.append(f"{fuzzed} fuzz positions at depth 2")
         fix.checked = True
@@ -544,7 +548,11 @@ class Mutation:
         wrong exactly as the candidate counts its mirror here. A change that fixes this bug for
         one side only (a half fix) is wrong just as the engine is at the other side's positions;
         their mirrors tell it. Else `fix` is refuted there (it disagrees, not as another bug)."""
-        for here in {(e.fen, e.depth): e for e in fix.shared}.values():
+        # not at the third-ply positions: at depth 3 two castling bugs each shift a leaf or two, and
+        # the mirrors' counts meet by chance (a whole fix was called a half one); a half fix still
+        # shows at the edge positions of its kind of move, which hold both colours
+        third_ply = {topic for topic, _ in c.third_ply}
+        for here in {(e.fen, e.depth): e for e in fix.shared if e.topic not in third_ply}.values():
             if self._halted.is_set():
                 fix.doubt = "stopped before it was checked beyond the runs"
                 return False
