@@ -83,11 +83,11 @@ class LocateController(JobTab):
             return f"Locate stopped ({counts}): nothing ranked", False
         top = [s.where for s in result.suspects if s.rank == 1]
         tied = f" (tied with {len(top) - 1} more)" if len(top) > 1 else ""
-        fixes = [f for f in result.fixes if f.confirmed]
-        partial = [f for f in result.fixes if f.fixes_this_bug]
-        fixed = (f"; a fix at {fixes[0].file}:{fixes[0].line} ({fixes[0].change})" if fixes else
-                 f"; a fix for this bug at {partial[0].file}:{partial[0].line} ({partial[0].change}), the engine "
-                 f"has another" if partial else "")
+        fixed = ""
+        if result.offered:
+            f = result.offered[0]
+            fixed = (f"; a fix at {f.file}:{f.line} ({f.change})" if f.confirmed else
+                     f"; a fix for this bug at {f.file}:{f.line} ({f.change}), the engine has another")
         mutants = f", {result.mutation.tried} mutants" if result.mutation is not None and result.mutation.tried else ""
         return (f"Locate {'stopped' if result.stopped else 'done'}: {top[0] if top else 'no line'} "
                 f"ranked first{tied}{fixed}; {counts}{mutants}"), False

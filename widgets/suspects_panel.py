@@ -303,7 +303,7 @@ class SuspectsPanel(StartStop, QWidget):
         result = self.result
         if result is None or suspect is None:
             return None
-        return next((f for f in _offered(result) if f.path == suspect.path and suspect.line <= f.line <= suspect.last),
+        return next((f for f in result.offered if f.path == suspect.path and suspect.line <= f.line <= suspect.last),
                     None)
 
     def show_fix(self, fix):
@@ -345,7 +345,7 @@ class SuspectsPanel(StartStop, QWidget):
             self.fix_label.setText("The fix: mutants of the suspect lines run after the ranking (Mutants above 0).")
         elif not mutation.tried:
             self.fix_label.setText(f"No mutant ran: {html.escape(mutation.note or 'none could be made')}")
-        elif _offered(result):
+        elif result.offered:
             self.fix_label.setText("No fix on this line: click the line the fix is on.")
         else:
             top = result.suspects[0] if result.suspects else None
@@ -385,7 +385,7 @@ class SuspectsPanel(StartStop, QWidget):
                 if s.path == path:
                     for n in range(s.line, s.last + 1):
                         scores.setdefault(n, f"{s.rank:>3}· {s.score:.3f}")
-            for f in (_offered(self.result) if self.result is not None else []):
+            for f in (self.result.offered if self.result is not None else []):
                 if f.path == path:
                     scores[f.line] = f"{scores.get(f.line, '')[:4]} fix"
             width = len(str(len(lines)))
@@ -446,9 +446,3 @@ class SuspectsPanel(StartStop, QWidget):
         last = view.cursorForPosition(view.viewport().rect().bottomLeft()).blockNumber() + 1
         return range(first, last + 1)
 
-
-def _offered(result) -> list:
-    """The fixes the tab offers with their diff: the confirmed ones, else those for this bug (the
-    engine having another)."""
-    confirmed = [f for f in result.fixes if f.confirmed]
-    return confirmed or [f for f in result.fixes if f.fixes_this_bug]

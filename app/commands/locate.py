@@ -144,14 +144,14 @@ def print_text(result, settings, top: int):
         more = ties[shown[-1].rank] - sum(1 for s in shown if s.rank == shown[-1].rank)
         print(f"{'':>{column + 2}}... {more} more share rank {shown[-1].rank} (--top)")
     print()
-    for fix in result.fixes:
+    offered = result.offered
+    for fix in offered:
         if fix.confirmed:
             print(f"fix        {fix.file}:{fix.line}: {fix.change} {fix.said()}, and agrees at "
                   f"{', '.join(fix.checked_by)}")
             _print_diff(fix)
-    partial = [f for f in result.fixes if f.fixes_this_bug]
-    if partial and not any(f.confirmed for f in result.fixes):
-        fix = partial[0]
+    if offered and offered[0].fixes_this_bug:
+        fix = offered[0]
         print(f"fix        {fix.file}:{fix.line}: {fix.change} fixes this bug (the engine has another): it "
               f"{fix.said()}, {fix.beyond()}")
         _print_diff(fix)               # under its fix line, not under `next`, which it is not part of
@@ -159,7 +159,7 @@ def print_text(result, settings, top: int):
         command = next_locate(settings, fix.other_bug)
         print(f"next       {command}   (locates that one)" if fix.other_bug.alone else
               f"next       with this fix applied (this bug shows there too): {command}")
-    elif mutation is not None and mutation.tried and not any(f.confirmed for f in result.fixes):
+    elif mutation is not None and mutation.tried and not offered:
         first = result.suspects[0] if result.suspects else None
         refuted = "".join(f"; {f.file}:{f.line} {f.change} fixes the runs but not beyond them ({f.doubt})"
                           for f in result.fixes[:2] if f.refuted)

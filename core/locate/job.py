@@ -115,6 +115,11 @@ class LocateResult:
         return self.mutation.fixes if self.mutation is not None else []
 
     @property
+    def offered(self) -> list[Fix]:
+        """The fixes offered (MutationResult.offered)."""
+        return self.mutation.offered if self.mutation is not None else []
+
+    @property
     def failed(self) -> int:
         return sum(r.failed for r in self.runs)
 
@@ -177,8 +182,7 @@ class LocateJob:
         deadline = start + s.seconds
 
         def over() -> bool:
-            return (self._stop.is_set() or time.monotonic() > deadline
-                    or (s.runs is not None and len(covered.runs) >= s.runs))
+            return self._stop.is_set() or time.monotonic() > deadline or covered.full
         result = LocateResult(self.subject, sources=self.sources)
         reference = self.pair.make_reference()
         self._oracles.append(reference)

@@ -15,8 +15,9 @@ fixes, but mutants there change the wrong answer without breaking the right ones
 
 A mutant that turns every failing run to pass and keeps every passing run is a candidate; it is
 a fix only once confirmed beyond the runs (core.locate.confirmation): the position the locate was
-asked about at its depth and one deeper, every edge position with the failing kind of move, and a
-focused fuzz, each agreeing with the reference. One that agrees at the asked position at both
+asked about at its depth and one deeper, every edge position with the failing kind of move, the
+castling positions at depth 3 (confirmation.THIRD_PLY), and a focused fuzz, each agreeing with
+the reference. One that agrees at the asked position at both
 depths and, everywhere else it was checked, is wrong only where the engine itself is, the same
 way, fixes this bug: the engine has another, which the candidate does not touch (Fix.status).
 """
@@ -223,6 +224,13 @@ class MutationResult:
     cut: str = ""            # why mutants were left untried or candidates unchecked ("stopped", "the time was up", a cap)
 
     @property
+    def offered(self) -> list[Fix]:
+        """The fixes offered with their diff: the confirmed ones, else those for this bug (the
+        engine having another)."""
+        confirmed = [f for f in self.fixes if f.confirmed]
+        return confirmed or [f for f in self.fixes if f.fixes_this_bug]
+
+    @property
     def per_second(self) -> float:
         return self.tried / self.seconds if self.seconds > 0 else 0.0
 
@@ -263,6 +271,11 @@ class Mutation:
 
     def halt(self):
         self._live.halt()
+
+    @property
+    def check_timeout(self) -> float:
+        """One engine call of a check beyond the runs: deeper than a run, so longer than its timeout."""
+        return max(self.timeout * 4, 30.0)
 
     def run(self, suspects, over: Callable[[], bool], confirmation: Confirmation | None = None,
             deadline: float | None = None) -> MutationResult:
@@ -483,8 +496,8 @@ class Mutation:
     def _confirm(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation, original: Shadow | None = None):
         """Sets `fix.checked` and `fix.confirmed` (and `checked_by`, or `doubt`: the first position
         it disagrees on): the candidate agrees with the reference on the asked position at its
-        depth, on every edge position of the failing kind at EDGE_DEPTHS, on the asked position one
-        deeper and on a focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as
+        depth, on every edge position of the failing kind at EDGE_DEPTHS, on the castling positions
+        of THIRD_PLY at THIRD_PLY_DEPTH, on the asked position one deeper and on a focused fuzz at depth 2 for `c.fuzz_seconds`; the cheap checks first, as
         most refute. Where it disagrees as the engine itself does (`original`: an unmutated copy)
         at every move where it is wrong, the wrong answer is another bug's, not the candidate's:
         the position goes to `fix.shared` and the checks go on. Checked to the end so, it is not
@@ -497,7 +510,6 @@ class Mutation:
             if as_is is not None:
                 as_is.close()
         if fix.checked and fix.shared:
-            fix.confirmed = False
             fix.doubt = f"{fix.shared[0]}, as the engine itself answers there (another bug?)"
 
     def _check(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation, as_is: _AsIs | None):
@@ -561,7 +573,7 @@ class Mutation:
                 continue
             other = Request.of(swapped.fen())
             theirs = c.reference.divide(other, here.depth)
-            mine = _wrong(engine.answer(other, here.depth, max(self.timeout * 4, 30.0))[0], theirs)
+            mine = _wrong(engine.answer(other, here.depth, self.check_timeout)[0], theirs)
             engines = _wrong(as_is.answer(other, here.depth)[0], theirs)
             if mine is None or engines is None:
                 continue
@@ -579,7 +591,7 @@ class Mutation:
         """Whether the candidate (`engine`) may go on being checked after `request` at `depth`: it
         agrees with the reference there, or (`as_is` given) is wrong only where the engine itself
         is, the same way (then the position goes to `fix.shared`). Else `fix` is refuted there."""
-        answer, error = engine.answer(request, depth, max(self.timeout * 4, 30.0))
+        answer, error = engine.answer(request, depth, self.check_timeout)
         theirs = c.reference.divide(request, depth)
         failed, verdict, _ = judge(answer, error, theirs)
         if not failed:
@@ -641,7 +653,7 @@ class _AsIs:
             return False
         if top:
             self.same = (answer.moves, answer.total) == (mine.moves, mine.total)
-        timeout = max(self.mutation.timeout * 4, 30.0)
+        timeout = self.mutation.check_timeout
         if mine.moves is None or answer.moves is None:
             return mine.moves is None and answer.moves is None and mine.total == answer.total
         for move in set(mine.moves) | set(theirs):
@@ -664,7 +676,7 @@ class _AsIs:
             self.engine = _Engine(self.mutation, self.shadow)
         if not self.built:
             return None, None
-        return self.engine.answer(request, depth, max(self.mutation.timeout * 4, 30.0))
+        return self.engine.answer(request, depth, self.mutation.check_timeout)
 
     def close(self):
         if self.engine is not None:

@@ -279,6 +279,11 @@ class CoveredEngine(Oracle):
         self.limit: int | None = None                # runs started at most (--runs): the next one is cancelled
         self._started = 0
 
+    @property
+    def full(self) -> bool:
+        """As many runs started as `limit` allows: no other is."""
+        return self.limit is not None and self._started >= self.limit
+
     def _ask(self, request, depth, as_written):
         if depth > self.run_depth:
             return self.plain.answer(request, depth, as_written=True)
@@ -294,7 +299,7 @@ class CoveredEngine(Oracle):
             seen = self._seen.get((fen, moves, depth))
             if seen is None:
                 # counted where it starts: two workers each seeing one run left would start two
-                if self.limit is not None and self._started >= self.limit:
+                if self.full:
                     raise OracleCancelled(f"{self.limit} runs started, as many as asked")
                 self._started += 1
             self._number += 1
