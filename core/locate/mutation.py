@@ -795,19 +795,35 @@ def _unparsed(path: str, verdict: str) -> bool:
     return language_of(path) == "javascript" and verdict.startswith("failed:") and "SyntaxError" in verdict
 
 
+def refuted_score(fix: Fix, failing: int, total_passing: int) -> tuple[float, float]:
+    """What a candidate refuted beyond the runs weighs: as a mutant that turned the same failing
+    runs to pass and broke one of the passing runs it kept, the position that refuted it
+    (Metallaxis counts every test a mutant is killed by): below a candidate not refuted, above a
+    mutant that broke more of the runs."""
+    broken = Outcome(None, fix.failing_fixed, fix.failing_fixed, failing,
+                     min(1, fix.passing_kept), fix.passing_kept)
+    return broken.score(failing, max(total_passing, 1))
+
+
+NOTHING = (0.0, 0.0, False, 0.0)     # rerank's weight of a line no mutant says anything of
+
+
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
     """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
     mutant's share of failing runs turned to pass; a candidate refuted beyond the runs counts as a
-    mutant that changes the answers, no more), the spectrum's order after, and within one of
-    its ranks the share of failing answers the mutants change: a suspect of several lines is split
-    where its lines' mutants differ, each such line a suspect of its own. Equal evidence shares a
-    rank."""
+    mutant that broke one more passing run, refuted_score), the spectrum's order after, and within
+    one of its ranks the share of failing answers the mutants change: a suspect of several lines
+    is split where its lines' mutants differ, each such line a suspect of its own. Equal evidence
+    shares a rank."""
     rows = []
     texts: dict[str, list[str]] = {}
     failing = min(total_failing, FAILING_RUNS)
     fixed = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.confirmed}
-    # a candidate refuted beyond the runs shows its line is on the failing move's path (switching
-    # it off changes the answer), not that the line is wrong: it weighs as a change, not as a fix
+    # a candidate refuted beyond the runs is no fix, but what it did to the runs stands: it weighs
+    # as a mutant that broke one more passing run, not as one that fixes nothing (which put a line
+    # whose mutant fixed every failing run and kept every passing one below lines whose mutants
+    # broke eight); where that equals another line's mutant, it comes after it, as its checks
+    # stopped at the first position where it was wrong: one break is the least it makes
     refuted = {(f.path, f.line): f for f in reversed(mutation.fixes) if f.refuted}
     # one agreeing beyond the runs but where the engine itself gives the same wrong answer (a second
     # bug) keeps the weight of what it does to the runs: unconfirmed, no fix is claimed
@@ -817,24 +833,24 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
         lines = [mutation.evidence.get((s.path, n)) for n in range(s.line, s.last + 1)]
         tried = [e for e in lines if e is not None]
         if not tried:
-            rows.append((s, (0.0, 0.0, 0.0)))
+            rows.append((s, NOTHING))
             continue
         count = sum(e.mutants for e in tried)
         if not count:
-            rows.append((s, (0.0, 0.0, 0.0)))
+            rows.append((s, NOTHING))
             continue
         if not any(e.score > (0.0, 0.0) for e in tried):
             rows.append((replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here "
-                                             f"change no failing run", mutants=count), (0.0, 0.0, 0.0)))
+                                             f"change no failing run", mutants=count), NOTHING))
             continue
         start = s.line
         for n, e in zip(range(s.line, s.last + 1), lines):
             if e is None or e.score == (0.0, 0.0):
                 continue
             if start < n:
-                rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
+                rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), NOTHING))
             fix, wrong, shared = fixed.get((s.path, n)), refuted.get((s.path, n)), blurred.get((s.path, n))
-            score = e.score
+            score, after = e.score, False
             if fix is not None:
                 said = f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)"
             elif shared is not None and shared.fixes_this_bug:
@@ -845,21 +861,23 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             elif wrong is not None:
                 said = (f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: it disagrees at "
                         f"{wrong.doubt}")
-                score = (0.0, e.score[1])
+                score = min(e.score, refuted_score(wrong, failing, total_passing))
+                after = score[0] > 0       # after a mutant of another line that did as well in the runs alone
             else:
                 said = e.words(failing, total_failing, total_passing)
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
                                  mutation=score[0], changes=score[1], evidence=f"{said}; {s.evidence}"),
-                         (float(fix is not None),) + score))
+                         (float(fix is not None), score[0], after, score[1])))
             start = n + 1
         if start <= s.last:
-            rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), (0.0, 0.0, 0.0)))
-    # a fix first, then the lines whose mutants turn failing runs to pass; the spectrum's order after,
-    # the lines whose mutants change the failing answers first within one of its ranks
-    rows.sort(key=lambda row: (-row[1][0], -row[1][1], row[0].rank, -row[1][2]))
+            rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), NOTHING))
+    # a fix first, then the lines whose mutants turn failing runs to pass (a refuted candidate after
+    # a mutant that did as well in the runs); the spectrum's order after, the lines whose mutants
+    # change the failing answers first within one of its ranks
+    rows.sort(key=lambda row: (-row[1][0], -row[1][1], row[1][2], row[0].rank, -row[1][3]))
     out, previous, current = [], None, 0
     for i, (s, score) in enumerate(rows):
-        key = (round(score[0], 12), round(score[1], 12), s.rank, round(score[2], 12))
+        key = (round(score[0], 12), round(score[1], 12), score[2], s.rank, round(score[3], 12))
         if key != previous:
             current, previous = i + 1, key
         out.append(replace(s, rank=current))

@@ -43,7 +43,7 @@ class Suspect:
     way: float = 0.0       # the share of the failing runs' twins it ran only on the way to the wrong move in
     at_stake: float = 0.0  # Ochiai over the runs where the wrong move is at stake (for lines on its way)
     mutants: int = 0       # its mutants run (core.locate.mutation)
-    mutation: float = 0.0  # its best mutant's share of failing runs turned to pass, times that of passing kept
+    mutation: float = 0.0  # its best mutant's share of failing runs turned to pass, times that of passing kept (a refuted candidate as if it broke one more)
     changes: float = 0.0   # the share of failing runs whose answer its mutants change
 
     @property

@@ -9,9 +9,10 @@ import pytest
 
 from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.mutants import mutants_of
-from perftscope.core.locate.mutation import BREAKS, Mutation
+from perftscope.core.locate.mutation import BREAKS, Fix, LineEvidence, Mutation, MutationResult, Outcome, rerank
 from perftscope.core.locate.runs import Run
 from perftscope.core.locate.shadow import Shadow
+from perftscope.core.locate.spectra import Suspect
 
 HERE = Path(__file__).resolve().parents[2] / "engines" / "locate"
 LONG_CASTLING_THROUGH_CHECK = "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1"    # e1c1 is illegal: d1 is attacked
@@ -56,13 +57,16 @@ def switched_off(tmp_path_factory):
     shadow = Shadow(mutation.sources, mutation.spec, str(tmp_path_factory.mktemp("shadow")))
     king = line_of(engine, "if board.get(row + 4) != king")
     rook = line_of(engine, "if long in castling and board.get(row) == rook")
+    guard = line_of(engine, "attacked(board, row + 2, not white)")
     every = next(m for m in mutants_of(str(engine), [king]) if m.change == "`!=` to `==`")
     long_only = next(m for m in mutants_of(str(engine), [rook]) if m.change == "`==` to `!=`")
+    inverse = next(m for m in mutants_of(str(engine), [guard]) if m.change == "`2` to `3`")
     calls = []
     try:
-        yield {"passing": len(mutation.passing),
+        yield {"passing": len(mutation.passing), "engine": engine, "lines": (king, rook, guard),
                "every": mutation._try(shadow, every, lambda: False),
                "long only": mutation._try(shadow, long_only, lambda: False),
+               "inverse": mutation._try(shadow, inverse, lambda: False),
                # over() is asked before each run: the failing run, then the time is up
                "every, cut": mutation._try(shadow, every, lambda: calls.append(1) or len(calls) > 1)}
     finally:
@@ -90,6 +94,45 @@ def test_a_mutant_cut_short_by_the_time_is_not_sure_to_keep_the_passing_runs_it_
     cut, long_only = switched_off["every, cut"], switched_off["long only"]
     assert (cut.fixed, cut.passing, cut.broke) == (1, 0, 0)
     assert cut.score(1, 7)[0] < long_only.score(1, 7)[0] < 1.0
+
+
+def _ranked(switched_off, outcomes: dict, fixes=(), spectrum=None):
+    """rerank of the planted engine's lines whose `outcomes` ({line: Outcome}) are given, each line a
+    suspect of its own, ranked by the spectrum as `spectrum` says ({line: rank}; one tie by default):
+    {line: (rank, mutation)}."""
+    engine = str(switched_off["engine"])
+    spectrum = spectrum or {n: 1 for n in outcomes}
+    suspects = [Suspect("movegen.py", n, n, spectrum[n], 0.5, 1.0, 0.0, 1, 1, "", "spectrum (tie)", engine)
+                for n in sorted(outcomes, key=spectrum.get)]
+    result = MutationResult(fixes=list(fixes))
+    for n, outcome in outcomes.items():
+        evidence = result.evidence[(engine, n)] = LineEvidence(engine, n, 1, outcome)
+        evidence.score = outcome.score(1, switched_off["passing"])
+    return {s.line: (s.rank, s.mutation) for s in rerank(suspects, result, 1, switched_off["passing"])}
+
+
+def test_a_candidate_refuted_beyond_the_runs_weighs_as_a_mutant_breaking_one_more_run(switched_off):
+    """The inverse of the planted change turns the failing run to pass and keeps the seven passing
+    ones; say the checks beyond the runs refuted it. It is no fix, but it did better on the runs
+    than the queen's rook's mutant (three long castlings broken) and the king's guard's (all
+    seven): its line ranks above theirs, even where the spectrum ranks it below them, as a
+    mutant that broke one of the passing runs it kept would. Before, a refuted candidate weighed
+    as a mutant that fixes nothing and went below both. Where another line's mutant broke one
+    passing run in the runs themselves, the refuted candidate comes after it."""
+    king, rook, guard = switched_off["lines"]
+    inverse = switched_off["inverse"]
+    assert (inverse.fixed, inverse.failing, inverse.broke, inverse.passing) == (1, 1, 0, 7)
+    m = inverse.mutant
+    refuted = Fix("movegen.py", guard, m.path, m.change, "", 1, 7, 1, 7, refuted=True,
+                  doubt="castling two plies after a king or rook move: ... depth 3: counts differ")
+    outcomes = {king: switched_off["every"], rook: switched_off["long only"], guard: inverse}
+    ranked = _ranked(switched_off, outcomes, [refuted], {rook: 1, king: 1, guard: 3})
+    broke_one = Outcome(inverse.mutant, 1, 1, 1, 1, 7).score(1, 7)[0]
+    assert ranked[guard] == (1, broke_one) and ranked[rook][0] == 2 and ranked[king][0] == 3, ranked
+    # a line whose mutant broke one passing run in the runs goes first; the refuted one after it
+    one = Outcome(switched_off["long only"].mutant, 1, 1, 1, 1, 7)
+    ranked = _ranked(switched_off, {rook: one, guard: inverse}, [refuted], {rook: 2, guard: 1})
+    assert ranked == {rook: (1, broke_one), guard: (2, broke_one)}, ranked
 
 
 def test_a_continuation_line_is_tried_as_its_statement_not_as_a_call(tmp_path):
