@@ -805,7 +805,7 @@ def refuted_score(fix: Fix, failing: int, total_passing: int) -> tuple[float, fl
     return broken.score(failing, max(total_passing, 1))
 
 
-NOTHING = (0.0, 0.0, False, 0.0)     # rerank's weight of a line no mutant says anything of
+NOTHING = (0.0, 0.0, False, 0.0, 0)     # rerank's weight of a line no mutant says anything of
 
 
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
@@ -865,19 +865,23 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                 after = score[0] > 0       # after a mutant of another line that did as well in the runs alone
             else:
                 said = e.words(failing, total_failing, total_passing)
+            # a line whose mutants turn failing runs to pass as another's do, in one rank of the spectrum:
+            # the likelier one-token slip its mutant undoes, the likelier the line is the faulty one
+            # (real faults are mostly small slips of the kinds Mutant.likeness puts first)
+            slip = e.best.mutant.likeness if score[0] > 0 and e.best is not None else 0
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
                                  mutation=score[0], changes=score[1], evidence=f"{said}; {s.evidence}"),
-                         (float(fix is not None), score[0], after, score[1])))
+                         (float(fix is not None), score[0], after, score[1], slip)))
             start = n + 1
         if start <= s.last:
             rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), NOTHING))
     # a fix first, then the lines whose mutants turn failing runs to pass (a refuted candidate after
     # a mutant that did as well in the runs); the spectrum's order after, the lines whose mutants
-    # change the failing answers first within one of its ranks
-    rows.sort(key=lambda row: (-row[1][0], -row[1][1], row[1][2], row[0].rank, -row[1][3]))
+    # change the failing answers first within one of its ranks, then the likelier slip undone
+    rows.sort(key=lambda row: (-row[1][0], -row[1][1], row[1][2], row[0].rank, -row[1][3], row[1][4]))
     out, previous, current = [], None, 0
     for i, (s, score) in enumerate(rows):
-        key = (round(score[0], 12), round(score[1], 12), score[2], s.rank, round(score[3], 12))
+        key = (round(score[0], 12), round(score[1], 12), score[2], s.rank, round(score[3], 12), score[4])
         if key != previous:
             current, previous = i + 1, key
         out.append(replace(s, rank=current))

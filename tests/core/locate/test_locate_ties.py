@@ -135,6 +135,30 @@ def test_a_candidate_refuted_beyond_the_runs_weighs_as_a_mutant_breaking_one_mor
     assert ranked == {rook: (1, broke_one), guard: (2, broke_one)}, ranked
 
 
+def test_lines_whose_mutants_do_alike_go_likelier_slip_first(switched_off, tmp_path):
+    """Long castling's path tested on c1 and d1 only (b1 missing from the squares, no one-token fix):
+    the path's `3` written `4` (e1, the king's own square, always taken) and the guard's test written
+    `False` each switch long castling off, turn the failing run (a knight on b1) to pass and break
+    the three long castlings. In one rank of the spectrum, the line whose mutant undoes the likelier
+    slip (a constant off by one, Mutant.likeness) goes first; they tied before."""
+    engine = planted(tmp_path, "for f in (1, 2, 3)", "for f in (2, 3)")
+    runs = ([run_on("4k3/8/8/8/8/8/8/RN2K3 w Q - 0 1", True, "generates illegal e1c1")]
+            + [run_on(fen, False) for fen in LONG_CASTLES + SHORT_CASTLES])
+    mutation = Mutation(f"perftree:{engine}", [str(tmp_path)], runs, lambda p: Path(p).name)
+    path, guard = line_of(engine, "for f in (2, 3)"), line_of(engine, "attacked(board, row + 3, not white)")
+    slip = next(m for m in mutants_of(str(engine), [path]) if m.change == "`3` to `4`")
+    off = next(m for m in mutants_of(str(engine), [guard]) if m.change.endswith("to `False :`"))
+    shadow = Shadow(mutation.sources, mutation.spec, str(tmp_path / "shadow"))
+    try:
+        outcomes = {path: mutation._try(shadow, slip, lambda: False), guard: mutation._try(shadow, off, lambda: False)}
+    finally:
+        shadow.close()
+    assert [(o.fixed, o.failing, o.broke, o.passing) for o in outcomes.values()] == [(1, 1, 3, 7)] * 2
+    assert slip.likeness < off.likeness
+    ranked = _ranked(dict(switched_off, engine=engine), outcomes)
+    assert ranked[path][0] == 1 and ranked[guard][0] == 2, ranked
+
+
 def test_a_continuation_line_is_tried_as_its_statement_not_as_a_call(tmp_path):
     """Chessnut's castling rights voided by the move's start square only: the faulty name is on
     the second line of an assignment (`56: 'Q', ...}.get(start, '')`), which alone reads as a
