@@ -795,14 +795,13 @@ def _unparsed(path: str, verdict: str) -> bool:
     return language_of(path) == "javascript" and verdict.startswith("failed:") and "SyntaxError" in verdict
 
 
-def refuted_score(fix: Fix, failing: int, total_passing: int) -> tuple[float, float]:
-    """What a candidate refuted beyond the runs weighs: as a mutant that turned the same failing
-    runs to pass and broke one of the passing runs it kept, the position that refuted it
-    (Metallaxis counts every test a mutant is killed by): below a candidate not refuted, above a
-    mutant that broke more of the runs."""
-    broken = Outcome(None, fix.failing_fixed, fix.failing_fixed, failing,
-                     min(1, fix.passing_kept), fix.passing_kept)
-    return broken.score(failing, max(total_passing, 1))
+def refuted_score(fixed: int, kept: int, failing: int, total_passing: int) -> tuple[float, float]:
+    """What a candidate refuted beyond the runs weighs (it turned `fixed` failing runs of `failing`
+    to pass and kept `kept` passing runs): as a mutant that turned the same failing runs to pass
+    and broke one of the passing runs it kept, the position that refuted it (Metallaxis counts
+    every test a mutant is killed by): below a candidate not refuted, above a mutant that broke
+    more of the runs."""
+    return Outcome(None, fixed, fixed, failing, min(1, kept), kept).score(failing, max(total_passing, 1))
 
 
 NOTHING = (0.0, 0.0, False, 0.0, 0)     # rerank's weight of a line no mutant says anything of
@@ -829,6 +828,11 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
     # bug) keeps the weight of what it does to the runs: unconfirmed, no fix is claimed
     blurred = {(f.path, f.line): f for f in reversed(mutation.fixes)
                if f.shared and not f.confirmed and not f.refuted}
+    # where every candidate checked was refuted (the best of each line first, CANDIDATES lines at
+    # most), the runs did not tell this locate's fixes from its switch-offs: a candidate left
+    # unchecked (the checks' cap, the time) weighs as those checked did, not above them
+    presumed = bool(mutation.fixes) and all(f.refuted for f in mutation.fixes)
+    kept_all = min(total_passing, PASSING_RUNS)
     for s in suspects:
         lines = [mutation.evidence.get((s.path, n)) for n in range(s.line, s.last + 1)]
         tried = [e for e in lines if e is not None]
@@ -861,8 +865,13 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             elif wrong is not None:
                 said = (f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: it disagrees at "
                         f"{wrong.doubt}")
-                score = min(e.score, refuted_score(wrong, failing, total_passing))
+                score = min(e.score, refuted_score(wrong.failing_fixed, wrong.passing_kept, failing, total_passing))
                 after = score[0] > 0       # after a mutant of another line that did as well in the runs alone
+            elif presumed and (e.best.fixed, e.best.broke, e.best.passing) == (failing, 0, kept_all):
+                said = (e.words(failing, total_failing, total_passing) + ", not checked beyond them (every "
+                        "candidate checked was refuted)")
+                score = min(e.score, refuted_score(e.best.fixed, e.best.passing, failing, total_passing))
+                after = score[0] > 0
             else:
                 said = e.words(failing, total_failing, total_passing)
             # a line whose mutants turn failing runs to pass as another's do, in one rank of the spectrum:

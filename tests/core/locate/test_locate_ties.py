@@ -2,6 +2,7 @@
 the lines on the failing move's way (MUSE, Metallaxis: a mutant of the faulty line turns failing
 runs to pass; a mutant of a correct line breaks passing runs). The engines are the planted ones of
 tests/engines/locate, their mutants made by core.locate.mutants and run in shadow copies."""
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -9,7 +10,8 @@ import pytest
 
 from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.mutants import mutants_of
-from perftscope.core.locate.mutation import BREAKS, Fix, LineEvidence, Mutation, MutationResult, Outcome, rerank
+from perftscope.core.locate.mutation import (BREAKS, Fix, LineEvidence, Mutation, MutationResult, Outcome,
+                                             refuted_score, rerank)
 from perftscope.core.locate.runs import Run
 from perftscope.core.locate.shadow import Shadow
 from perftscope.core.locate.spectra import Suspect
@@ -133,6 +135,25 @@ def test_a_candidate_refuted_beyond_the_runs_weighs_as_a_mutant_breaking_one_mor
     one = Outcome(switched_off["long only"].mutant, 1, 1, 1, 1, 7)
     ranked = _ranked(switched_off, {rook: one, guard: inverse}, [refuted], {rook: 2, guard: 1})
     assert ranked == {rook: (1, broke_one), guard: (2, broke_one)}, ranked
+
+
+def test_a_candidate_left_unchecked_where_every_one_checked_was_refuted_weighs_as_they_do(switched_off):
+    """Say the queen's rook's line had a candidate (every failing run to pass, every passing one
+    kept) and the checks beyond the runs refuted it, and the guard's (the inverse of the planted
+    change) was never checked, the time up. The runs have not told this locate's fixes from its
+    switch-offs: the unchecked one weighs as the refuted one, and the spectrum orders them, where
+    it ranked first on the runs alone. Where a candidate checked was not refuted (its check
+    stopped), nothing is presumed."""
+    king, rook, guard = switched_off["lines"]
+    inverse = switched_off["inverse"]
+    other = replace(inverse, mutant=switched_off["long only"].mutant)
+    refuted = Fix("movegen.py", rook, other.mutant.path, other.mutant.change, "", 1, 7, 1, 7, refuted=True,
+                  doubt="castling two plies after a king or rook move: ... depth 3: counts differ")
+    ranked = _ranked(switched_off, {rook: other, guard: inverse}, [refuted], {rook: 1, guard: 2})
+    assert ranked[rook][0] == 1 and ranked[guard] == (2, ranked[rook][1]), ranked
+    stopped = replace(refuted, refuted=False, doubt="stopped before it was checked beyond the runs")
+    ranked = _ranked(switched_off, {rook: other, guard: inverse}, [stopped], {rook: 1, guard: 2})
+    assert ranked[guard][1] == inverse.score(1, 7)[0] > refuted_score(1, 7, 1, 7)[0], ranked
 
 
 def test_lines_whose_mutants_do_alike_go_likelier_slip_first(switched_off, tmp_path):
