@@ -333,7 +333,8 @@ class Mutation:
         shadows = []
         try:
             for i in range(self.workers):
-                shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build))
+                shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build,
+                                      ran={path for r in self.failing + self.passing for path in r.lines}))
             # the other copies built (a native build recorded) while the first is built and checked
             builds = [threading.Thread(target=s.build, daemon=True, name="locate mutants build") for s in shadows[1:]]
             for t in builds:
@@ -692,6 +693,7 @@ class _Engine:
         self.mutation, self.shadow = mutation, shadow
         self.oracle = None
         self.timeout = None
+        self.asked = 0
 
     def __enter__(self):
         return self
@@ -704,6 +706,9 @@ class _Engine:
         live = self.mutation._live
         if live.halted.is_set():
             raise OracleCancelled("mutants stopped")
+        self.asked += 1
+        if self.asked == 2:
+            self.shadow.compile_mutant()     # run again: its Python is compiled once, not by each process
         with launched_with(self.shadow.env):
             if self.oracle is None or timeout != self.timeout:
                 self.close()
