@@ -29,12 +29,12 @@ Where the command cannot be read so, it runs whole for each mutant.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import py_compile
 import shlex
 import shutil
 import subprocess
+import sys
 import threading
 import warnings
 
@@ -153,7 +153,9 @@ def _compiled(path: str) -> bytes | None:
     """`path` compiled into its hash-checked .pyc (what this interpreter's import reads while the
     source's hash matches it), its bytes returned; None where it does not compile here (another
     Python's source): the engine's own interpreter compiles it as before."""
-    cache = importlib.util.cache_from_source(path, optimization="")
+    cache = _pyc(path)
+    if cache is None:
+        return None
     with _WARNINGS, warnings.catch_warnings():
         warnings.simplefilter("ignore")     # a SyntaxWarning is the engine's own to print, when it compiles
         try:
@@ -166,17 +168,29 @@ def _compiled(path: str) -> bytes | None:
             return None
 
 
+def _pyc(path: str) -> str | None:
+    """Where this interpreter's import looks for `path`'s .pyc: its folder's __pycache__ (not under
+    a PYTHONPYCACHEPREFIX of ours, outside the copy)."""
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    name = os.path.splitext(os.path.basename(path))[0]
+    return os.path.join(os.path.dirname(path), "__pycache__", f"{name}.{tag}.pyc")
+
+
 def _write_bytecode(path: str, data: bytes):
     try:
-        with open(importlib.util.cache_from_source(path, optimization=""), "wb") as f:
+        with open(_pyc(path), "wb") as f:
             f.write(data)
     except OSError:
         _forget_bytecode(path)
 
 
 def _forget_bytecode(path: str):
-    with contextlib.suppress(OSError):
-        os.remove(importlib.util.cache_from_source(path, optimization=""))
+    cache = _pyc(path)
+    if cache is not None:
+        with contextlib.suppress(OSError):
+            os.remove(cache)
 
 
 def shadow_spec(spec, copies: dict[str, str]) -> str:
