@@ -74,7 +74,7 @@ class Shadow:
                     "LLVM_PROFILE_FILE": os.path.join(folder, "llvm", "%p.profraw")}
         for path in sorted(set(ran)):
             copy = self.path(path)
-            if copy != path and copy.endswith(".py"):
+            if copy != path and self._compilable(copy):
                 self._bytecode[copy] = _compiled(copy)
 
     def path(self, original: str) -> str:
@@ -91,7 +91,7 @@ class Shadow:
         with open(target, "rb") as f:
             original = f.read()
         text = original.decode("utf-8", errors="surrogateescape")
-        python = target.endswith(".py")
+        python = self._compilable(target)
         if python:
             _forget_bytecode(target)            # its own text's: read only by its hash, but not left beside a mutant
         with open(target, "wb") as f:
@@ -109,6 +109,13 @@ class Shadow:
             self._changed.add(os.path.realpath(target))
             if python and self._bytecode.get(target) is not None:
                 _write_bytecode(target, self._bytecode[target])
+
+    def _compilable(self, copy: str) -> bool:
+        """A .py file of the copy itself, its __pycache__ too: not one reached through a linked
+        virtual environment or node_modules (the user's own, where nothing is written)."""
+        inside = os.path.join(os.path.realpath(self.folder), "")
+        return copy.endswith(".py") and os.path.realpath(os.path.dirname(copy)).startswith(inside) \
+            and os.path.realpath(copy).startswith(inside)
 
     def compile_mutant(self):
         """The applied mutant's .py compiled in the copy (once), so that its next runs do not

@@ -71,3 +71,21 @@ def test_a_python_engine_s_modules_are_read_compiled_in_the_copy_and_answer_as_t
     finally:
         shadow.close()
     assert tree_digest(user) == before and not (user / "__pycache__").exists()
+
+
+def test_a_module_in_a_linked_virtual_environment_is_not_compiled_into_the_user_s_folder(tmp_path):
+    user = tmp_path / "engine"
+    venv = user / ".venv"
+    venv.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")      # linked into the copy, not copied
+    (venv / "helper.py").write_text("HELP = 1\n")
+    script, module = planted_package(user)
+    before = tree_digest(user)
+    shadow = Shadow([str(user)], f"perftree:{script}", str(tmp_path / "shadow"),
+                    ran=[str(module), str(venv / "helper.py")])
+    try:
+        assert os.path.islink(os.path.dirname(shadow.path(str(venv / "helper.py"))))
+        assert os.path.exists(importlib.util.cache_from_source(shadow.path(str(module)), optimization=""))
+    finally:
+        shadow.close()
+    assert tree_digest(user) == before and not (venv / "__pycache__").exists()
