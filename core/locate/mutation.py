@@ -756,11 +756,15 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
 def firsts(mutants: list[Mutant]) -> list[Mutant]:
     """A line's mutants of the first pass: its FIRST likeliest one-token slips, and its likeliest
     name written for a peer when none of them is one (a line of six constants, each off by one
-    either way, gets its `start` written `end` tried too)."""
+    either way, gets its `start` written `end` tried too), and the statement of the `else` of the
+    chain it begins hoisted above it (mutants._defaults: an update one case forgets, which no
+    one-token change makes and later passes may not reach)."""
     ordered = sorted(mutants, key=lambda m: m.likeness)
     out = ordered[:FIRST]
-    name = next((m for m in ordered if m.kind == "name"), None)
-    return out + [name] if name is not None and name not in out else out
+    for kind in ("name", "default"):
+        extra = next((m for m in ordered if m.kind == kind), None)
+        out += [extra] if extra is not None and extra not in out else []
+    return out
 
 
 def slips_first(first: list[Mutant], rest: list[Mutant]) -> tuple[list[Mutant], list[Mutant]]:
