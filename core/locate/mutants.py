@@ -11,6 +11,32 @@ stays on its line, which is what the ranking is per. Two rules of ours sit besid
 Python guard made always true or false, as c_like.rules does for C). A constant's `(5+1)` is
 written `6`, so the change reads as the one-token edit it is. A Python mutant that does not
 compile is dropped here; others are dropped where they are built or run (core.locate.mutation).
+
+A statement missing is out of reach of any edit of an existing line. Most fixes' code already
+exists elsewhere in the same file (the plastic surgery hypothesis, Barr et al., FSE 2014;
+GenProg's insert operator, Le Goues et al., TSE 2012), so a line's mutants also hold a statement
+of its function written above it, or below it (_insertions), re-indented as the line is:
+
+- Donors are whole statements on one line that update state (is_donor): an assignment, a
+  compound assignment (`x &= ~(240);`, `x |= y`), an increment; in Python an `=` or augmented
+  assignment alone. Not a declaration (`int x = 0;` declares again, or shadows to no effect),
+  not a jump (`return`, `break`, `goto`, `raise`: a copy ends a path, which a missing update
+  does not), not a condition or a call (calls are many and mostly read; updates are what a
+  forgotten case lacks), not a line continuing a statement.
+- It goes above a line that begins a statement of its block (not `else`, `elif`, `case`, nor the
+  body of a brace-less `if` or `else` above, which would take the copy as its body), and below a
+  line that is itself a simple statement: there it runs exactly when the line runs, so the runs
+  that never reached the line need not be run (core.locate.mutation). Not beside its own copy.
+- Nearest first, the line's function before the rest of the file (REACH lines either side),
+  INSERTS a line: a line's insertions come after its one-token slips (Mutant.likeness), so they
+  spend the time only once the slips were tried. One kind goes before them, into the first pass:
+  the statement of the final `else` of an `if` chain the line begins, hoisted above the chain
+  ('default'). An `else` is what the chain does in every other case; a case that forgets the
+  update every other case gets (a rook's move keeping the en-passant square each other move
+  clears) is fixed by doing it before the chain, and a wide tie's lines are rarely deepened.
+
+An inserted statement is a mutant like any other: a C one that does not compile is dropped
+where it is built, and a candidate is checked beyond the runs as every candidate is.
 """
 from __future__ import annotations
 
@@ -279,6 +305,38 @@ def _stands_below(source: list[str], number: int, language: str) -> bool:
     return _stands_above(source, number, language) and is_donor(source, number, language)
 
 
+def _depths(source: list[str], language: str, memo: dict) -> list[int]:
+    """The brace depth at the start of each line of a C-family file (kept in `memo`)."""
+    if "depths" not in memo:
+        memo["depths"], depth = [], 0
+        for line in source:
+            memo["depths"].append(depth)
+            code = _masked(line, language)
+            depth += code.count("{") - code.count("}")
+    return memo["depths"]
+
+
+_NAMES = re.compile(r"(?<![\w.>])(?<!::)([A-Za-z_]\w*)(?!\w)")
+
+
+def _in_scope(source: list[str], donor: str, number: int, first: int, last: int, language: str, memo: dict) -> bool:
+    """Whether every name a C-family donor uses (not a member) is in scope at line `number`:
+    declared nowhere in the function (a parameter, a global, a constant), or declared above the
+    line in a block still open there. A copy of a statement that uses a variable of another
+    block does not compile, and each such mutant costs a native build."""
+    if language == "python":
+        return True
+    depths = _depths(source, language, memo)
+    for name in set(_NAMES.findall(_masked(donor, language))):
+        declared = re.compile(rf"[\w>*&]\s+\**\s*{re.escape(name)}\s*(?:=[^=]|;|\[|,|\))")
+        found = [n for n in range(first, last + 1)
+                 if n != number and name in source[n - 1] and declared.search(_masked(source[n - 1], language))]
+        if found and not any(n < number and all(depths[k - 1] >= depths[n - 1] for k in range(n + 1, number + 1))
+                             for n in found):
+            return False
+    return True
+
+
 def _function(source: list[str], number: int, language: str, memo: dict) -> tuple[int, int]:
     """(first, last) line numbers of the function holding line `number`, roughly: in Python the
     outermost `def` above it at a lower indentation and its indented body; in the C family the
@@ -303,13 +361,7 @@ def _function(source: list[str], number: int, language: str, memo: dict) -> tupl
                 break
             last = below
         return first, last
-    if "depths" not in memo:
-        memo["depths"], depth = [], 0
-        for line in source:
-            memo["depths"].append(depth)
-            code = _masked(line, language)
-            depth += code.count("{") - code.count("}")
-    depths = memo["depths"]
+    depths = _depths(source, language, memo)
     if depths[number - 1] < 1:
         return number, number
     first = number
@@ -390,7 +442,7 @@ def _insertions(source: list[str], number: int, language: str, memo: dict) -> li
     for donor, rule in donors:
         if len(out) >= INSERTS:
             break
-        if donor == mine or donor in seen:
+        if donor == mine or donor in seen or not _in_scope(source, donor, number, first, last, language, memo):
             continue
         seen.add(donor)
         if above and donor != neighbours[0]:

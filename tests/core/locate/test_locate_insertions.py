@@ -92,6 +92,16 @@ SOURCE_C = """static void make(Pos *p, int from, int to, int piece) {
         p->flags &= ~(240);
     p->moves++;
     p->board[to] = p->board[from]; /* the piece lands */
+    if (to)
+    {
+        int d = to;
+        p->moves = d;
+    }
+    else
+    {
+        int d = from;
+        d -= 1;
+    }
     return;
 }
 """
@@ -106,7 +116,8 @@ def test_what_is_a_statement_to_insert_and_where_it_stands(tmp_path):
     number = {text.strip(): n for n, text in enumerate(source, 1)}
     assert donors == {number["p->flags &= ~(QUEENSIDE);"], number["p->flags |= EP_OK | (from & 7) << 4;"],
                       number["p->flags &= ~(240);"], number["p->moves++;"],
-                      number["p->board[to] = p->board[from]; /* the piece lands */"]}, donors
+                      number["p->board[to] = p->board[from]; /* the piece lands */"],
+                      number["p->moves = d;"], number["d -= 1;"]}, donors
     # the chain's `else` first, hoisted above its `if`; then the nearest statements of the function
     chain = _insertions(source, number["if (piece == ROOK)"], "c", {})
     assert chain[0] == ("    p->flags &= ~(240);\n    if (piece == ROOK)\n", "default")
@@ -119,6 +130,10 @@ def test_what_is_a_statement_to_insert_and_where_it_stands(tmp_path):
     assert _insertions(source, number["p->flags &= ~(QUEENSIDE);"], "c", {}) == []
     assert _insertions(source, number["else"], "c", {}) == []
     assert _insertions(source, number["else if (piece == PAWN && to - from == 32)"], "c", {}) == []
+    # not a statement assigning a name of a block not open at the line (it would not compile)
+    at_if = _insertions(source, number["if (to)"], "c", {})
+    assert at_if and all(rule == "insert" and "d" not in after.split("\n")[0].split() for after, rule in at_if), at_if
+    assert not any("p->moves = d;" in after for after, _ in at_if)
     # the same statement as its neighbour is not inserted beside it (it would do it twice)
     moves = _insertions(source, number["p->moves++;"], "c", {})
     assert not any(after.startswith("    p->flags &= ~(240);\n") for after, _ in moves), moves
