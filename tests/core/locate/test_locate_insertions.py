@@ -13,6 +13,7 @@ from perftscope.core.locate.confirmation import THIRD_PLY, Confirmation, edges_o
 from perftscope.core.locate.mutants import _insertions, is_donor, mutants_of
 from perftscope.core.locate.mutation import Mutation
 from perftscope.core.locate.runs import Run
+from perftscope.core.locate.shadow import Shadow
 from perftscope.core.locate.spectra import Suspect
 
 from .test_locate_mutants import line_of, planted_python
@@ -163,3 +164,23 @@ def test_what_is_a_statement_to_insert_and_where_it_stands(tmp_path):
     for m in made.values():
         compile(m.apply(py.read_text()), "m.py", "exec")
     assert [m for m in mutants_of(str(py), [8]) if m.kind in ("insert", "default")] == []   # above `elif`: no
+
+
+def test_the_planted_missing_check_is_fixed_by_no_statement_of_its_function(tmp_path):
+    """The planted missing check (test_locate_mutants: long castling not tested for an attack on
+    d1) stays out of reach: statements are inserted where the check belongs, and none of them
+    turns the failing run to pass, so its locate claims no fix for what no donor can do."""
+    from .test_locate_mutants import LONG_CASTLING_THROUGH_CHECK
+    engine = planted_python(tmp_path, ("""        if not attacked(board, row + 3, not white):
+            out.append((row + 4, row + 2, "castle"))""", """        out.append((row + 4, row + 2, "castle"))"""))
+    belongs = line_of(engine, 'out.append((row + 4, row + 2, "castle"))')
+    inserted = [m for m in mutants_of(str(engine), [belongs]) if m.kind in ("insert", "default")]
+    assert len(inserted) >= 3, inserted
+    mutation = Mutation(f"perftree:{engine}", [str(tmp_path)],
+                        [run_on(LONG_CASTLING_THROUGH_CHECK, (), "generates illegal e1c1")], lambda p: Path(p).name)
+    shadow = Shadow(mutation.sources, mutation.spec, str(tmp_path / "shadow"))
+    try:
+        outcomes = [mutation._try(shadow, m, lambda: False) for m in inserted]
+    finally:
+        shadow.close()
+    assert all(o is not None and o.failing == 1 and not o.fixed for o in outcomes), outcomes
