@@ -758,13 +758,14 @@ def firsts(mutants: list[Mutant]) -> list[Mutant]:
     name written for a peer when none of them is one (a line of six constants, each off by one
     either way, gets its `start` written `end` tried too), and the statement of the `else` of the
     chain it begins hoisted above it (mutants._defaults: an update one case forgets, which no
-    one-token change makes and later passes may not reach)."""
+    one-token change makes and later passes may not reach) second, after its likeliest slip: the
+    lines of a wide tie take their turns one mutant each, and a line's fifth may come too late."""
     ordered = sorted(mutants, key=lambda m: m.likeness)
     out = ordered[:FIRST]
-    for kind in ("name", "default"):
-        extra = next((m for m in ordered if m.kind == kind), None)
-        out += [extra] if extra is not None and extra not in out else []
-    return out
+    name = next((m for m in ordered if m.kind == "name"), None)
+    out += [name] if name is not None and name not in out else []
+    default = next((m for m in ordered if m.kind == "default"), None)
+    return out[:1] + [default] + [m for m in out[1:] if m != default] if default is not None else out
 
 
 def slips_first(first: list[Mutant], rest: list[Mutant]) -> tuple[list[Mutant], list[Mutant]]:

@@ -11,7 +11,7 @@ from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.folder_digest import tree_digest
 from perftscope.core.locate.confirmation import THIRD_PLY, Confirmation, edges_of
 from perftscope.core.locate.mutants import _insertions, is_donor, mutants_of
-from perftscope.core.locate.mutation import Mutation
+from perftscope.core.locate.mutation import Mutation, firsts
 from perftscope.core.locate.runs import Run
 from perftscope.core.locate.shadow import Shadow
 from perftscope.core.locate.spectra import Suspect
@@ -161,6 +161,12 @@ def test_what_is_a_statement_to_insert_and_where_it_stands(tmp_path):
     assert {"`y = 0` added above line 5", "`y = x` added above line 5"} <= set(made)
     assert "`b.seen += 1` added above line 5" not in made                 # the line above already does it
     assert not any("below line 5" in change for change in made)          # below a header: no
+    # the hoisted `else` is in the line's first pass, after its likeliest slip (a wide tie's lines
+    # take their turns one mutant each); the other insertions come after every one-token slip
+    every = mutants_of(str(py), [5])
+    assert [m.kind for m in firsts(every)][1] == "default", firsts(every)
+    slips = [m.likeness for m in every if m.kind not in ("insert", "default", "other")]
+    assert all(m.likeness > max(slips) for m in every if m.kind == "insert")
     for m in made.values():
         compile(m.apply(py.read_text()), "m.py", "exec")
     assert [m for m in mutants_of(str(py), [8]) if m.kind in ("insert", "default")] == []   # above `elif`: no
