@@ -229,6 +229,11 @@ _C_NOT_DONOR = re.compile(r"^(?:if|else|for|while|do|switch|case|default|return|
 _C_BETWEEN = (";", "{", "}", ":")       # how the code line above a statement a C-family block holds ends
 _C_NOT_ABOVE = re.compile(r"^(?:else|case|default|[{})\]:?.,|&+\-*/%<>=^!])")
 _PY_NOT_ABOVE = re.compile(r"^(?:elif|else|except|finally)\b")
+# JavaScript written without semicolons: a line ending so goes on below, a line beginning so
+# continues the line above, and a brace-less header above takes the next statement as its body
+_OPEN_END = re.compile(r"[-+*/%&|^<>=?:,.(\[{!~]$")
+_CONTINUES = re.compile(r"^(?:[-+*/%&|^<>=?:,.)\]([`]|in\b|instanceof\b)")
+_JS_HEADER = re.compile(r"^(?:\}\s*)?(?:else|do|(?:else\s+)?(?:if|for|while|with)\s*\(.*\))$")
 
 
 def _indent(line: str) -> int:
@@ -246,10 +251,22 @@ def _code(line: str, language: str) -> str:
 
 def is_donor(source: list[str], number: int, language: str) -> bool:
     """Whether line `number` (1-based) of `source` is a statement that may be inserted elsewhere:
-    a whole statement on one line (not a continuation of one begun above, its brackets closed)
-    that updates state (_updates)."""
+    a whole statement on one line (not a continuation of one begun above, its brackets closed,
+    in JavaScript without a semicolon not continued by the line below) that updates state
+    (_updates)."""
     code = _code(source[number - 1], language)
-    return bool(code) and _statement_start(source, number, language) == number and _updates(code, language)
+    if not code or _statement_start(source, number, language) != number or not _updates(code, language):
+        return False
+    if language == "javascript" and not code.endswith(";"):
+        below = next((_code(line, language) for line in source[number:] if _code(line, language)), "")
+        return not _CONTINUES.match(below)
+    return True
+
+
+def _statement(code: str, language: str) -> str:
+    """A donor as it is written where it is inserted: in JavaScript with its semicolon (a file
+    written without them relies on the line breaks, and a copy must not join the line below)."""
+    return code + ";" if language == "javascript" and not code.endswith(";") else code
 
 
 def _updates(code: str, language: str) -> bool:
@@ -265,6 +282,10 @@ def _updates(code: str, language: str) -> bool:
         except SyntaxError:
             return False
         return len(body) == 1 and isinstance(body[0], (ast.Assign, ast.AugAssign))
+    if language == "javascript" and not code.endswith(";"):
+        if _OPEN_END.search(code):
+            return False                    # `x = a +`: the statement goes on below
+        code += ";"
     masked = _masked(code, language)
     if _C_NOT_DONOR.match(code) or masked.count(";") != 1 or "{" in masked or "}" in masked:
         return False
@@ -296,7 +317,12 @@ def _stands_above(source: list[str], number: int, language: str) -> bool:
     if code.startswith("#") or _C_NOT_ABOVE.match(code):
         return False
     above = _masked(_previous_code(source, number, language), language).rstrip()
-    return not above or above.endswith(_C_BETWEEN) and not re.search(r"\b(?:case|default)\b[^;]*:$|\?[^;]*:$", above)
+    if not above:
+        return True
+    if language == "javascript" and not above.endswith(_C_BETWEEN):
+        # a statement ended by its line break: not one going on, not a brace-less header
+        return re.search(r"[\w)\]'\"`]$", above) is not None and not _JS_HEADER.match(above)
+    return above.endswith(_C_BETWEEN) and not re.search(r"\b(?:case|default)\b[^;]*:$|\?[^;]*:$", above)
 
 
 def _stands_below(source: list[str], number: int, language: str) -> bool:
@@ -396,7 +422,7 @@ def _defaults(source: list[str], number: int, language: str) -> list[str]:
             return []
         rest = re.sub(r"^else\s*:?\s*\{?\s*", "", branch)
         if rest:                                          # `else x = 0;`: the statement on its line
-            return [rest] if language != "python" and _updates(rest, language) else []
+            return [_statement(rest, language)] if language != "python" and _updates(rest, language) else []
         body = []
         for inner in range(below + 1, min(len(source), below + REACH) + 1):
             text = source[inner - 1]
@@ -405,7 +431,7 @@ def _defaults(source: list[str], number: int, language: str) -> list[str]:
             if _indent(text) <= indent:
                 break
             if is_donor(source, inner, language):
-                body.append(_code(text, language))
+                body.append(_statement(_code(text, language), language))
         return body[:2]
     return []
 
@@ -419,7 +445,7 @@ def _insertions(source: list[str], number: int, language: str, memo: dict) -> li
     keeps each line's donor code (or None) across the lines of one file."""
     def donor(n: int) -> str | None:
         if n not in memo:
-            memo[n] = _code(source[n - 1], language) if is_donor(source, n, language) else None
+            memo[n] = _statement(_code(source[n - 1], language), language) if is_donor(source, n, language) else None
         return memo[n]
     line = source[number - 1]
     original = line if line.endswith("\n") else line + "\n"
@@ -433,10 +459,10 @@ def _insertions(source: list[str], number: int, language: str, memo: dict) -> li
     defaults = _defaults(source, number, language) if above else []
     donors = [(code, "default") for code in defaults]
     donors += [(donor(n), "insert") for n in near if donor(n) is not None]
-    mine = _code(line, language)
-    neighbours = (_previous_code(source, number, language),
-                  next((_code(source[n - 1], language) for n in range(number + 1, len(source) + 1)
-                        if _code(source[n - 1], language)), ""))
+    mine = _statement(_code(line, language), language)
+    neighbours = (_statement(_previous_code(source, number, language), language),
+                  _statement(next((_code(source[n - 1], language) for n in range(number + 1, len(source) + 1)
+                                   if _code(source[n - 1], language)), ""), language))
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
     for donor, rule in donors:

@@ -190,3 +190,44 @@ def test_the_planted_missing_check_is_fixed_by_no_statement_of_its_function(tmp_
     finally:
         shadow.close()
     assert all(o is not None and o.failing == 1 and not o.fixed for o in outcomes), outcomes
+
+
+SOURCE_JS = """export function make (board, move) {
+    let ep = board.ep
+    board.half += 1
+    if (move.piece === 'R') {
+        board.rights = board.rights.replace('Q', '')
+    } else if (move.double) {
+        ep = move.to
+    } else {
+        ep = null
+    }
+    board.total = board.a
+        + board.b
+    if (move.flag)
+        board.flag = 1
+    board.ep = ep
+    return board
+}
+"""
+
+
+def test_javascript_written_without_semicolons_has_statements_to_insert_too(tmp_path):
+    """A file relying on line breaks: a line is a whole statement when the line below does not
+    go on with it (`+ board.b`), its copy is written with a semicolon (it must not join the line
+    below it), and a brace-less `if (...)` above a line still takes no copy as its body."""
+    source = SOURCE_JS.splitlines(keepends=True)
+    number = {text.strip(): n for n, text in enumerate(source, 1)}
+    donors = {n for n in range(1, len(source) + 1) if is_donor(source, n, "javascript")}
+    assert donors == {number[s] for s in ("board.half += 1", "board.rights = board.rights.replace('Q', '')",
+                                          "ep = move.to", "ep = null", "board.flag = 1", "board.ep = ep")}, donors
+    chain = _insertions(source, number["if (move.piece === 'R') {"], "javascript", {})
+    assert chain[0] == ("    ep = null;\n    if (move.piece === 'R') {\n", "default")
+    assert _insertions(source, number["board.flag = 1"], "javascript", {}) == []
+    below_body = _insertions(source, number["board.ep = ep"], "javascript", {})
+    assert ("    ep = null;\n    board.ep = ep\n", "insert") in below_body
+    assert not any(after.startswith("    board.flag = 1;") for after, _ in below_body)     # its neighbour
+    engine = tmp_path / "make.mjs"
+    engine.write_text(SOURCE_JS)
+    made = mutants_of(str(engine), [number["board.ep = ep"]])
+    assert any(m.change == "`ep = null;` added below line 15" for m in made), [m.change for m in made]
