@@ -601,35 +601,56 @@ class Mutation:
 
     def _other_bug(self, engine: _Engine, fix: Fix, c: Confirmation, as_is: _AsIs) -> bool:
         """Whether the wrong answers the candidate shares with the engine may be another bug's: not
-        where, with the colours swapped, the candidate answers right a move the engine counts
-        wrong exactly as the candidate counts its mirror here. A change that fixes this bug for
-        one side only (a half fix) is wrong just as the engine is at the other side's positions;
-        their mirrors tell it. Else `fix` is refuted there (it disagrees, not as another bug)."""
-        # not at the third-ply positions: at depth 3 two castling bugs each shift a leaf or two, and
-        # the mirrors' counts meet by chance (a whole fix was called a half one); a half fix still
-        # shows at the edge positions of its kind of move, which hold both colours
-        third_ply = {topic for topic, _ in c.third_ply}
-        for here in {(e.fen, e.depth): e for e in fix.shared if e.topic not in third_ply}.values():
+        where, with the colours swapped, the candidate answers right what the engine answers wrong
+        exactly as the candidate does here (_one_side). A change that fixes this bug for one side
+        only (a half fix) is wrong just as the engine is at the other side's positions; their
+        mirrors tell it. Else `fix` is refuted there (it disagrees, not as another bug). Positions
+        judged by their mirror (Elsewhere.mirror) are not asked again: there the candidate answers
+        the mirror as the engine does."""
+        for here in {(e.fen, e.depth): e for e in fix.shared if not e.mirror}.values():
             if self._halted.is_set():
                 fix.doubt = "stopped before it was checked beyond the runs"
                 return False
             swapped = mirror(Request.of(here.fen).position)
             if swapped is None:
                 continue
-            other = Request.of(swapped.fen())
-            theirs = c.reference.divide(other, here.depth)
-            mine = _wrong(engine.answer(other, here.depth, self.check_timeout)[0], theirs)
-            engines = _wrong(as_is.answer(other, here.depth)[0], theirs)
-            if mine is None or engines is None:
-                continue
-            fixed_there = {m: n for m, n in engines.items() if m not in mine}
-            if any(fixed_there.get(_mirrored(m)) == n for m, n in here.wrong):
+            other = Request.at(swapped)
+            if self._one_side(engine, as_is, c, Request.of(here.fen), other, here.depth, dict(here.wrong), [SUBTREES]):
                 fix.refuted = True
                 fix.doubt = (f"{here}, as the engine itself answers there; with the colours swapped "
                              f"({other.position.fen()}) the engine is wrong the same way and this change "
                              f"answers right: it fixes this bug for one side only")
                 return False
         return True
+
+    def _one_side(self, engine: _Engine, as_is: _AsIs, c: Confirmation, here: Request, there: Request, depth: int,
+                  wrong: dict, below: list[int]) -> bool:
+        """Whether at `there` (`here` with the colours swapped) the candidate answers right a move the
+        engine as it is answers wrong exactly as the candidate answers its mirror at `here`
+        (`wrong`: the candidate's _wrong there), move for move: where both count a move's subtree
+        alike, the subtrees are compared the same way down to depth 1, where a move generated or
+        missed is its own evidence (at depth 3 two castling bugs each shift a leaf or two and
+        their counts meet by chance: a whole fix was once called a half one). `below`: subtrees
+        left to look into (SUBTREES); with none left the counts decide."""
+        theirs = c.reference.divide(there, depth)
+        mine = _wrong(engine.answer(there, depth, self.check_timeout)[0], theirs)
+        engines = _wrong(as_is.answer(there, depth)[0], theirs)
+        if mine is None or engines is None:
+            return False
+        fixed_there = {m: n for m, n in engines.items() if m not in mine}
+        for move, counts in wrong.items():
+            turned = _mirrored(move)
+            if fixed_there.get(turned) != counts:
+                continue
+            if depth == 1 or None in counts or below[0] < 1:
+                return True
+            below[0] -= 1
+            after = here.then(move)
+            mine_after, error = engine.answer(after, depth - 1, self.check_timeout)
+            wrong_after = None if error is not None else _wrong(mine_after, c.reference.divide(after, depth - 1))
+            if wrong_after and self._one_side(engine, as_is, c, after, there.then(turned), depth - 1, wrong_after, below):
+                return True
+        return False
 
     def _agrees(self, engine: _Engine, fix: Fix, request: Request, depth: int, c: Confirmation, topic: str,
                 as_is: _AsIs | None = None) -> bool:

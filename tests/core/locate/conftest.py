@@ -37,15 +37,16 @@ def checking(engine, tmp_path):
         s.close()
 
 
-def checked_beyond(checking, engine, line: int, after: str, asked: str, *edges: str) -> Fix:
+def checked_beyond(checking, engine, line: int, after: str, asked: str, *edges: str, third_ply=()) -> Fix:
     """Line `line` of the `engine`'s movegen.c written `after` (a whole line), checked beyond the
-    runs (Mutation._confirm) on `asked` at depth 1 and `edges` (in order), the engine as it is
-    asked where it is wrong."""
+    runs (Mutation._confirm) on `asked` at depth 1, `edges` (in order) and `third_ply` ((topic,
+    FEN), ...), the engine as it is asked where it is wrong."""
     mutation, (shadow, original) = checking
     before = (engine.parent / "movegen.c").read_text().splitlines(keepends=True)[line - 1]
     mutant = Mutant(str(engine.parent / "movegen.c"), line, before, after)
     fix = Fix("movegen.c", line, mutant.path, mutant.change, "", 1, 1)
     c = Confirmation(make_oracle("core"), Request.of(asked), 1,
-                     tuple((f"edge {i}", Request.of(fen)) for i, fen in enumerate(edges)))
+                     tuple((f"edge {i}", Request.of(fen)) for i, fen in enumerate(edges)),
+                     third_ply=tuple((topic, Request.of(fen)) for topic, fen in third_ply))
     mutation._confirm(shadow, fix, mutant, c, original)
     return fix

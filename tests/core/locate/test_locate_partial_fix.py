@@ -13,6 +13,7 @@ import pytest
 from perftscope.app.commands.locate import json_of, print_text
 from perftscope.core.engines.oracle import Request
 from perftscope.core.engines.oracles import make_oracle
+from perftscope.core.locate.confirmation import THIRD_PLY
 from perftscope.core.locate.job import LocateJob, LocateSettings
 from perftscope.core.locate.mutation import FIXES_THIS_BUG, Fix
 
@@ -120,11 +121,11 @@ def test_a_candidate_wrong_where_the_engine_is_not_is_refuted(located):
     assert any(f.change == "`1` to `0`" for f in result.fixes), [(f.line, f.change) for f in result.fixes]
 
 
-def checked(checking, engine, after: str, *edges: str) -> Fix:
+def checked(checking, engine, after: str, *edges: str, third_ply=()) -> Fix:
     """The planted line written `after`, checked beyond the runs on CASTLES and `edges` (in order)."""
     line = planted_line(engine.parent)
     before = (engine.parent / "movegen.c").read_text().splitlines(keepends=True)[line - 1]
-    return checked_beyond(checking, engine, line, before.replace(PLANTED, after), CASTLES, *edges)
+    return checked_beyond(checking, engine, line, before.replace(PLANTED, after), CASTLES, *edges, third_ply=third_ply)
 
 
 def test_a_change_wrong_where_the_engine_is_not_is_refuted_after_sharing_the_other_bug(checking, engine):
@@ -147,6 +148,19 @@ def test_a_change_that_fixes_this_bug_for_one_side_only_is_not_called_another_bu
     fix = checked(checking, engine, "add(out, n, row + 4, white ? row + 1 : row + 2, 'c');", WHITE_CASTLES_LONG)
     assert not fix.fixes_this_bug and fix.refuted and fix.status == "refuted", (fix.status, fix.doubt)
     assert "fixes this bug for one side only" in fix.doubt and WHITE_CASTLES_LONG in fix.doubt
+
+
+def test_the_whole_fix_is_not_called_a_half_one_where_two_bugs_meet_at_the_third_ply(checking, engine):
+    """At depth 3 with every castling right, the other bug (black castles through f8) and this one
+    (the king to b1 or b8) each shift a few leaves: at the position with white to move the fixed
+    engine is wrong below a move by the very counts the engine as it is is wrong below its mirror
+    with black to move, where the fix answers right. Compared move for move below, the two wrong
+    answers are different castlings: the one-side guard, which counts alone made wrong there, now
+    looks at these positions too and still calls this a fix for this bug."""
+    fix = checked(checking, engine, PLANTED.replace("row + 1", "row + 2"), BLACK_CASTLES_THROUGH_F8,
+                  third_ply=THIRD_PLY)
+    assert fix.status == FIXES_THIS_BUG, (fix.status, fix.doubt)
+    assert {e.topic for e in fix.shared} >= {THIRD_PLY[0][0]}, fix.shared
 
 
 def test_a_refutation_at_a_position_no_game_reaches_says_so(checking, engine):
