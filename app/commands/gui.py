@@ -75,6 +75,21 @@ def has_display() -> bool:
         os.environ.get("QT_QPA_PLATFORM", "").partition(":")[0] in ("offscreen", "minimal", "vnc")   # (its options after ':')
 
 
+def _draw_offscreen():
+    """Nothing is shown, only saved: Qt draws the window offscreen as a display would, so a CI job
+    or an ssh session saves a session or a picture without a virtual X server. The offscreen
+    screen is 800x800 unless told otherwise, which would clamp --size: it is given a desktop's."""
+    import atexit
+    import json
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="perftscope-screen-", delete=False) as f:
+        json.dump({"screens": [{"name": "offscreen", "x": 0, "y": 0, "width": 3840, "height": 2160,
+                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}, f)
+    atexit.register(os.unlink, f.name)
+    os.environ["QT_QPA_PLATFORM"] = f"offscreen:configfile={f.name}"
+
+
 def overlay_names(text: str | None) -> set | None:
     if text is None:
         return None
@@ -131,6 +146,8 @@ def _checked(args):
 
 
 def run_gui(args) -> int:
+    if not has_display() and (args.screenshot or args.save_session):
+        _draw_offscreen()
     if not has_display():
         print("perftscope: error: no display found (DISPLAY is not set): run it in a desktop session, "
               f"or under a virtual one with `xvfb-run -a {_invocation()} gui`", file=sys.stderr)

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from PySide6.QtGui import QImage
 
@@ -185,6 +187,18 @@ def test_no_display_explains_how_to_run_it(monkeypatch, capsys):
     assert main(["gui"]) == 2
     err = capsys.readouterr().err
     assert "no display" in err and "xvfb-run" in err and err.count("\n") == 1
+
+
+def test_with_no_display_a_session_is_still_saved_offscreen(monkeypatch, tmp_path, capsys):
+    """--save-session and --screenshot show nothing, so they need no X server: a CI job saves
+    both without xvfb-run."""
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    session, shot = tmp_path / "s.json", tmp_path / "s.png"
+    assert main(["gui", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "--divide", "1",
+                 "--save-session", str(session), "--screenshot", str(shot), "--size", "1300x900"]) == 0
+    assert json.loads(session.read_text())["fen"].startswith("4k3/8/8/8/8/8/8/4K2R w K")
+    assert not QImage(str(shot)).isNull()
 
 
 def start_long_run(qtbot, w, workers=2):
