@@ -325,7 +325,8 @@ class SuspectsPanel(StartStop, QWidget):
                 f"with or without this change (another bug), for instance at <b>{html.escape(other.fen)}</b> depth "
                 f"{other.depth}: {html.escape(other.verdict)}"
                 + (f" <span style='color: {palette.MUTED}'>({html.escape(other.topic)})</span>" if other.topic else "")
-                + ("" if other.alone else " — this bug shows there too: apply this fix before locating there"))
+                + ("" if other.alone else " — this bug shows there too: apply this fix before locating there")
+                + (f"<br>{html.escape(fix.judged_by_mirror())}" if fix.mirrored else ""))
             self.fix_view.setPlainText(fix.diff)
         elif fix is not None:
             self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"

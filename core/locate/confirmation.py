@@ -12,6 +12,7 @@ they are what a fix must agree on.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable
@@ -84,3 +85,39 @@ def _edges() -> tuple[tuple[str, str, frozenset], ...]:
             seen.add(board.fen())
             out.append((topic, fen, frozenset(position_kinds(board))))
     return tuple(out)
+
+
+
+# An operand (a name, a field, an index: nothing called, so it reads the same twice) compared
+# with a literal, standing alone between `(`, `&&`, `||`, `and`, `or`, `,`, `?`, `:` or the ends.
+_COMPARED = re.compile(r"([A-Za-z_][\w.]*(?:\[[\w.]*\])*)\s*(===|!==|==|!=)\s*('[^'\\]*'|\"[^\"\\]*\"|-?[1-9]\d*|0)")
+_BEFORE = re.compile(r"(?:^|[(,?:]|&&|\|\||\b(?:and|or|if|elif|while|return))\s*$")
+_AFTER = re.compile(r"^\s*(?:$|[),?:;{]|&&|\|\||(?:and|or)\b)")
+_JOINS = {"&&": "and", "and": "and", "||": "or", "or": "or"}
+
+
+def fixed_condition(line: str) -> str:
+    """The part of `line` whose value no input changes, in words ("`x == 'w' && x == 'b'` is never
+    true"), '' if none seen: the same operand equal to two different literals at once, or unequal
+    to one or the other (`x != 'w' || x != 'b'` is always true). A candidate that writes one has switched its
+    condition off (or on) for good: where that is the fix, the fix deletes the condition; as
+    written it leaves a check that can never fire, so it is no fix to offer. Only what is
+    certain is seen: comparisons standing alone (no `+ b` beside them, no `not` before), literals
+    of one kind ('a' and 97 may be one char), an `||` pair not inside an `&&`."""
+    found = [m for m in _COMPARED.finditer(line)
+             if _BEFORE.search(line[:m.start()]) and _AFTER.match(line[m.end():])]
+    for first, second in zip(found, found[1:]):
+        join = _JOINS.get(line[first.end():second.start()].strip())
+        (left, op1, a), (right, op2, b) = first.groups(), second.groups()
+        quoted = a[0] in "'\"", b[0] in "'\""
+        if join is None or left != right or a == b or quoted[0] != quoted[1] or (quoted[0] and a[0] != b[0]):
+            continue
+        unequal = {op1.startswith("!"), op2.startswith("!")}
+        # `&&` binds tighter than `||`: an `||` pair beside an `&&` is no subexpression of its own
+        inside_and = (line[:first.start()].rstrip().endswith(("&&", " and"))
+                      or re.match(r"\s*(?:&&|and\b)", line[second.end():]) is not None)
+        if join == "and" and unequal == {False}:
+            return f"`{line[first.start():second.end()]}` is never true"
+        if join == "or" and unequal == {True} and not inside_and:
+            return f"`{line[first.start():second.end()]}` is always true"
+    return ""

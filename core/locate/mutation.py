@@ -37,7 +37,7 @@ from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
 from ..mismatch.shrink import mirror, why_unreachable
-from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, THIRD_PLY_DEPTH, Confirmation
+from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, THIRD_PLY_DEPTH, Confirmation, fixed_condition
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
@@ -118,11 +118,18 @@ class Elsewhere:
     topic: str = ""              # the edge position's topic, "fuzz position", or "" (none)
     wrong: tuple = ()            # ((move, (its count, the reference's)), ...) where it is wrong (_wrong)
     alone: bool = False          # the engine answers it exactly as the candidate: this bug does not show there
+    mirror: str = ""             # the engine as it is refuses it: judged by this, its colours swapped (_AsIs.mirrored)
 
     def __str__(self) -> str:
         """'en passant by a pinned capturer: 7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1 depth 1: misses c5d6'."""
         topic = "" if not self.topic else f"{self.topic}: " if self.topic != "fuzz position" else f"{self.topic} "
         return f"{topic}{self.fen} depth {self.depth}: {self.verdict}"
+
+    def by_mirror(self) -> str:
+        """How a position the engine as it is refuses was judged another bug's."""
+        return (f"{self} (the engine as it is refuses this position; with the colours swapped, {self.mirror}, "
+                f"it is wrong exactly so, move for move and count for count, and so is this change: judged "
+                f"there, as an engine whose rules are the same for both colours)")
 
 
 FIXES_THIS_BUG = "fixes this bug; engine has another"     # Fix.status of a candidate right wherever it changes an answer
@@ -153,6 +160,7 @@ class Fix:
     refuted: bool = False        # it disagrees with the reference somewhere (`doubt` says where)
     shared: list[Elsewhere] = field(default_factory=list)    # where it disagrees as the engine itself does
     checked: bool = False        # every check beyond the runs ran to its end (none stopped or cut)
+    switched: str = ""           # its condition is fixed for good (confirmation.fixed_condition): no fix, unchecked
 
     @property
     def fixes_this_bug(self) -> bool:
@@ -168,16 +176,31 @@ class Fix:
         return "refuted" if self.refuted else "unchecked"
 
     @property
+    def why_not(self) -> str:
+        """Why a refuted candidate is no fix: 'it disagrees at ...', or that it switches a check off."""
+        return (f"{self.switched}: it switches the check off (or on) for good rather than mending it" if self.switched
+                else f"it disagrees at {self.doubt}")
+
+    @property
     def other_bug(self) -> Elsewhere | None:
         """The first position where the engine is wrong with or without the candidate, one where
         it answers exactly as the candidate does first (this bug not showing there too, a locate
-        there finds the other one in the engine as it is)."""
-        return next((e for e in self.shared if e.alone), self.shared[0] if self.shared else None)
+        there finds the other one in the engine as it is); one the engine was asked, not one
+        judged by its mirror, where there is one."""
+        asked = [e for e in self.shared if not e.mirror]
+        return next((e for e in asked if e.alone), (asked or self.shared or [None])[0])
 
     @property
     def other_positions(self) -> int:
-        """The positions (depths aside) where the engine is wrong with or without the candidate."""
-        return len({e.fen for e in self.shared})
+        """The positions (depths aside) where the engine as it is was asked and is wrong with or
+        without the candidate."""
+        return len({e.fen for e in self.shared if not e.mirror})
+
+    @property
+    def mirrored(self) -> list[Elsewhere]:
+        """The positions the engine as it is refuses, where the candidate's wrong answer was judged
+        another bug's by the same position with the colours swapped."""
+        return [e for e in self.shared if e.mirror]
 
     def said(self) -> str:
         """'turns all 7 failing runs to pass, keeps 50 of 50 passing runs'."""
@@ -197,8 +220,19 @@ class Fix:
         """The other bug, from the engine's side: 'the engine is also wrong at 50 of the positions
         checked, the same way with or without this change (another bug), for instance at ...'."""
         n = self.other_positions
-        return (f"the engine is also wrong at {n} of the positions checked, the same way with or without "
-                f"this change (another bug), for instance at {self.other_bug}")
+        said = (f"the engine is also wrong at {n} of the positions checked, the same way with or without "
+                f"this change (another bug), for instance at {self.other_bug}") if n else ""
+        return "; ".join(part for part in (said, self.judged_by_mirror()) if part)
+
+    def judged_by_mirror(self) -> str:
+        """'' or, where the engine as it is refuses positions where the candidate is wrong: '1
+        position the engine as it is refuses was judged by its mirror: ...'."""
+        n = len({e.fen for e in self.mirrored})
+        if not n:
+            return ""
+        return (f"{n} position{'s' if n != 1 else ''} the engine as it is refuses "
+                f"{'were' if n != 1 else 'was'} judged by {'their mirrors' if n != 1 else 'its mirror'}: "
+                f"{self.mirrored[0].by_mirror()}")
 
     def to_json(self) -> dict:
         other = self.other_bug
@@ -207,7 +241,9 @@ class Fix:
                 "failing_runs": self.failing_runs, "passing_runs": self.passing_runs,
                 "status": self.status, "confirmed": self.confirmed, "fixes_this_bug": self.fixes_this_bug,
                 "checked_by": list(self.checked_by), "doubt": self.doubt or None,
-                "refuted": self.refuted, "engine_disagrees_too": [str(e) for e in self.shared],
+                "refuted": self.refuted, "engine_disagrees_too": [str(e) for e in self.shared if not e.mirror],
+                "judged_by_mirror": [{"fen": e.fen, "depth": e.depth, "verdict": e.verdict, "mirror": e.mirror}
+                                     for e in self.mirrored],
                 "other_bug": None if other is None else {
                     "fen": other.fen, "depth": other.depth, "verdict": other.verdict, "topic": other.topic or None,
                     "this_bug_shows_there": not other.alone, "positions": self.other_positions}}
@@ -333,7 +369,8 @@ class Mutation:
         shadows = []
         try:
             for i in range(self.workers):
-                shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build))
+                shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build,
+                                      ran={path for r in self.failing + self.passing for path in r.lines}))
             # the other copies built (a native build recorded) while the first is built and checked
             builds = [threading.Thread(target=s.build, daemon=True, name="locate mutants build") for s in shadows[1:]]
             for t in builds:
@@ -503,6 +540,13 @@ class Mutation:
         the position goes to `fix.shared` and the checks go on. Checked to the end so, it is not
         confirmed but `fixes_this_bug` (the asked position aside, which the candidate must answer
         right at both depths). Wrong anywhere the engine is not, it is refuted, whatever it shared."""
+        fixed = fixed_condition(mutant.after)
+        if fixed and fixed_condition(mutant.before) != fixed:
+            # whatever it agrees on, it leaves a check that can never fire: if that is the fix, the
+            # fix deletes the check; as written it is not offered
+            fix.refuted, fix.switched = True, fixed
+            fix.doubt = fix.why_not
+            return
         as_is = _AsIs(self, original) if original is not None else None
         try:
             self._check(shadow, fix, mutant, c, as_is)
@@ -510,7 +554,9 @@ class Mutation:
             if as_is is not None:
                 as_is.close()
         if fix.checked and fix.shared:
-            fix.doubt = f"{fix.shared[0]}, as the engine itself answers there (another bug?)"
+            other = fix.other_bug
+            fix.doubt = (other.by_mirror() if other.mirror else
+                         f"{other}, as the engine itself answers there (another bug?)")
 
     def _check(self, shadow: Shadow, fix: Fix, mutant: Mutant, c: Confirmation, as_is: _AsIs | None):
         asked = f"{c.asked.position.fen()} depth {c.depth}"
@@ -556,35 +602,56 @@ class Mutation:
 
     def _other_bug(self, engine: _Engine, fix: Fix, c: Confirmation, as_is: _AsIs) -> bool:
         """Whether the wrong answers the candidate shares with the engine may be another bug's: not
-        where, with the colours swapped, the candidate answers right a move the engine counts
-        wrong exactly as the candidate counts its mirror here. A change that fixes this bug for
-        one side only (a half fix) is wrong just as the engine is at the other side's positions;
-        their mirrors tell it. Else `fix` is refuted there (it disagrees, not as another bug)."""
-        # not at the third-ply positions: at depth 3 two castling bugs each shift a leaf or two, and
-        # the mirrors' counts meet by chance (a whole fix was called a half one); a half fix still
-        # shows at the edge positions of its kind of move, which hold both colours
-        third_ply = {topic for topic, _ in c.third_ply}
-        for here in {(e.fen, e.depth): e for e in fix.shared if e.topic not in third_ply}.values():
+        where, with the colours swapped, the candidate answers right what the engine answers wrong
+        exactly as the candidate does here (_one_side). A change that fixes this bug for one side
+        only (a half fix) is wrong just as the engine is at the other side's positions; their
+        mirrors tell it. Else `fix` is refuted there (it disagrees, not as another bug). Positions
+        judged by their mirror (Elsewhere.mirror) are not asked again: there the candidate answers
+        the mirror as the engine does."""
+        for here in {(e.fen, e.depth): e for e in fix.shared if not e.mirror}.values():
             if self._halted.is_set():
                 fix.doubt = "stopped before it was checked beyond the runs"
                 return False
             swapped = mirror(Request.of(here.fen).position)
             if swapped is None:
                 continue
-            other = Request.of(swapped.fen())
-            theirs = c.reference.divide(other, here.depth)
-            mine = _wrong(engine.answer(other, here.depth, self.check_timeout)[0], theirs)
-            engines = _wrong(as_is.answer(other, here.depth)[0], theirs)
-            if mine is None or engines is None:
-                continue
-            fixed_there = {m: n for m, n in engines.items() if m not in mine}
-            if any(fixed_there.get(_mirrored(m)) == n for m, n in here.wrong):
+            other = Request.at(swapped)
+            if self._one_side(engine, as_is, c, Request.of(here.fen), other, here.depth, dict(here.wrong), [SUBTREES]):
                 fix.refuted = True
                 fix.doubt = (f"{here}, as the engine itself answers there; with the colours swapped "
                              f"({other.position.fen()}) the engine is wrong the same way and this change "
                              f"answers right: it fixes this bug for one side only")
                 return False
         return True
+
+    def _one_side(self, engine: _Engine, as_is: _AsIs, c: Confirmation, here: Request, there: Request, depth: int,
+                  wrong: dict, below: list[int]) -> bool:
+        """Whether at `there` (`here` with the colours swapped) the candidate answers right a move the
+        engine as it is answers wrong exactly as the candidate answers its mirror at `here`
+        (`wrong`: the candidate's _wrong there), move for move: where both count a move's subtree
+        alike, the subtrees are compared the same way down to depth 1, where a move generated or
+        missed is its own evidence (at depth 3 two castling bugs each shift a leaf or two and
+        their counts meet by chance: a whole fix was once called a half one). `below`: subtrees
+        left to look into (SUBTREES); with none left the counts decide."""
+        theirs = c.reference.divide(there, depth)
+        mine = _wrong(engine.answer(there, depth, self.check_timeout)[0], theirs)
+        engines = _wrong(as_is.answer(there, depth)[0], theirs)
+        if mine is None or engines is None:
+            return False
+        fixed_there = {m: n for m, n in engines.items() if m not in mine}
+        for move, counts in wrong.items():
+            turned = _mirrored(move)
+            if fixed_there.get(turned) != counts:
+                continue
+            if depth == 1 or None in counts or below[0] < 1:
+                return True
+            below[0] -= 1
+            after = here.then(move)
+            mine_after, error = engine.answer(after, depth - 1, self.check_timeout)
+            wrong_after = None if error is not None else _wrong(mine_after, c.reference.divide(after, depth - 1))
+            if wrong_after and self._one_side(engine, as_is, c, after, there.then(turned), depth - 1, wrong_after, below):
+                return True
+        return False
 
     def _agrees(self, engine: _Engine, fix: Fix, request: Request, depth: int, c: Confirmation, topic: str,
                 as_is: _AsIs | None = None) -> bool:
@@ -598,10 +665,22 @@ class Mutation:
             return True
         here = Elsewhere(request.position.fen(), depth, verdict, topic, tuple((_wrong(answer, theirs) or {}).items()))
         if as_is is not None and as_is.wrong_alike(request, depth, answer, theirs, engine, c.reference):
-            fix.shared.append(replace(here, alone=as_is.same))
+            _share(fix, replace(here, alone=as_is.same))
+            return True
+        swapped = None if as_is is None else as_is.mirrored(request, depth, answer, theirs, engine, c.reference)
+        if swapped is not None:
+            # the mirror, where the engine as it is answers as the candidate, is the other bug's to locate
+            _share(fix, swapped)
+            _share(fix, replace(here, mirror=swapped.fen))
             return True
         fix.doubt, fix.refuted = str(here) + beyond_any_game(request), True
         return False
+
+
+def _share(fix: Fix, here: Elsewhere):
+    """`here` among the positions where `fix` is wrong as the engine is, once."""
+    if not any((e.fen, e.depth, e.mirror) == (here.fen, here.depth, here.mirror) for e in fix.shared):
+        fix.shared.append(here)
 
 
 def beyond_any_game(request: Request) -> str:
@@ -638,6 +717,7 @@ class _AsIs:
         self.engine: _Engine | None = None
         self.built: bool | None = None
         self.same = False          # the last position asked about: the engine answered it as the candidate
+        self._asked: dict[tuple, tuple] = {}      # (FEN as written, moves, depth): (answer, error), the last few
 
     def wrong_alike(self, request: Request, depth: int, mine, theirs: dict[str, int], candidate: _Engine,
                     reference, below: list[int] | None = None) -> bool:
@@ -669,14 +749,52 @@ class _AsIs:
                 return False
         return True
 
+    def mirrored(self, request: Request, depth: int, mine, theirs: dict[str, int], candidate: _Engine,
+                 reference) -> Elsewhere | None:
+        """Where the engine as it is cannot be asked `request` (it refuses it, fails or crashes: this
+        bug may be why) but answers it with the colours swapped, the mirror (as an Elsewhere, the
+        candidate wrong there) when both the engine as it is and the candidate are wrong there
+        exactly as the candidate (`mine`) is at `request`, moves mirrored, counts equal, and nowhere
+        else: the candidate's wrong answer is then the engine's own, in an engine whose rules are
+        the same for both colours. Else None. A change that breaks one colour is not excused: the
+        engine as it is answers the mirror otherwise (right, or wrong in fewer moves or by other
+        counts); one that breaks both adds to the engine's wrong answer at the mirror."""
+        wrong = _wrong(mine, theirs)
+        if not wrong:
+            return None               # no divide to hold move for move, or nothing wrong
+        answer, error = self.answer(request, depth)
+        if error is None:
+            return None               # it answers (or its copy does not build): judged there or not at all
+        swapped = mirror(request.position)
+        if swapped is None:
+            return None
+        other = Request.at(swapped)
+        theirs_there = reference.divide(other, depth)
+        answer, error = self.answer(other, depth)
+        engines = None if error is not None else _wrong(answer, theirs_there)
+        if not engines or engines != {_mirrored(m): counts for m, counts in wrong.items()}:
+            return None
+        candidates, error = candidate.answer(other, depth, self.mutation.check_timeout)
+        if error is not None or _wrong(candidates, theirs_there) != engines:
+            return None
+        verdict = judge(candidates, None, theirs_there)[1]
+        return Elsewhere(other.position.fen(), depth, verdict, "", tuple(engines.items()),
+                         alone=(candidates.moves, candidates.total) == (answer.moves, answer.total))
+
     def answer(self, request: Request, depth: int):
-        """(answer, error) of the engine as it is; (None, None) where its copy does not build."""
+        """(answer, error) of the engine as it is; (None, None) where its copy does not build. The
+        last few asked are kept: a refusal is asked about again, a hang is not waited for twice."""
         if self.built is None:
             self.built = self.shadow.build()
             self.engine = _Engine(self.mutation, self.shadow)
         if not self.built:
             return None, None
-        return self.engine.answer(request, depth, self.mutation.check_timeout)
+        key = (request.written, request.moves, depth)
+        if key not in self._asked:
+            if len(self._asked) >= 8:
+                self._asked.pop(next(iter(self._asked)))
+            self._asked[key] = self.engine.answer(request, depth, self.mutation.check_timeout)
+        return self._asked[key]
 
     def close(self):
         if self.engine is not None:
@@ -692,6 +810,7 @@ class _Engine:
         self.mutation, self.shadow = mutation, shadow
         self.oracle = None
         self.timeout = None
+        self.asked = 0
 
     def __enter__(self):
         return self
@@ -704,6 +823,9 @@ class _Engine:
         live = self.mutation._live
         if live.halted.is_set():
             raise OracleCancelled("mutants stopped")
+        self.asked += 1
+        if self.asked == 2:
+            self.shadow.compile_mutant()     # run again: its Python is compiled once, not by each process
         with launched_with(self.shadow.env):
             if self.oracle is None or timeout != self.timeout:
                 self.close()
@@ -756,11 +878,16 @@ def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, in
 def firsts(mutants: list[Mutant]) -> list[Mutant]:
     """A line's mutants of the first pass: its FIRST likeliest one-token slips, and its likeliest
     name written for a peer when none of them is one (a line of six constants, each off by one
-    either way, gets its `start` written `end` tried too)."""
+    either way, gets its `start` written `end` tried too), and the statement of the `else` of the
+    chain it begins hoisted above it (mutants._defaults: an update one case forgets, which no
+    one-token change makes and later passes may not reach) second, after its likeliest slip: the
+    lines of a wide tie take their turns one mutant each, and a line's fifth may come too late."""
     ordered = sorted(mutants, key=lambda m: m.likeness)
     out = ordered[:FIRST]
     name = next((m for m in ordered if m.kind == "name"), None)
-    return out + [name] if name is not None and name not in out else out
+    out += [name] if name is not None and name not in out else []
+    default = next((m for m in ordered if m.kind == "default"), None)
+    return out[:1] + [default] + [m for m in out[1:] if m != default] if default is not None else out
 
 
 def slips_first(first: list[Mutant], rest: list[Mutant]) -> tuple[list[Mutant], list[Mutant]]:
@@ -863,8 +990,7 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                 said = (f"a mutant here ({shared.change}) {shared.said()} and agrees beyond them but at "
                         f"{shared.doubt}: no fix claimed")
             elif wrong is not None:
-                said = (f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: it disagrees at "
-                        f"{wrong.doubt}")
+                said = f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: {wrong.why_not}"
                 score = min(e.score, refuted_score(wrong.failing_fixed, wrong.passing_kept, failing, total_passing))
                 after = score[0] > 0       # after a mutant of another line that did as well in the runs alone
             elif presumed and (e.best.fixed, e.best.broke, e.best.passing) == (failing, 0, kept_all):

@@ -14,7 +14,13 @@ folder names the copy (the script a perftree: or cmd: spec runs, a native progra
 kept beside its source); the copies and their parent folders go first on PYTHONPATH, so a library
 imported from a source folder is imported from the copy. Python writes no bytecode in the copy
 (a mutant of the same size written within a second of the last would otherwise be read from a
-stale .pyc).
+stale .pyc): perftscope writes the copy's bytecode itself, as hash-checked .pyc files (PEP 552),
+which an interpreter of perftscope's version reads only while the source's hash matches. The
+modules the runs imported are compiled once, when the copy is made; a mutant's file once it is
+run a second time (most mutants are run once): a Python engine's process compiles none of them
+again (a fifth of a python-chess run's time was compiling its 4,000-line module). The user's
+interpreter, arguments and environment stay as they are; another version of Python compiles as it
+did.
 
 A native engine's build command runs once in the copy, recorded (core.locate.incremental): after
 that a mutant recompiles only the translation units holding the file it changed, and relinks.
@@ -24,9 +30,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import py_compile
 import shlex
 import shutil
 import subprocess
+import sys
+import threading
+import warnings
 
 from ..engines.spec import parse_spec
 from ..errors import PerftscopeError
@@ -39,7 +49,9 @@ _LINKED = {"node_modules", ".venv", "venv", ".tox"}
 
 
 class Shadow:
-    def __init__(self, sources, spec, folder: str, build: str = ""):
+    def __init__(self, sources, spec, folder: str, build: str = "", ran=()):
+        """`ran`: the engine's files (the user's paths) that the runs ran: the Python ones are
+        compiled in the copy now."""
         self.folder = folder
         self.copies: dict[str, str] = {}
         for i, source in enumerate(sources):
@@ -52,12 +64,18 @@ class Shadow:
         self.plan: Plan | None = None       # how a mutant is rebuilt, once the first build recorded it
         self._recorded = False
         self._changed: set[str] = set()     # files written since the last build (real paths)
+        self._bytecode: dict[str, bytes | None] = {}    # a copied .py -> its own text's .pyc (None: none written)
+        self._uncompiled: str | None = None    # the mutant's .py, its .pyc not written yet
         paths = [p for copy in self.copies.values() for p in (copy, os.path.dirname(copy))]
         pythonpath = os.environ.get("PYTHONPATH", "")
         self.env = {"PYTHONPATH": os.pathsep.join(paths + ([pythonpath] if pythonpath else [])),
                     "PYTHONDONTWRITEBYTECODE": "1",
                     "GCOV_PREFIX": os.path.join(folder, "gcov"), "GCOV_PREFIX_STRIP": "0",
                     "LLVM_PROFILE_FILE": os.path.join(folder, "llvm", "%p.profraw")}
+        for path in sorted(set(ran)):
+            copy = self.path(path)
+            if copy != path and self._compilable(copy):
+                self._bytecode[copy] = _compiled(copy)
 
     def path(self, original: str) -> str:
         """Where the copy of `original` (a file under a source folder) is."""
@@ -73,15 +91,38 @@ class Shadow:
         with open(target, "rb") as f:
             original = f.read()
         text = original.decode("utf-8", errors="surrogateescape")
+        python = self._compilable(target)
+        if python:
+            _forget_bytecode(target)            # its own text's: read only by its hash, but not left beside a mutant
         with open(target, "wb") as f:
             f.write(mutant.apply(text).encode("utf-8", errors="surrogateescape"))
         self._changed.add(os.path.realpath(target))
+        self._uncompiled = target if python else None
         try:
             yield target
         finally:
+            self._uncompiled = None
+            if python:
+                _forget_bytecode(target)
             with open(target, "wb") as f:
                 f.write(original)
             self._changed.add(os.path.realpath(target))
+            if python and self._bytecode.get(target) is not None:
+                _write_bytecode(target, self._bytecode[target])
+
+    def _compilable(self, copy: str) -> bool:
+        """A .py file of the copy itself, its __pycache__ too: not one reached through a linked
+        virtual environment or node_modules (the user's own, where nothing is written)."""
+        inside = os.path.join(os.path.realpath(self.folder), "")
+        return copy.endswith(".py") and os.path.realpath(os.path.dirname(copy)).startswith(inside) \
+            and os.path.realpath(copy).startswith(inside)
+
+    def compile_mutant(self):
+        """The applied mutant's .py compiled in the copy (once), so that its next runs do not
+        compile it each: called before a mutant's second run."""
+        target, self._uncompiled = self._uncompiled, None
+        if target is not None:
+            _compiled(target)
 
     def build(self) -> bool:
         """The copy built as it is now; True when there is no build command or it succeeded. The
@@ -110,6 +151,53 @@ class Shadow:
 
     def close(self):
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_WARNINGS = threading.Lock()
+
+
+def _compiled(path: str) -> bytes | None:
+    """`path` compiled into its hash-checked .pyc (what this interpreter's import reads while the
+    source's hash matches it), its bytes returned; None where it does not compile here (another
+    Python's source): the engine's own interpreter compiles it as before."""
+    cache = _pyc(path)
+    if cache is None:
+        return None
+    with _WARNINGS, warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # a SyntaxWarning is the engine's own to print, when it compiles
+        try:
+            py_compile.compile(path, cfile=cache, doraise=True, optimize=0,
+                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+            with open(cache, "rb") as f:
+                return f.read()
+        except (py_compile.PyCompileError, OSError, ValueError, SyntaxError):
+            _forget_bytecode(path)
+            return None
+
+
+def _pyc(path: str) -> str | None:
+    """Where this interpreter's import looks for `path`'s .pyc: its folder's __pycache__ (not under
+    a PYTHONPYCACHEPREFIX of ours, outside the copy)."""
+    tag = sys.implementation.cache_tag
+    if tag is None:
+        return None
+    name = os.path.splitext(os.path.basename(path))[0]
+    return os.path.join(os.path.dirname(path), "__pycache__", f"{name}.{tag}.pyc")
+
+
+def _write_bytecode(path: str, data: bytes):
+    try:
+        with open(_pyc(path), "wb") as f:
+            f.write(data)
+    except OSError:
+        _forget_bytecode(path)
+
+
+def _forget_bytecode(path: str):
+    cache = _pyc(path)
+    if cache is not None:
+        with contextlib.suppress(OSError):
+            os.remove(cache)
 
 
 def shadow_spec(spec, copies: dict[str, str]) -> str:

@@ -67,3 +67,22 @@ def test_a_refuted_or_unchecked_candidate_is_no_fix_for_this_bug(qtbot):
         panel.show_result(result)
         assert panel.fix is None and not panel.save_patch.isEnabled() and not panel.locate_other.isVisibleTo(panel)
         assert "fix for this bug" not in panel.fix_label.text()
+
+
+def test_a_position_the_engine_refuses_is_said_to_be_judged_by_its_mirror(qtbot):
+    """Where the engine as it is refuses a position the fix is wrong at, the tab says so, naming the
+    position and the mirror it was judged by."""
+    from perftscope.widgets.suspects_panel import SuspectsPanel
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    refused = Elsewhere("8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1", 1, "misses e4d3", "en passant",
+                        mirror="4kq2/8/8/3pP3/1K6/8/8/8 w - d6 0 1")
+    result = result_with_a_fix_for_this_bug()
+    result.fixes[0].shared.append(refused)
+    panel.show_result(result)
+    said = panel.fix_label.text()
+    assert "The engine is also wrong at 2 of the positions checked" in said      # the positions it was asked
+    assert "1 position the engine as it is refuses was judged by its mirror" in said
+    assert f"{refused.fen} depth 1: misses e4d3 (the engine as it is refuses this position" in said
+    assert f"with the colours swapped, {refused.mirror}, it is wrong exactly so" in said

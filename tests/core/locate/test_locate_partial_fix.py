@@ -5,7 +5,6 @@ change's inverse as a fix for this bug, names a position of the other bug and ho
 a change that fixes the runs but is wrong where the engine is not, or fixes this bug for one
 side only, never gets that word."""
 import json
-import os
 import shutil
 import subprocess
 
@@ -14,15 +13,12 @@ import pytest
 from perftscope.app.commands.locate import json_of, print_text
 from perftscope.core.engines.oracle import Request
 from perftscope.core.engines.oracles import make_oracle
-from perftscope.core.locate.confirmation import Confirmation
+from perftscope.core.locate.confirmation import THIRD_PLY
 from perftscope.core.locate.job import LocateJob, LocateSettings
-from perftscope.core.locate.mutants import Mutant
-from perftscope.core.locate.mutation import FIXES_THIS_BUG, Fix, Mutation
-from perftscope.core.locate.shadow import Shadow
+from perftscope.core.locate.mutation import FIXES_THIS_BUG, Fix
 
-from .conftest import HERE
+from .conftest import BUILD, HERE, checked_beyond
 
-BUILD = "gcc --coverage -O0 -o movegen movegen.c"
 CASTLES = "r3k3/8/8/8/8/8/8/4K3 b q - 0 1"          # e8c8, written e8b8 by movegen.c
 PLANTED = "add(out, n, row + 4, row + 1, 'c');"
 SECOND = ("!b[row + 6] && !attacked(pos, row + 5, !white))",
@@ -125,28 +121,11 @@ def test_a_candidate_wrong_where_the_engine_is_not_is_refuted(located):
     assert any(f.change == "`1` to `0`" for f in result.fixes), [(f.line, f.change) for f in result.fixes]
 
 
-@pytest.fixture
-def checking(engine, tmp_path):
-    """One Mutation and its two shadow copies of the engine, for candidates checked directly."""
-    spec = f"perftree:{engine}"
-    mutation = Mutation(spec, [str(engine.parent)], [], os.path.basename, BUILD, dialect=make_oracle(spec))
-    shadows = [Shadow([str(engine.parent)], spec, str(tmp_path / name), BUILD) for name in ("w0", "w1")]
-    yield mutation, shadows
-    for s in shadows:
-        s.close()
-
-
-def checked(checking, engine, after: str, *edges: str) -> Fix:
+def checked(checking, engine, after: str, *edges: str, third_ply=()) -> Fix:
     """The planted line written `after`, checked beyond the runs on CASTLES and `edges` (in order)."""
-    mutation, (shadow, original) = checking
     line = planted_line(engine.parent)
     before = (engine.parent / "movegen.c").read_text().splitlines(keepends=True)[line - 1]
-    mutant = Mutant(str(engine.parent / "movegen.c"), line, before, before.replace(PLANTED, after))
-    fix = Fix("movegen.c", line, mutant.path, mutant.change, "", 1, 1)
-    c = Confirmation(make_oracle("core"), Request.of(CASTLES), 1,
-                     tuple((f"edge {i}", Request.of(fen)) for i, fen in enumerate(edges)))
-    mutation._confirm(shadow, fix, mutant, c, original)
-    return fix
+    return checked_beyond(checking, engine, line, before.replace(PLANTED, after), CASTLES, *edges, third_ply=third_ply)
 
 
 def test_a_change_wrong_where_the_engine_is_not_is_refuted_after_sharing_the_other_bug(checking, engine):
@@ -169,6 +148,19 @@ def test_a_change_that_fixes_this_bug_for_one_side_only_is_not_called_another_bu
     fix = checked(checking, engine, "add(out, n, row + 4, white ? row + 1 : row + 2, 'c');", WHITE_CASTLES_LONG)
     assert not fix.fixes_this_bug and fix.refuted and fix.status == "refuted", (fix.status, fix.doubt)
     assert "fixes this bug for one side only" in fix.doubt and WHITE_CASTLES_LONG in fix.doubt
+
+
+def test_the_whole_fix_is_not_called_a_half_one_where_two_bugs_meet_at_the_third_ply(checking, engine):
+    """At depth 3 with every castling right, the other bug (black castles through f8) and this one
+    (the king to b1 or b8) each shift a few leaves: at the position with white to move the fixed
+    engine is wrong below a move by the very counts the engine as it is is wrong below its mirror
+    with black to move, where the fix answers right. Compared move for move below, the two wrong
+    answers are different castlings: the one-side guard, which counts alone made wrong there, now
+    looks at these positions too and still calls this a fix for this bug."""
+    fix = checked(checking, engine, PLANTED.replace("row + 1", "row + 2"), BLACK_CASTLES_THROUGH_F8,
+                  third_ply=THIRD_PLY)
+    assert fix.status == FIXES_THIS_BUG, (fix.status, fix.doubt)
+    assert {e.topic for e in fix.shared} >= {THIRD_PLY[0][0]}, fix.shared
 
 
 def test_a_refutation_at_a_position_no_game_reaches_says_so(checking, engine):
