@@ -957,9 +957,9 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                if f.shared and not f.confirmed and not f.refuted}
     # where every candidate checked was refuted (the best of each line first, CANDIDATES lines at
     # most), the runs did not tell this locate's fixes from its switch-offs: a candidate left
-    # unchecked (the checks' cap, the time) weighs as those checked did, not above them
+    # unchecked (the checks' cap, the time; or cut by the time before its last passing runs, none
+    # broken) weighs as those checked did, not above them
     presumed = bool(mutation.fixes) and all(f.refuted for f in mutation.fixes)
-    kept_all = min(total_passing, PASSING_RUNS)
     for s in suspects:
         lines = [mutation.evidence.get((s.path, n)) for n in range(s.line, s.last + 1)]
         tried = [e for e in lines if e is not None]
@@ -993,7 +993,7 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                 said = f"a mutant here ({wrong.change}) {wrong.said()} but is no fix: {wrong.why_not}"
                 score = min(e.score, refuted_score(wrong.failing_fixed, wrong.passing_kept, failing, total_passing))
                 after = score[0] > 0       # after a mutant of another line that did as well in the runs alone
-            elif presumed and (e.best.fixed, e.best.broke, e.best.passing) == (failing, 0, kept_all):
+            elif presumed and (e.best.fixed, e.best.broke) == (failing, 0):
                 said = (e.words(failing, total_failing, total_passing) + ", not checked beyond them (every "
                         "candidate checked was refuted)")
                 score = min(e.score, refuted_score(e.best.fixed, e.best.passing, failing, total_passing))

@@ -142,8 +142,9 @@ def test_a_candidate_left_unchecked_where_every_one_checked_was_refuted_weighs_a
     kept) and the checks beyond the runs refuted it, and the guard's (the inverse of the planted
     change) was never checked, the time up. The runs have not told this locate's fixes from its
     switch-offs: the unchecked one weighs as the refuted one, and the spectrum orders them, where
-    it ranked first on the runs alone. Where a candidate checked was not refuted (its check
-    stopped), nothing is presumed."""
+    it ranked first on the runs alone; so does one the time cut before its last passing runs,
+    none broken. Where a candidate checked was not refuted (its check stopped), nothing is
+    presumed."""
     king, rook, guard = switched_off["lines"]
     inverse = switched_off["inverse"]
     other = replace(inverse, mutant=switched_off["long only"].mutant)
@@ -151,6 +152,10 @@ def test_a_candidate_left_unchecked_where_every_one_checked_was_refuted_weighs_a
                   doubt="castling two plies after a king or rook move: ... depth 3: counts differ")
     ranked = _ranked(switched_off, {rook: other, guard: inverse}, [refuted], {rook: 1, guard: 2})
     assert ranked[rook][0] == 1 and ranked[guard] == (2, ranked[rook][1]), ranked
+    # one cut by the time after five of the seven passing runs, none broken, is such a candidate too
+    cut = replace(inverse, passing=5)
+    ranked = _ranked(switched_off, {rook: other, guard: cut}, [refuted], {rook: 1, guard: 2})
+    assert ranked[rook][0] == 1 and ranked[guard] == (2, refuted_score(1, 5, 1, 7)[0]), ranked
     stopped = replace(refuted, refuted=False, doubt="stopped before it was checked beyond the runs")
     ranked = _ranked(switched_off, {rook: other, guard: inverse}, [stopped], {rook: 1, guard: 2})
     assert ranked[guard][1] == inverse.score(1, 7)[0] > refuted_score(1, 7, 1, 7)[0], ranked
