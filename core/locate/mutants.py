@@ -77,15 +77,20 @@ class Mutant:
         """The statement inserted above or below the line (an insertion mutant), else ''."""
         if self.rule not in INSERTIONS:
             return ""
-        above, below = self.after.split("\n", 1)[0], self.after.split("\n", 1)[1].rstrip("\n")
-        return (below if self.after.startswith(self.before) else above).strip()
+        first, second = self.after.split("\n", 1)
+        return (second if self.below else first).strip()
+
+    @property
+    def below(self) -> bool:
+        """An insertion written below its line (the line first), not above it."""
+        return self.after.startswith(self.before)
 
     @property
     def change(self) -> str:
         """The edit in words: '`>` to `>=`', '`qrb` to `qrbn`', 'line deleted', '`x &= ~(240);`
         added above line 98'."""
         if self.rule in INSERTIONS:
-            where = "below" if self.after.startswith(self.before) else "above"
+            where = "below" if self.below else "above"
             return f"`{self.inserted}` added {where} line {self.line}"
         after = self.after.strip()
         if after in ("pass", "") or (after.startswith("/*") and after.endswith("*/")):
@@ -443,7 +448,7 @@ def _insertions(source: list[str], number: int, language: str, memo: dict) -> li
     above the line where that stands and below it where that does, INSERTS in all at most. A
     donor identical to the line or to the neighbour it would stand beside is not inserted. `memo`
     keeps each line's donor code (or None) across the lines of one file."""
-    def donor(n: int) -> str | None:
+    def donor_at(n: int) -> str | None:
         if n not in memo:
             memo[n] = _statement(_code(source[n - 1], language), language) if is_donor(source, n, language) else None
         return memo[n]
@@ -458,7 +463,7 @@ def _insertions(source: list[str], number: int, language: str, memo: dict) -> li
     near.sort(key=lambda n: (not first <= n <= last, abs(n - number), n))
     defaults = _defaults(source, number, language) if above else []
     donors = [(code, "default") for code in defaults]
-    donors += [(donor(n), "insert") for n in near if donor(n) is not None]
+    donors += [(donor_at(n), "insert") for n in near if donor_at(n) is not None]
     mine = _statement(_code(line, language), language)
     neighbours = (_statement(_previous_code(source, number, language), language),
                   _statement(next((_code(source[n - 1], language) for n in range(number + 1, len(source) + 1)
@@ -551,7 +556,7 @@ def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
             if language == "python":
                 # a donor parses alone (_updates): whether any statement stands there is asked once
                 # for the line's place above and once below it, of a stand-in statement
-                below = after.startswith(original)
+                below = mutant.below
                 if below not in stands:
                     pad = original[:len(original) - len(original.lstrip())]
                     stand_in = original + pad + "_ = 0\n" if below else pad + "_ = 0\n" + original

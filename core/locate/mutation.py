@@ -132,6 +132,7 @@ class Elsewhere:
                 f"there, as an engine whose rules are the same for both colours)")
 
 
+STOPPED_UNCHECKED = "stopped before it was checked beyond the runs"     # Fix.doubt of a check halted
 FIXES_THIS_BUG = "fixes this bug; engine has another"     # Fix.status of a candidate right wherever it changes an answer
 
 
@@ -367,10 +368,10 @@ class Mutation:
             result.note = "no mutant could be made of the suspect lines (no rules for their language)"
             return
         shadows = []
+        ran = {path for r in self.failing + self.passing for path in r.lines}
         try:
             for i in range(self.workers):
-                shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build,
-                                      ran={path for r in self.failing + self.passing for path in r.lines}))
+                shadows.append(Shadow(self.sources, self.spec, os.path.join(self._folder, f"w{i}"), self.build, ran))
             # the other copies built (a native build recorded) while the first is built and checked
             builds = [threading.Thread(target=s.build, daemon=True, name="locate mutants build") for s in shadows[1:]]
             for t in builds:
@@ -572,7 +573,7 @@ class Mutation:
                 return
             for request, depth, topic, shareable in checks:
                 if self._halted.is_set():
-                    fix.doubt = "stopped before it was checked beyond the runs"
+                    fix.doubt = STOPPED_UNCHECKED
                     return
                 if not self._agrees(engine, fix, request, depth, c, topic, as_is if shareable else None):
                     return
@@ -581,7 +582,7 @@ class Mutation:
                 if fuzzed >= FUZZ_LEAST and time.monotonic() - start > c.fuzz_seconds:
                     break
                 if self._halted.is_set():
-                    fix.doubt = "stopped before it was checked beyond the runs"
+                    fix.doubt = STOPPED_UNCHECKED
                     return
                 if not self._agrees(engine, fix, request, 2, c, "fuzz position", as_is):
                     return
@@ -610,7 +611,7 @@ class Mutation:
         the mirror as the engine does."""
         for here in {(e.fen, e.depth): e for e in fix.shared if not e.mirror}.values():
             if self._halted.is_set():
-                fix.doubt = "stopped before it was checked beyond the runs"
+                fix.doubt = STOPPED_UNCHECKED
                 return False
             swapped = mirror(Request.of(here.fen).position)
             if swapped is None:
