@@ -303,7 +303,6 @@ class Mutation:
         self.failing = [r for r in runs if r.failed and r.expected][:FAILING_RUNS]
         self.passing = [r for r in runs if not r.failed and r.expected][:PASSING_RUNS]
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
-        self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")
         self._live = LiveOracles(dialect)  # dialect: the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._halted = self._live.halted
 
@@ -322,6 +321,7 @@ class Mutation:
         start = time.monotonic()
         result = MutationResult()
         candidates: list[Outcome] = []
+        self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")   # made here: a step never run leaves none
         if deadline is not None:
             stop_mutants = over
 
