@@ -24,11 +24,11 @@ way, fixes this bug: the engine has another, which the candidate does not touch 
 from __future__ import annotations
 
 import os
-import queue
 import shutil
 import tempfile
 import threading
 import time
+from collections import deque
 from itertools import zip_longest
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -37,6 +37,7 @@ from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
 from ..mismatch.shrink import mirror, why_unreachable
+from .dataflow import DataFlow
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, THIRD_PLY_DEPTH, Confirmation, fixed_condition
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
@@ -86,6 +87,7 @@ class LineEvidence:
     mutants: int = 0
     best: Outcome | None = None
     score: tuple[float, float] = (0.0, 0.0)
+    why: str = ""            # why it was tried out of rank order (dataflow: it writes what an effect reads)
 
     def words(self, failing: int, total_failing: int, total_passing: int) -> str:
         """What its best mutant did, over the `failing` runs mutants are tried on (of `total_failing`)."""
@@ -305,6 +307,9 @@ class Mutation:
         self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")
         self._live = LiveOracles(dialect)  # dialect: the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._halted = self._live.halted
+        self._flow: DataFlow | None = None          # set by _run, with the suspect lines
+        self._by_line: dict[tuple[str, int], list[Mutant]] = {}
+        self._taken: set[Mutant] = set()            # mutants taken by a pass (each tried once)
 
     def halt(self):
         self._live.halt()
@@ -359,6 +364,9 @@ class Mutation:
         first, rest = plan(by_line, ranks, self.budget, kinds)
         if self.build:
             first, rest = slips_first(first, rest)
+        # the lines writing what the lines whose mutants change a failing answer read (dataflow)
+        self._flow = DataFlow(split, by_line, ranks, language_of)
+        self._by_line, self._taken = by_line, set()
         every = len(first) + len(rest)
         result.made = every if self.budget is None else min(self.budget, every)
         if result.made < every:
@@ -382,12 +390,14 @@ class Mutation:
             if baseline:
                 result.note = baseline
                 return
-            self._pass(shadows, first, over, result, candidates)
-            # deepen the lines whose first mutants changed a failing answer, in their order, then the rest
+            self._pass(shadows, first, over, result, candidates, len(first))
+            # deepen the lines whose first mutants changed a failing answer, in their order, then the
+            # lines writing what they read (each one's first mutants tried in the first pass, as soon
+            # as an effect was seen), then the rest
             changed = {key for key, e in result.evidence.items() if e.best is not None and e.best.changed}
-            rest = sorted(rest, key=lambda m: (m.path, m.line) not in changed)
-            rest = rest if self.budget is None else rest[:self.budget - len(first)]
-            self._pass(shadows, rest, over, result, candidates)
+            rest = sorted(rest, key=lambda m: ((m.path, m.line) not in changed, (m.path, m.line) not in self._flow.chosen))
+            self._pass(shadows, rest, over, result, candidates,
+                       None if self.budget is None else result.made - len(self._taken))
             mutants = first + rest
             # the best candidate of each line first, in rank order, then the others: a line whose every
             # candidate is refuted beyond the runs is told from one holding the fix
@@ -418,19 +428,19 @@ class Mutation:
         result.cut = "stopped" if self._halted.is_set() else "the time was up"
 
     def _pass(self, shadows: list[Shadow], mutants: list[Mutant], over, result: MutationResult,
-              candidates: list[Outcome]):
-        """`mutants` tried, one worker per shadow, until `over()`: each line's evidence kept, each
-        candidate (every failing run turned to pass, every passing run kept) added to `candidates`."""
-        work: queue.Queue = queue.Queue()
-        for m in mutants:
-            work.put(m)
+              candidates: list[Outcome], limit: int | None = None):
+        """`mutants` tried (`limit` at most, none taken before), one worker per shadow, until
+        `over()`: each line's evidence kept, each candidate (every failing run turned to pass,
+        every passing run kept) added to `candidates`. Where a mutant changes a failing answer,
+        the first mutants of the suspect lines writing what its line reads (DataFlow) go next."""
+        work = _Work(mutants, self._taken, limit)
         counted = threading.Lock()
 
         def worker(shadow: Shadow):
             while True:
-                try:
-                    mutant = work.get_nowait()
-                except queue.Empty:
+                with counted:
+                    mutant = work.take()
+                if mutant is None:
                     return
                 if over() or self._halted.is_set():
                     return self._cut_short(result)
@@ -452,6 +462,8 @@ class Mutation:
                     if (outcome.fixed == len(self.failing) and not outcome.broke
                             and outcome.passing == len(self.passing)):
                         candidates.append(outcome)
+                    if outcome.changed:
+                        self._follow((mutant.path, mutant.line), work, result)
                     self.emit(f"mutant {result.tried} of {result.made}: {self.relative(mutant.path)}:"
                               f"{mutant.line} {mutant.change}: fixes {outcome.fixed} of {len(self.failing)} "
                               f"failing runs")
@@ -461,6 +473,16 @@ class Mutation:
             t.start()
         for t in threads:
             t.join()
+
+    def _follow(self, effect: tuple[str, int], work: _Work, result: MutationResult):
+        """The first mutants of the lines writing what `effect` (a line whose mutant changed a
+        failing answer) and the condition holding it read, next in `work`."""
+        def done(line) -> bool:
+            return all(m in self._taken for m in firsts(self._by_line[line]))
+        for line, why in (self._flow.after(effect, self.relative, done) if self._flow is not None else ()):
+            result.evidence[line].why = why
+            work.promote(firsts(self._by_line[line]))
+            self.emit(f"next: {self.relative(line[0])}:{line[1]}, which {why}")
 
     def _baseline(self, shadow: Shadow) -> str:
         """'' when the copy, unmutated, builds and fails its first failing run as the engine
@@ -847,6 +869,28 @@ class _Engine:
             self.oracle = None
 
 
+class _Work:
+    """A pass's mutants in order, `limit` taken at most (None: all), none of those `taken`
+    before (a set shared by the passes); mutants `promote`d go before the rest. Not locked:
+    the workers take and promote under their own lock."""
+
+    def __init__(self, mutants: list[Mutant], taken: set, limit: int | None = None):
+        self.pending, self.urgent, self.taken = deque(mutants), deque(), taken
+        self.left = float("inf") if limit is None else max(0, limit)
+
+    def take(self) -> Mutant | None:
+        while self.left > 0 and (self.urgent or self.pending):
+            mutant = (self.urgent or self.pending).popleft()
+            if mutant not in self.taken:
+                self.taken.add(mutant)
+                self.left -= 1
+                return mutant
+        return None
+
+    def promote(self, mutants: list[Mutant]):
+        self.urgent.extend(m for m in mutants if m not in self.taken)
+
+
 def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
          budget: int | None = None, kinds: dict[tuple[str, int], int] | None = None) -> tuple[list[Mutant], list[Mutant]]:
     """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
@@ -971,9 +1015,10 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
         if not count:
             rows.append((s, NOTHING))
             continue
+        why = "".join(f"; tried as it {e.why}" for e in tried if e.why)
         if not any(e.score > (0.0, 0.0) for e in tried):
             rows.append((replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here "
-                                             f"change no failing run", mutants=count), NOTHING))
+                                             f"change no failing run{why}", mutants=count), NOTHING))
             continue
         start = s.line
         for n, e in zip(range(s.line, s.last + 1), lines):
@@ -1006,7 +1051,8 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             # (real faults are mostly small slips of the kinds Mutant.likeness puts first)
             slip = e.best.mutant.likeness if score[0] > 0 and e.best is not None else 0
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
-                                 mutation=score[0], changes=score[1], evidence=f"{said}; {s.evidence}"),
+                                 mutation=score[0], changes=score[1],
+                                 evidence=f"{said}; {s.evidence}" + (f"; tried as it {e.why}" if e.why else "")),
                          (float(fix is not None), score[0], after, score[1], slip)))
             start = n + 1
         if start <= s.last:
