@@ -5,10 +5,11 @@ when the next moves are generated). The suspect lines that write a name read the
 conditions holding those writes, are the likely culprits too, whatever their spectrum rank: a
 line of the move-making code runs in every run and ties with dozens.
 
-Names are tokens (no scopes are resolved): a line writes the names of the lvalue it assigns,
-compound-assigns or increments (`castling[us] ^= f` writes `castling`, `self.rights &= m`
-`rights`, `pos->castle = 0` `pos` and `castle`); a declaration (`var x =`, `int x =`, `let x =`)
-is a local's birth, not state, and writes nothing here."""
+Names are tokens (no scopes are resolved): a line writes the name its lvalue ends in, the
+variable or the field it assigns, compound-assigns or increments (`castling[us] ^= f` writes
+`castling`, `self.rights &= m` `rights`, `pos->castle = 0` `castle`, not `pos`: every field of
+the position is written through it); a declaration (`var x =`, `int x =`, `let x =`) is a
+local's birth, not state, and writes nothing here."""
 from __future__ import annotations
 
 import re
@@ -24,7 +25,7 @@ _IDENT = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(?![\w$])")
 _CALLED = re.compile(r"\s*\(")
 _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
 _CHAIN = r"[A-Za-z_]\w*(?:\s*(?:->|\.|::)\s*[A-Za-z_]\w*|\s*\[[^\[\]]*\])*"
-_C_WRITE = re.compile(rf"^(?:\+\+|--)?\s*\*?\s*({_CHAIN})\s*(?:(?:<<|>>>?|[-+*/%&|^])?=(?!=)|\+\+|--)")
+_C_WRITE = re.compile(rf"^(?:(?:\+\+|--)\s*\*?\s*({_CHAIN})|\*?\s*({_CHAIN})\s*(?:(?:<<|>>>?|[-+*/%&|^])?=(?!=)|\+\+|--))")
 _PY_WRITE = re.compile(rf"^((?:{_CHAIN})(?:\s*,\s*(?:{_CHAIN}))*)\s*(?:(?://|\*\*|<<|>>|[-+*/%&|^@])?=(?!=))")
 _FUNCTION = re.compile(r"^(?:async\s+)?def\s|\bfn\s+\w|\bfunction\b|=>\s*\{?$|^[\w:<>,*&\s]*\b\w+\s*\([^;]*\)\s*"
                        r"(?:const\s*)?(?:noexcept\s*)?(?:->\s*[^{;]*)?\{?$")
@@ -41,16 +42,18 @@ def _names(text: str) -> set[str]:
 
 
 def writes(line: str, language: str) -> set[str]:
-    """The names line `line` (one source line) writes: those of the lvalue a statement beginning
-    on it assigns, compound-assigns or increments (subscripts aside); none for a declaration."""
+    """The names line `line` (one source line) writes: the name each lvalue a statement beginning
+    on it assigns, compound-assigns or increments ends in (subscripts aside); none for a declaration."""
     code = _masked(_code(line, language), language).strip().lstrip("}").strip()
     match = (_PY_WRITE if language == "python" else _C_WRITE).match(code)
     if match is None:
         return set()
-    chain = match.group(1)
-    while _SUBSCRIPT.search(chain):          # `a[b[i]].c`: the subscripts are read, not written
-        chain = _SUBSCRIPT.sub(" ", chain)
-    return _names(chain)
+    out = set()
+    for chain in next(g for g in match.groups() if g is not None).split(","):            # Python's `a, b.c = ...`
+        while _SUBSCRIPT.search(chain):                # `a[b[i]].c`: the subscripts are read, not written
+            chain = _SUBSCRIPT.sub(" ", chain)
+        out |= set(_names(chain.split(".")[-1].split("->")[-1].split("::")[-1]))
+    return out
 
 
 def _statement(source: list[str], number: int, language: str) -> tuple[int, str]:

@@ -390,7 +390,9 @@ class Mutation:
             if baseline:
                 result.note = baseline
                 return
-            self._pass(shadows, first, over, result, candidates, len(first))
+            # under a count, the data-flow lead takes its mutants from the second pass's share, not the first's
+            self._pass(shadows, first, over, result, candidates, *((None, 0) if self.budget is None else
+                                                                  (len(first), result.made - len(first))))
             # deepen the lines whose first mutants changed a failing answer, in their order, then the
             # lines writing what they read (each one's first mutants tried in the first pass, as soon
             # as an effect was seen), then the rest
@@ -428,12 +430,12 @@ class Mutation:
         result.cut = "stopped" if self._halted.is_set() else "the time was up"
 
     def _pass(self, shadows: list[Shadow], mutants: list[Mutant], over, result: MutationResult,
-              candidates: list[Outcome], limit: int | None = None):
-        """`mutants` tried (`limit` at most, none taken before), one worker per shadow, until
+              candidates: list[Outcome], limit: int | None = None, spare: int = 0):
+        """`mutants` tried (`limit` at most and `spare` more promoted, none taken before), one worker per shadow, until
         `over()`: each line's evidence kept, each candidate (every failing run turned to pass,
         every passing run kept) added to `candidates`. Where a mutant changes a failing answer,
-        the first mutants of the suspect lines writing what its line reads (DataFlow) go next."""
-        work = _Work(mutants, self._taken, limit)
+        the likeliest slip of each suspect line writing what its line reads (DataFlow) goes next."""
+        work = _Work(mutants, self._taken, limit, spare)
         counted = threading.Lock()
 
         def worker(shadow: Shadow):
@@ -475,13 +477,17 @@ class Mutation:
             t.join()
 
     def _follow(self, effect: tuple[str, int], work: _Work, result: MutationResult):
-        """The first mutants of the lines writing what `effect` (a line whose mutant changed a
-        failing answer) and the condition holding it read, next in `work`."""
+        """The likeliest slip of each line writing what `effect` (a line whose mutant changed a
+        failing answer) and the condition holding it read, next in `work` (the line's other
+        mutants keep their turn: the lead costs a mutant a line, eight at most)."""
+        def likeliest(line) -> list[Mutant]:
+            return firsts(self._by_line[line])[:1]
+
         def done(line) -> bool:
-            return all(m in self._taken for m in firsts(self._by_line[line]))
+            return all(m in self._taken for m in likeliest(line))
         for line, why in (self._flow.after(effect, self.relative, done) if self._flow is not None else ()):
             result.evidence[line].why = why
-            work.promote(firsts(self._by_line[line]))
+            work.promote(likeliest(line))
             self.emit(f"next: {self.relative(line[0])}:{line[1]}, which {why}")
 
     def _baseline(self, shadow: Shadow) -> str:
@@ -870,13 +876,14 @@ class _Engine:
 
 
 class _Work:
-    """A pass's mutants in order, `limit` taken at most (None: all), none of those `taken`
-    before (a set shared by the passes); mutants `promote`d go before the rest. Not locked:
-    the workers take and promote under their own lock."""
+    """A pass's mutants in order, `limit` taken at most (None: all) and `spare` more where
+    mutants are `promote`d (they go before the rest), none of those `taken` before (a set
+    shared by the passes). Not locked: the workers take and promote under their own lock."""
 
-    def __init__(self, mutants: list[Mutant], taken: set, limit: int | None = None):
+    def __init__(self, mutants: list[Mutant], taken: set, limit: int | None = None, spare: int = 0):
         self.pending, self.urgent, self.taken = deque(mutants), deque(), taken
         self.left = float("inf") if limit is None else max(0, limit)
+        self.spare = spare
 
     def take(self) -> Mutant | None:
         while self.left > 0 and (self.urgent or self.pending):
@@ -888,7 +895,10 @@ class _Work:
         return None
 
     def promote(self, mutants: list[Mutant]):
-        self.urgent.extend(m for m in mutants if m not in self.taken)
+        new = [m for m in mutants if m not in self.taken]
+        self.urgent.extend(new)
+        grown = min(len(new), self.spare)
+        self.left, self.spare = self.left + grown, self.spare - grown
 
 
 def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],

@@ -27,7 +27,8 @@ PASSING = [("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", ()), ("4k3/8/8/8/8/8/8/4K2R w K - 
 def test_names_written_and_read_are_tokens_of_lvalues_and_of_the_statement_and_its_condition():
     assert writes("    castling[turn] ^= ROOKS[turn][i].flag;", "javascript") == {"castling"}
     assert writes("  self.castling_rights &= ~BB_A1", "python") == {"castling_rights"}
-    assert writes("    pos->castle[us] = 0;", "c") == {"pos", "castle"}
+    assert writes("    pos->castle[us] = 0;", "c") == {"castle"}          # a field, not the position
+    assert writes("    castling.b |= KSIDE;", "javascript") == {"b"}
     assert writes("    board, white, castling, ep = pos", "python") == {"board", "white", "castling", "ep"}
     assert writes("    var castling_from = kings[us];", "javascript") == set()     # a local's birth
     assert writes("    int rights = 0;", "c") == set()
