@@ -78,10 +78,10 @@ _launch: contextvars.ContextVar = contextvars.ContextVar("engine_launch", defaul
 
 
 @contextlib.contextmanager
-def launched_with(env: dict[str, str]):
+def launched_with(env: dict[str, str | None]):
     """Every engine process this thread starts inside gets `env` on top of its own (locate's
-    coverage variables: one data folder per run); yields the list of the Popen objects started,
-    so the caller can wait for them to exit and write their data."""
+    coverage variables: one data folder per run; a variable given None is unset); yields the
+    list of the Popen objects started, so the caller can wait for them to exit and write their data."""
     started: list[subprocess.Popen] = []
     token = _launch.set((dict(env), started))
     try:
@@ -99,8 +99,8 @@ def spawn(args, cwd=None, env=None, stdin=subprocess.DEVNULL) -> subprocess.Pope
         env = {**(env or {}), **launch[0]}
     full_env = None
     if env:
-        full_env = dict(os.environ)
-        full_env.update({str(k): str(v) for k, v in env.items()})
+        full_env = {**os.environ, **{str(k): v for k, v in env.items()}}
+        full_env = {k: str(v) for k, v in full_env.items() if v is not None}
     proc = subprocess.Popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=cwd, env=full_env, start_new_session=True, bufsize=0)
     warden.watch(proc.pid, pipe_inodes(proc))

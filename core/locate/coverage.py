@@ -33,6 +33,12 @@ PYHOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyhook")
 TOOL_SECONDS = 30.0
 
 
+# what every process of a locate's runs starts without: Node reads and parses the whole CA bundle
+# NODE_EXTRA_CA_CERTS names (Debian's is 200 kB) before the script's first line, two fifths of a
+# perftree script's run, and an engine counting moves opens no TLS connection
+LEANER_START: dict[str, str | None] = {"NODE_EXTRA_CA_CERTS": None}
+
+
 def run_environment(folder: str, sources) -> dict[str, str]:
     """The variables that make one engine process (and its children) leave coverage in `folder`."""
     pythonpath = os.environ.get("PYTHONPATH", "")

@@ -39,6 +39,7 @@ from ..errors import EngineError, OracleCancelled
 from ..mismatch.shrink import mirror, why_unreachable
 from .dataflow import DataFlow
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, THIRD_PLY_DEPTH, Confirmation, fixed_condition
+from .coverage import LEANER_START
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
@@ -855,7 +856,7 @@ class _Engine:
         self.asked += 1
         if self.asked == 2:
             self.shadow.compile_mutant()     # run again: its Python is compiled once, not by each process
-        with launched_with(self.shadow.env):
+        with launched_with({**LEANER_START, **self.shadow.env}):
             if self.oracle is None or timeout != self.timeout:
                 self.close()
                 self.oracle = live.make(self.shadow.spec, timeout, lambda: OracleCancelled("mutants stopped"))

@@ -25,7 +25,7 @@ from ..engines.pair import EnginePair
 from ..engines.process import QUIT_SECONDS, launched_with
 from ..engines.program import ProgramOracle
 from ..errors import EngineError, OracleCancelled
-from .coverage import collect, run_environment
+from .coverage import LEANER_START, collect, run_environment
 
 # what a move can be, rarest first: the focus of a failure is the first kind its wrong moves share
 KINDS = ("en passant", "castling", "promotion", "in check", "capture", "king move", "knight move",
@@ -315,7 +315,7 @@ class CoveredEngine(Oracle):
         oracle = None
         try:
             # the oracle is made inside: an interactive engine starts its process when it is made
-            with launched_with(run_environment(folder, self.sources)) as started:
+            with launched_with({**LEANER_START, **run_environment(folder, self.sources)}) as started:
                 try:
                     oracle = self._live.make(self.pair.engine, self.timeout, lambda: self._stopped("a covered run"))
                     answer = oracle.answer(request, depth, as_written=as_written)
