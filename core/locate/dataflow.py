@@ -25,13 +25,15 @@ _IDENT = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(?![\w$])")
 _CALLED = re.compile(r"\s*\(")
 _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
 _CHAIN = r"[A-Za-z_]\w*(?:\s*(?:->|\.|::)\s*[A-Za-z_]\w*|\s*\[[^\[\]]*\])*"
-_C_WRITE = re.compile(rf"^(?:(?:\+\+|--)\s*\*?\s*({_CHAIN})|\*?\s*({_CHAIN})\s*(?:(?:<<|>>>?|[-+*/%&|^])?=(?!=)|\+\+|--))")
+_C_WRITE = re.compile(rf"^(?:(?:\+\+|--)\s*\*?\s*({_CHAIN})"                     # ++x, --p->n
+                      rf"|\*?\s*({_CHAIN})\s*(?:(?:<<|>>>?|[-+*/%&|^])?=(?!=)|\+\+|--))")   # x = , x ^= , x++
 _PY_WRITE = re.compile(rf"^((?:{_CHAIN})(?:\s*,\s*(?:{_CHAIN}))*)\s*(?:(?://|\*\*|<<|>>|[-+*/%&|^@])?=(?!=))")
 _FUNCTION = re.compile(r"^(?:async\s+)?def\s|\bfn\s+\w|\bfunction\b|=>\s*\{?$|^[\w:<>,*&\s]*\b\w+\s*\([^;]*\)\s*"
                        r"(?:const\s*)?(?:noexcept\s*)?(?:->\s*[^{;]*)?\{?$")
 # a local's declaration: `var x`, `let mut x`, `const x`, `auto x`, `int x =`, `Bitboard *x;`
 _DECLARED = re.compile(r"(?<![\w$.])(?:var|let(?:\s+mut)?|const|auto)\s+([A-Za-z_]\w*)"
-                       r"|^(?:(?:const|static|unsigned|signed|struct)\s+)*[A-Za-z_][\w:<>]*[\s*&]+([A-Za-z_]\w*)\s*(?:=(?!=)|;|\[|,)")
+                       r"|^(?:(?:const|static|unsigned|signed|struct)\s+)*[A-Za-z_][\w:<>]*[\s*&]+"
+                       r"([A-Za-z_]\w*)\s*(?:=(?!=)|;|\[|,)")
 _LOOP_NAMES = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*(?:=(?!=)|\+\+|--|\s+(?:in|of)\b|\s*:(?!:))")
 
 

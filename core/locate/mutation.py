@@ -37,9 +37,9 @@ from ..engines.oracle import Request
 from ..engines.process import launched_with
 from ..errors import EngineError, OracleCancelled
 from ..mismatch.shrink import mirror, why_unreachable
-from .dataflow import DataFlow
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, THIRD_PLY_DEPTH, Confirmation, fixed_condition
 from .coverage import LEANER_START
+from .dataflow import DataFlow
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
@@ -395,10 +395,11 @@ class Mutation:
             self._pass(shadows, first, over, result, candidates, *((None, 0) if self.budget is None else
                                                                   (len(first), result.made - len(first))))
             # deepen the lines whose first mutants changed a failing answer, in their order, then the
-            # lines writing what they read (each one's first mutants tried in the first pass, as soon
-            # as an effect was seen), then the rest
+            # lines writing what they read (each one's likeliest slip tried in the first pass, as soon
+            # as a mutant of a reader changed an answer), then the rest
             changed = {key for key, e in result.evidence.items() if e.best is not None and e.best.changed}
-            rest = sorted(rest, key=lambda m: ((m.path, m.line) not in changed, (m.path, m.line) not in self._flow.chosen))
+            rest = sorted(rest, key=lambda m: ((m.path, m.line) not in changed,
+                                               (m.path, m.line) not in self._flow.chosen))
             self._pass(shadows, rest, over, result, candidates,
                        None if self.budget is None else result.made - len(self._taken))
             mutants = first + rest
@@ -432,10 +433,11 @@ class Mutation:
 
     def _pass(self, shadows: list[Shadow], mutants: list[Mutant], over, result: MutationResult,
               candidates: list[Outcome], limit: int | None = None, spare: int = 0):
-        """`mutants` tried (`limit` at most and `spare` more promoted, none taken before), one worker per shadow, until
-        `over()`: each line's evidence kept, each candidate (every failing run turned to pass,
-        every passing run kept) added to `candidates`. Where a mutant changes a failing answer,
-        the likeliest slip of each suspect line writing what its line reads (DataFlow) goes next."""
+        """`mutants` tried (`limit` at most, and `spare` more where mutants are promoted; none taken
+        before), one worker per shadow, until `over()`: each line's evidence kept, each candidate
+        (every failing run turned to pass, every passing run kept) added to `candidates`. Where a
+        mutant changes a failing answer, the likeliest slip of each suspect line writing what its
+        line reads (DataFlow) goes next."""
         work = _Work(mutants, self._taken, limit, spare)
         counted = threading.Lock()
 
