@@ -16,8 +16,9 @@ import re
 
 from .mutants import _NOT_NAMES, _code, _indent, _masked, _statement_start
 
-WRITERS = 8               # lines tried for the state the effects read, at most, in one mutation
-PER_EFFECT = 4            # of them for one line whose mutants changed a failing answer
+WRITERS = 12              # lines tried for the state the effects read, at most, in one mutation
+PER_EFFECT = 6            # of them for one line whose mutants changed a failing answer
+HOLDERS = 3               # conditions holding a write tried with it, innermost first
 
 _CONTROL = re.compile(r"^(?:\}\s*)?(?:if|elif|else\s+if|while|for|switch|case|match)\b")
 _ELSE = re.compile(r"^(?:\}\s*)?else\b(?!\s+if)")
@@ -175,10 +176,14 @@ class DataFlow:
             said = ", ".join(f"`{n}`" for n in shared)
             why = f"writes {said}, read where mutants changed a failing answer ({where})"
             lines = [(key, why)]
-            holder = control(self.split[key[0]], key[1], self.language_of(key[0]))
-            if holder is not None and (key[0], holder) in self.ranks:
-                lines.append(((key[0], holder), f"holds the write of {said} at line {key[1]}, read where mutants "
-                                                f"changed a failing answer ({where})"))
+            holder = key[1]
+            for _ in range(HOLDERS):            # a write's guard may be its `if`, the loop above, the test above that
+                holder = control(self.split[key[0]], holder, self.language_of(key[0]))
+                if holder is None:
+                    break
+                if (key[0], holder) in self.ranks:
+                    lines.append(((key[0], holder), f"holds the write of {said} at line {key[1]}, read where "
+                                                    f"mutants changed a failing answer ({where})"))
             for line, reason in lines:
                 if (line not in self.chosen and line not in self._effects and not done(line)
                         and len(self.chosen) < WRITERS and len(out) < PER_EFFECT):
