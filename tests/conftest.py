@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -27,6 +29,7 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 # Dialects learned by calibration are kept for the session in a folder of its own, never the user's.
 os.environ["PERFTSCOPE_DIALECTS"] = tempfile.mkdtemp(prefix="perftscope-dialects-")
+atexit.register(shutil.rmtree, os.environ["PERFTSCOPE_DIALECTS"], True)
 
 # Tests that must have the machine to themselves: `make test` runs every other test on all cores
 # first (pytest -n), then these alone (-m alone); plain `pytest` runs everything in one process.

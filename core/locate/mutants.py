@@ -61,6 +61,11 @@ _LIKE = ({"<", "<=", ">", ">=", "==", "!=", "===", "!=="}, {"&&", "||", "and", "
 _LIKE_KINDS = ("comparison", "logical", "bitwise", "arithmetic")
 
 
+def _span(text: str, tokens: list) -> str:
+    """The text from the first of `tokens` (regex matches in `text`) to the end of the last."""
+    return text[tokens[0].start():tokens[-1].end()] if tokens else ""
+
+
 @dataclass(frozen=True)
 class Mutant:
     """Line `line` of `path` (absolute) written `after` instead of `before` (both end with a
@@ -95,13 +100,14 @@ class Mutant:
         after = self.after.strip()
         if after in ("pass", "") or (after.startswith("/*") and after.endswith("*/")):
             return "the statement deleted"
-        a, b = _TOKENS.findall(self.before), _TOKENS.findall(after)
-        matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+        a, b = list(_TOKENS.finditer(self.before)), list(_TOKENS.finditer(after))
+        matcher = difflib.SequenceMatcher(a=[t.group() for t in a], b=[t.group() for t in b], autojunk=False)
         parts = []
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "equal":
                 continue
-            old, new = " ".join(a[i1:i2]), " ".join(b[j1:j2])
+            # the tokens as written, spaces between them kept: `"qrb":`, not `" qrb ":`
+            old, new = _span(self.before, a[i1:i2]), _span(after, b[j1:j2])
             parts.append(f"`{old}` to `{new}`" if old and new else f"`{old}` deleted" if old else f"`{new}` added")
         return ", ".join(parts) or "whitespace"
 

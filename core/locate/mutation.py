@@ -302,10 +302,10 @@ class Mutation:
                  emit: Callable[[str], None] = lambda text: None, dialect=None):
         self.spec, self.sources, self.build = spec, tuple(sources), build
         self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
-        self.failing = [r for r in runs if r.failed and r.expected][:FAILING_RUNS]
-        self.passing = [r for r in runs if not r.failed and r.expected][:PASSING_RUNS]
+        # a mated or stalemated side's divide is {}: a run there is judged on it like any other
+        self.failing = [r for r in runs if r.failed and r.expected is not None][:FAILING_RUNS]
+        self.passing = [r for r in runs if not r.failed and r.expected is not None][:PASSING_RUNS]
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
-        self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")
         self._live = LiveOracles(dialect)  # dialect: the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._halted = self._live.halted
         self._flow: DataFlow | None = None          # set by _run, with the suspect lines
@@ -327,6 +327,7 @@ class Mutation:
         start = time.monotonic()
         result = MutationResult()
         candidates: list[Outcome] = []
+        self._folder = tempfile.mkdtemp(prefix="perftscope-mutants-")   # made here: a step never run leaves none
         if deadline is not None:
             stop_mutants = over
 

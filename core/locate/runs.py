@@ -171,7 +171,9 @@ class Run:
     kinds: frozenset[str] = frozenset()
     wrong: tuple[str, ...] = ()      # the moves that differ (missing or extra), when the lists differ
     stake: bool = False              # a move some failing run got wrong is possible here (set before ranking)
-    expected: dict[str, int] = field(default_factory=dict, repr=False)   # the reference's divide (mutants are judged on it)
+    # the reference's divide, which mutants are judged on ({} where the side to move has no move;
+    # None: a run made without the reference's answer, which no mutant can be judged on)
+    expected: dict[str, int] | None = field(default=None, repr=False)
     branches: dict[str, dict[int, frozenset[int]]] = field(default_factory=dict, repr=False)  # {file: {line: outcomes taken}} (gcov)
     asked: Request | None = field(default=None, repr=False, compare=False)    # the Request run (fen, moves: its text)
 

@@ -41,9 +41,11 @@ import warnings
 from ..engines.spec import parse_spec
 from ..errors import PerftscopeError
 from .coverage import under
+from .sources import too_wide
 from .incremental import Plan
 
 BUILD_SECONDS = 300.0
+MOST_FILES = 20000        # files a source folder may hold to be copied whole (a project's, not a disk's)
 _LEFT_OUT = {".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache"}
 _LINKED = {"node_modules", ".venv", "venv", ".tox"}
 
@@ -57,7 +59,13 @@ class Shadow:
         for i, source in enumerate(sources):
             source = os.path.realpath(source)
             copy = os.path.join(folder, str(i), os.path.basename(source) or "source")
-            _copy_tree(source, copy)
+            away = _holding(source, folder)
+            if too_wide(source) or _holds_more(source, MOST_FILES, away):
+                # the root, /tmp or a home holding a script: its copy, twice, would be the
+                # machine's (and /tmp holds the copy itself); the files the runs ran are the engine
+                _copy_files(source, copy, [p for p in {*ran, *_named(spec)} if under(p, [source])])
+            else:
+                _copy_tree(source, copy, away)
             self.copies[source] = copy
         self.spec = shadow_spec(spec, self.copies)
         self.build_command = build
@@ -216,6 +224,13 @@ def shadow_spec(spec, copies: dict[str, str]) -> str:
     raise PerftscopeError(f"{spec.text}: no program of its own to mutate")
 
 
+def _named(spec) -> list[str]:
+    """The files a spec names (its program, a script it runs), as real paths."""
+    spec = parse_spec(spec)
+    words = shlex.split(spec.target) if spec.kind == "cmd" else [os.path.expanduser(spec.target)]
+    return [os.path.realpath(w) for w in words if os.path.isfile(w)]
+
+
 def _mapped(path: str, copies: dict[str, str]) -> str | None:
     for source, copy in copies.items():
         if path == source or under(path, [source]):
@@ -223,14 +238,49 @@ def _mapped(path: str, copies: dict[str, str]) -> str | None:
     return None
 
 
-def _copy_tree(source: str, copy: str):
+def _holds_more(source: str, most: int, away: str = "") -> bool:
+    """Whether `source` holds more than `most` files that would be copied (`away` left out)."""
+    count = 0
+    for folder, names, files in os.walk(source):
+        names[:] = [n for n in names if n not in _LEFT_OUT and n not in _LINKED
+                    and not os.path.exists(os.path.join(folder, n, "pyvenv.cfg"))
+                    and not (away and _inside(os.path.join(folder, n), away))]
+        count += len(files)
+        if count > most:
+            return True
+    return False
+
+
+def _holding(source: str, folder: str) -> str:
+    """The folder of `source`'s own that holds `folder` (the copies: left out of every copy), or ''."""
+    folder = os.path.realpath(folder)
+    if not under(folder, [source]):
+        return ""
+    return os.path.join(source, os.path.relpath(folder, source).split(os.sep)[0])
+
+
+def _inside(path: str, folder: str) -> bool:
+    return os.path.realpath(path) == os.path.realpath(folder) or under(os.path.realpath(path),
+                                                                       [os.path.realpath(folder)])
+
+
+def _copy_files(source: str, copy: str, files):
+    """Only `files` (paths under `source`) copied to `copy`, each at its place, mode and times kept."""
+    for path in files:
+        target = os.path.join(copy, os.path.relpath(path, source))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(path, target)
+
+
+def _copy_tree(source: str, copy: str, away: str = ""):
     """`source` copied to `copy`: files with their modes and times (so a build copied along stays
-    up to date), what is no source linked or left out."""
+    up to date), what is no source linked or left out, and `away` (the copies' own folder, where
+    it is inside the source) never."""
     def ignore(folder, names):
         left = set()
         for name in names:
             full = os.path.join(folder, name)
-            if name in _LEFT_OUT or name.endswith((".gcda", ".profraw")):
+            if name in _LEFT_OUT or name.endswith((".gcda", ".profraw")) or (away and _inside(full, away)):
                 left.add(name)
             elif os.path.isdir(full) and not os.path.islink(full) and (
                     name in _LINKED or os.path.exists(os.path.join(full, "pyvenv.cfg"))):

@@ -75,12 +75,32 @@ def program_of(spec) -> Program:
     if named:
         sources = named
     elif kind == "native" and objects:
-        sources = (os.path.commonpath([os.path.dirname(path)] + [os.path.dirname(o) for o in objects]),)
+        sources = _build_folders(os.path.dirname(path), [os.path.dirname(o) for o in objects])
     elif kind in ("python", "node", "shell", "other") or profiled:
         sources = (os.path.dirname(path),)
     else:
         sources = ()
     return Program(path, kind, tuple(os.path.realpath(s) for s in sources), coverage, objects, build)
+
+
+def _build_folders(program: str, objects: list[str]) -> tuple[str, ...]:
+    """The folder holding a native program and the objects it was built from: the one folder
+    holding them all, unless that is a folder of the whole system (a program copied away from its
+    build, whose objects' paths name the build: their common folder is `/`, which locate would copy
+    for each mutant), when the program's folder and the objects' are each a source."""
+    together = os.path.commonpath([program] + objects)
+    if not too_wide(together):
+        return (together,)
+    built = os.path.commonpath(objects)
+    return tuple(dict.fromkeys(folder for folder in (built, program) if not too_wide(folder)))
+
+
+def too_wide(folder: str) -> bool:
+    """A folder that is no project's own: the root, one just below it (/tmp, /home, /usr), or
+    the user's home."""
+    folder = os.path.realpath(folder)
+    return (len([p for p in folder.split(os.sep) if p]) < 2
+            or folder == os.path.realpath(os.path.expanduser("~")))
 
 
 def kind_of(path: str) -> str:

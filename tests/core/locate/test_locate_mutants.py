@@ -363,3 +363,9 @@ def test_a_comparison_one_equals_sign_off_is_its_likeliest_slip(tmp_path):
     mutants = sorted(mutants_of(str(source), [2]), key=lambda m: m.likeness)
     assert {m.change for m in mutants[:2]} == {"`<` to `<=`", "`==` to `!=`"}
     assert mutants[0].likeness < next(m.likeness for m in mutants if m.change == "`<` to `>`")
+
+
+def test_a_change_is_said_as_the_line_writes_it():
+    # its tokens' own spacing: `"qrb":`, not `" qrb ":`, so the author finds it in the line
+    assert Mutant("m.py", 3, '    for promo in "qrb":\n', '    for promo in "":\n').change == '`"qrb":` to `"":`'
+    assert Mutant("m.c", 3, "  if (x & (1<<7)) {\n", "  if (x & (1<<8)) {\n").change == "`7` to `8`"

@@ -173,7 +173,7 @@ def test_lines_whose_mutants_do_alike_go_likelier_slip_first(switched_off, tmp_p
     mutation = Mutation(f"perftree:{engine}", [str(tmp_path)], runs, lambda p: Path(p).name)
     path, guard = line_of(engine, "for f in (2, 3)"), line_of(engine, "attacked(board, row + 3, not white)")
     slip = next(m for m in mutants_of(str(engine), [path]) if m.change == "`3` to `4`")
-    off = next(m for m in mutants_of(str(engine), [guard]) if m.change.endswith("to `False :`"))
+    off = next(m for m in mutants_of(str(engine), [guard]) if m.change.endswith("to `False:`"))
     shadow = Shadow(mutation.sources, mutation.spec, str(tmp_path / "shadow"))
     try:
         outcomes = {path: mutation._try(shadow, slip, lambda: False), guard: mutation._try(shadow, off, lambda: False)}
