@@ -993,6 +993,14 @@ def refuted_score(fixed: int, kept: int, failing: int, total_passing: int) -> tu
 NOTHING = (0.0, 0.0, False, 0.0, 0)     # rerank's weight of a line no mutant says anything of
 
 
+def _unmoved(s, count: int, lines=()):
+    """Suspect `s` whose `count` mutants changed no failing run, said so, and why any of its
+    `lines` (LineEvidence) was tried out of rank order."""
+    why = "".join(f"; tried as it {e.why}" for e in lines if e is not None and e.why)
+    return replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here change no failing run"
+                               f"{why}", mutants=count)
+
+
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
     """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
     mutant's share of failing runs turned to pass; a candidate refuted beyond the runs counts as a
@@ -1029,17 +1037,22 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
         if not count:
             rows.append((s, NOTHING))
             continue
-        why = "".join(f"; tried as it {e.why}" for e in tried if e.why)
         if not any(e.score > (0.0, 0.0) for e in tried):
-            rows.append((replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here "
-                                             f"change no failing run{why}", mutants=count), NOTHING))
+            rows.append((_unmoved(s, count, tried), NOTHING))
             continue
+
+        def between(first: int, last: int):
+            """The lines first..last of `s` whose mutants changed nothing, as a suspect of their own."""
+            held = lines[first - s.line:last - s.line + 1]
+            count = sum(e.mutants for e in held if e is not None)
+            part = replace(s, line=first, last=last, text=_text(texts, s.path, first))
+            return _unmoved(part, count, held) if count else part
         start = s.line
         for n, e in zip(range(s.line, s.last + 1), lines):
             if e is None or e.score == (0.0, 0.0):
                 continue
             if start < n:
-                rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), NOTHING))
+                rows.append((between(start, n - 1), NOTHING))
             fix, wrong, shared = fixed.get((s.path, n)), refuted.get((s.path, n)), blurred.get((s.path, n))
             score, after = e.score, False
             if fix is not None:
@@ -1070,7 +1083,7 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
                          (float(fix is not None), score[0], after, score[1], slip)))
             start = n + 1
         if start <= s.last:
-            rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), NOTHING))
+            rows.append((between(start, s.last), NOTHING))
     # a fix first, then the lines whose mutants turn failing runs to pass (a refuted candidate after
     # a mutant that did as well in the runs); the spectrum's order after, the lines whose mutants
     # change the failing answers first within one of its ranks, then the likelier slip undone
