@@ -24,11 +24,11 @@ way, fixes this bug: the engine has another, which the candidate does not touch 
 from __future__ import annotations
 
 import os
-import queue
 import shutil
 import tempfile
 import threading
 import time
+from collections import deque
 from itertools import zip_longest
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -39,6 +39,7 @@ from ..errors import EngineError, OracleCancelled
 from ..mismatch.shrink import mirror, why_unreachable
 from .confirmation import EDGE_DEPTHS, FUZZ_LEAST, THIRD_PLY_DEPTH, Confirmation, fixed_condition
 from .coverage import LEANER_START
+from .dataflow import DataFlow
 from .mutants import Mutant, language_of, line_kind, mutants_of, statement_kind
 from .runs import LiveOracles, Run, judge
 from .shadow import Shadow
@@ -87,6 +88,7 @@ class LineEvidence:
     mutants: int = 0
     best: Outcome | None = None
     score: tuple[float, float] = (0.0, 0.0)
+    why: str = ""            # why it was tried out of rank order (dataflow: it writes what an effect reads)
 
     def words(self, failing: int, total_failing: int, total_passing: int) -> str:
         """What its best mutant did, over the `failing` runs mutants are tried on (of `total_failing`)."""
@@ -306,6 +308,9 @@ class Mutation:
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
         self._live = LiveOracles(dialect)  # dialect: the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._halted = self._live.halted
+        self._flow: DataFlow | None = None          # set by _run, with the suspect lines
+        self._by_line: dict[tuple[str, int], list[Mutant]] = {}
+        self._taken: set[Mutant] = set()            # mutants taken by a pass (each tried once)
 
     def halt(self):
         self._live.halt()
@@ -361,6 +366,9 @@ class Mutation:
         first, rest = plan(by_line, ranks, self.budget, kinds)
         if self.build:
             first, rest = slips_first(first, rest)
+        # the lines writing what the lines whose mutants change a failing answer read (dataflow)
+        self._flow = DataFlow(split, by_line, ranks, language_of)
+        self._by_line, self._taken = by_line, set()
         every = len(first) + len(rest)
         result.made = every if self.budget is None else min(self.budget, every)
         if result.made < every:
@@ -384,12 +392,17 @@ class Mutation:
             if baseline:
                 result.note = baseline
                 return
-            self._pass(shadows, first, over, result, candidates)
-            # deepen the lines whose first mutants changed a failing answer, in their order, then the rest
+            # under a count, the data-flow lead takes its mutants from the second pass's share, not the first's
+            self._pass(shadows, first, over, result, candidates, *((None, 0) if self.budget is None else
+                                                                  (len(first), result.made - len(first))))
+            # deepen the lines whose first mutants changed a failing answer, in their order, then the
+            # lines writing what they read (each one's likeliest slip tried in the first pass, as soon
+            # as a mutant of a reader changed an answer), then the rest
             changed = {key for key, e in result.evidence.items() if e.best is not None and e.best.changed}
-            rest = sorted(rest, key=lambda m: (m.path, m.line) not in changed)
-            rest = rest if self.budget is None else rest[:self.budget - len(first)]
-            self._pass(shadows, rest, over, result, candidates)
+            rest = sorted(rest, key=lambda m: ((m.path, m.line) not in changed,
+                                               (m.path, m.line) not in self._flow.chosen))
+            self._pass(shadows, rest, over, result, candidates,
+                       None if self.budget is None else result.made - len(self._taken))
             mutants = first + rest
             # the best candidate of each line first, in rank order, then the others: a line whose every
             # candidate is refuted beyond the runs is told from one holding the fix
@@ -420,19 +433,20 @@ class Mutation:
         result.cut = "stopped" if self._halted.is_set() else "the time was up"
 
     def _pass(self, shadows: list[Shadow], mutants: list[Mutant], over, result: MutationResult,
-              candidates: list[Outcome]):
-        """`mutants` tried, one worker per shadow, until `over()`: each line's evidence kept, each
-        candidate (every failing run turned to pass, every passing run kept) added to `candidates`."""
-        work: queue.Queue = queue.Queue()
-        for m in mutants:
-            work.put(m)
+              candidates: list[Outcome], limit: int | None = None, spare: int = 0):
+        """`mutants` tried (`limit` at most, and `spare` more where mutants are promoted; none taken
+        before), one worker per shadow, until `over()`: each line's evidence kept, each candidate
+        (every failing run turned to pass, every passing run kept) added to `candidates`. Where a
+        mutant changes a failing answer, the likeliest slip of each suspect line writing what its
+        line reads (DataFlow) goes next."""
+        work = _Work(mutants, self._taken, limit, spare)
         counted = threading.Lock()
 
         def worker(shadow: Shadow):
             while True:
-                try:
-                    mutant = work.get_nowait()
-                except queue.Empty:
+                with counted:
+                    mutant = work.take()
+                if mutant is None:
                     return
                 if over() or self._halted.is_set():
                     return self._cut_short(result)
@@ -454,6 +468,8 @@ class Mutation:
                     if (outcome.fixed == len(self.failing) and not outcome.broke
                             and outcome.passing == len(self.passing)):
                         candidates.append(outcome)
+                    if outcome.changed:
+                        self._follow((mutant.path, mutant.line), work, result)
                     self.emit(f"mutant {result.tried} of {result.made}: {self.relative(mutant.path)}:"
                               f"{mutant.line} {mutant.change}: fixes {outcome.fixed} of {len(self.failing)} "
                               f"failing runs")
@@ -463,6 +479,20 @@ class Mutation:
             t.start()
         for t in threads:
             t.join()
+
+    def _follow(self, effect: tuple[str, int], work: _Work, result: MutationResult):
+        """The likeliest slip of each line writing what `effect` (a line whose mutant changed a
+        failing answer) and the condition holding it read, next in `work` (the line's other
+        mutants keep their turn: the lead costs a mutant a line, eight at most)."""
+        def likeliest(line) -> list[Mutant]:
+            return firsts(self._by_line[line])[:1]
+
+        def done(line) -> bool:
+            return all(m in self._taken for m in likeliest(line))
+        for line, why in (self._flow.after(effect, self.relative, done) if self._flow is not None else ()):
+            result.evidence[line].why = why
+            work.promote(likeliest(line))
+            self.emit(f"next: {self.relative(line[0])}:{line[1]}, which {why}")
 
     def _baseline(self, shadow: Shadow) -> str:
         """'' when the copy, unmutated, builds and fails its first failing run as the engine
@@ -849,6 +879,32 @@ class _Engine:
             self.oracle = None
 
 
+class _Work:
+    """A pass's mutants in order, `limit` taken at most (None: all) and `spare` more where
+    mutants are `promote`d (they go before the rest), none of those `taken` before (a set
+    shared by the passes). Not locked: the workers take and promote under their own lock."""
+
+    def __init__(self, mutants: list[Mutant], taken: set, limit: int | None = None, spare: int = 0):
+        self.pending, self.urgent, self.taken = deque(mutants), deque(), taken
+        self.left = float("inf") if limit is None else max(0, limit)
+        self.spare = spare
+
+    def take(self) -> Mutant | None:
+        while self.left > 0 and (self.urgent or self.pending):
+            mutant = (self.urgent or self.pending).popleft()
+            if mutant not in self.taken:
+                self.taken.add(mutant)
+                self.left -= 1
+                return mutant
+        return None
+
+    def promote(self, mutants: list[Mutant]):
+        new = [m for m in mutants if m not in self.taken]
+        self.urgent.extend(new)
+        grown = min(len(new), self.spare)
+        self.left, self.spare = self.left + grown, self.spare - grown
+
+
 def plan(by_line: dict[tuple[str, int], list[Mutant]], ranks: dict[tuple[str, int], int],
          budget: int | None = None, kinds: dict[tuple[str, int], int] | None = None) -> tuple[list[Mutant], list[Mutant]]:
     """(first pass, the rest) of the mutants of the suspect lines, `budget` in all (None: every
@@ -937,6 +993,14 @@ def refuted_score(fixed: int, kept: int, failing: int, total_passing: int) -> tu
 NOTHING = (0.0, 0.0, False, 0.0, 0)     # rerank's weight of a line no mutant says anything of
 
 
+def _unmoved(s, count: int, lines=()):
+    """Suspect `s` whose `count` mutants changed no failing run, said so, and why any of its
+    `lines` (LineEvidence) was tried out of rank order."""
+    why = "".join(f"; tried as it {e.why}" for e in lines if e is not None and e.why)
+    return replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here change no failing run"
+                               f"{why}", mutants=count)
+
+
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
     """The suspects ordered by their lines' mutants first (a confirmed fix, then the best
     mutant's share of failing runs turned to pass; a candidate refuted beyond the runs counts as a
@@ -974,15 +1038,21 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             rows.append((s, NOTHING))
             continue
         if not any(e.score > (0.0, 0.0) for e in tried):
-            rows.append((replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here "
-                                             f"change no failing run", mutants=count), NOTHING))
+            rows.append((_unmoved(s, count, tried), NOTHING))
             continue
+
+        def between(first: int, last: int):
+            """The lines first..last of `s` whose mutants changed nothing, as a suspect of their own."""
+            held = lines[first - s.line:last - s.line + 1]
+            count = sum(e.mutants for e in held if e is not None)
+            part = replace(s, line=first, last=last, text=_text(texts, s.path, first))
+            return _unmoved(part, count, held) if count else part
         start = s.line
         for n, e in zip(range(s.line, s.last + 1), lines):
             if e is None or e.score == (0.0, 0.0):
                 continue
             if start < n:
-                rows.append((replace(s, line=start, last=n - 1, text=_text(texts, s.path, start)), NOTHING))
+                rows.append((between(start, n - 1), NOTHING))
             fix, wrong, shared = fixed.get((s.path, n)), refuted.get((s.path, n)), blurred.get((s.path, n))
             score, after = e.score, False
             if fix is not None:
@@ -1008,11 +1078,12 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             # (real faults are mostly small slips of the kinds Mutant.likeness puts first)
             slip = e.best.mutant.likeness if score[0] > 0 and e.best is not None else 0
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
-                                 mutation=score[0], changes=score[1], evidence=f"{said}; {s.evidence}"),
+                                 mutation=score[0], changes=score[1],
+                                 evidence=f"{said}; {s.evidence}" + (f"; tried as it {e.why}" if e.why else "")),
                          (float(fix is not None), score[0], after, score[1], slip)))
             start = n + 1
         if start <= s.last:
-            rows.append((replace(s, line=start, last=s.last, text=_text(texts, s.path, start)), NOTHING))
+            rows.append((between(start, s.last), NOTHING))
     # a fix first, then the lines whose mutants turn failing runs to pass (a refuted candidate after
     # a mutant that did as well in the runs); the spectrum's order after, the lines whose mutants
     # change the failing answers first within one of its ranks, then the likelier slip undone

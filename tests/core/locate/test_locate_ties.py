@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from perftscope.core.locate.job import LocateJob, LocateSettings
-from perftscope.core.locate.mutants import mutants_of
+from perftscope.core.locate.mutants import Mutant, mutants_of
 from perftscope.core.locate.mutation import (BREAKS, Fix, LineEvidence, Mutation, MutationResult, Outcome,
                                              refuted_score, rerank)
 from perftscope.core.locate.runs import Run
@@ -222,3 +222,24 @@ def test_mutants_capped_by_a_count_do_not_say_no_change_fixes_it():
     assert mutation.cut.startswith("capped at 20: ") and "more not made" in mutation.cut, mutation.cut
     said = mutation.no_fix()
     assert "no one-token change" not in said and "may still fix it" in said, said
+
+
+def test_the_lines_of_a_split_suspect_whose_mutants_changed_nothing_say_how_many_were_tried(tmp_path):
+    """A block of lines that always run together is split where one line's mutants do something:
+    the others keep their own count of mutants tried, not the block's 0, and say they changed no
+    failing run (an author reading "0 mutants" would mutate them by hand)."""
+    engine = tmp_path / "engine.py"
+    engine.write_text("".join(f"x{n} = {n}\n" for n in range(1, 15)))
+    path = str(engine)
+    suspects = [Suspect("engine.py", 10, 13, 1, 0.5, 1.0, 0.0, 1, 1, "", "spectrum", path)]
+    result = MutationResult()
+    for n, tried in ((10, 2), (12, 1), (13, 3)):
+        result.evidence[(path, n)] = LineEvidence(path, n, tried, Outcome(Mutant(path, n, f"x{n} = {n}\n", "x = 0\n")))
+    slip = Mutant(path, 11, "x11 = 11\n", "x11 = 12\n")
+    fixer = result.evidence[(path, 11)] = LineEvidence(path, 11, 4, Outcome(slip, 1, 1, 1, 0, 5))
+    fixer.score = fixer.best.score(1, 5)
+    rows = {(s.line, s.last): s for s in rerank(suspects, result, 1, 5)}
+    assert list(rows) == [(11, 11), (10, 10), (12, 13)]
+    assert rows[(11, 11)].mutants == 4
+    assert (rows[(10, 10)].mutants, rows[(12, 13)].mutants) == (2, 4)
+    assert rows[(12, 13)].evidence.endswith("4 mutants here change no failing run"), rows[(12, 13)].evidence
