@@ -7,8 +7,10 @@ universalmutator (regular-expression rules per language: universal.rules, then t
 own, then c_like.rules for the C family) gives relational, arithmetic, logical and bitwise
 operator replacement, constants to 0, 1, -1 and +-1, negated conditions, a statement commented
 out or replaced by `pass`, a guard made always true or false, swapped arguments. Every mutant
-stays on its line, which is what the ranking is per. Two rules of ours sit beside them (a
-Python guard made always true or false, as c_like.rules does for C). A constant's `(5+1)` is
+stays on its line, which is what the ranking is per. Rules of ours sit beside them
+(core/locate/rules: a Python guard made always true or false, as c_like.rules does for C; in
+the C family a loop's `break` and `continue` written for each other, as python.rules has it,
+a real engine's one-token slip). A constant's `(5+1)` is
 written `6`, so the change reads as the one-token edit it is. A Python mutant that does not
 compile is dropped here; others are dropped where they are built or run (core.locate.mutation).
 
@@ -57,8 +59,8 @@ _FOLDED = re.compile(r"\((-?\d+)([+-])1\)")
 _INLINE_COMMENT = re.compile(r"/\*.*?\*/")
 _TOKENS = re.compile(r"\w+|[^\w\s]+")
 _LIKE = ({"<", "<=", ">", ">=", "==", "!=", "===", "!=="}, {"&&", "||", "and", "or"}, {"&", "|", "^"},
-         {"+", "-", "*", "/", "%", "//"})
-_LIKE_KINDS = ("comparison", "logical", "bitwise", "arithmetic")
+         {"+", "-", "*", "/", "%", "//"}, {"break", "continue"})
+_LIKE_KINDS = ("comparison", "logical", "bitwise", "arithmetic", "jump")
 
 
 def _span(text: str, tokens: list) -> str:
@@ -115,14 +117,15 @@ class Mutant:
     def likeness(self) -> int:
         """How like a slip of one token it is, 0 first: a constant off by one, a comparison
         with or without its `=` (`<` for `<=`, `==` for `!=`), `and`/`or`, a bitwise operator, an
-        arithmetic one, a comparison turned round (`<` for `>`), a constant to 0 or 1 or a name for
+        arithmetic one, a comparison turned round (`<` for `>`), `break` for `continue` or back,
+        a constant to 0 or 1 or a name for
         its peer or a chain's default done for every case (a 'default' insertion), the rest
         (deleted, swapped, negated, jumps added), then a statement inserted from elsewhere."""
         return self._slip[0]
 
     @property
     def kind(self) -> str:
-        """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'arithmetic',
+        """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'arithmetic', 'jump',
         'name' (one where its peer is meant), 'default' (an `else`'s statement inserted above its
         chain), 'insert' (a statement of the function inserted) or 'other'."""
         return self._slip[1]
@@ -513,9 +516,8 @@ def _rules(language: str):
     """universalmutator's parsed rules for `language` (and ours), read once."""
     from universalmutator import mutator
     files = ["universal.rules", f"{language}.rules"] + (["c_like.rules"] if language in C_LIKE else [])
-    ours = os.path.join(RULES, f"{language}.rules")
-    if os.path.exists(ours):
-        files.append(ours)
+    ours = [os.path.join(RULES, f"{language}.rules")] + ([os.path.join(RULES, "c_like.rules")] if language in C_LIKE else [])
+    files += [f for f in ours if os.path.exists(f)]
     with contextlib.redirect_stdout(io.StringIO()):      # it says which rules it read
         return files, mutator.parseRules(files)
 

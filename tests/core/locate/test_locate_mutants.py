@@ -2,6 +2,7 @@
 located to their line by what the line's mutants do, and the offered fix is the inverse of the
 planted change, confirmed beyond the runs; a planted missing check gets no fix, the line where the
 check belongs near the top. The engine's own folder is byte for byte the same afterwards."""
+import subprocess
 from pathlib import Path
 
 import chess
@@ -369,3 +370,24 @@ def test_a_change_is_said_as_the_line_writes_it():
     # its tokens' own spacing: `"qrb":`, not `" qrb ":`, so the author finds it in the line
     assert Mutant("m.py", 3, '    for promo in "qrb":\n', '    for promo in "":\n').change == '`"qrb":` to `"":`'
     assert Mutant("m.c", 3, "  if (x & (1<<7)) {\n", "  if (x & (1<<8)) {\n").change == "`7` to `8`"
+
+
+def test_a_loop_s_break_written_continue_in_a_c_engine_is_undone(tmp_path):
+    """`continue` where `break` is meant (a slider's ray goes on past the piece that blocks it, as a
+    real engine's king loop once stopped at `break` where `continue` was meant): the jump written
+    for its peer is one of a C line's likeliest slips, tried in the first pass and offered as the fix."""
+    text = (HERE / "movegen.c").read_text().replace("row + 4, row + 1, 'c');   /* PLANTED: the king goes to c1, not b1 */",
+                                                    "row + 4, row + 2, 'c');")
+    blocked = "                if (!own(pos->board[t], pos->white)) add(out, n, sq, t, 0);\n                break;\n"
+    assert text.count(blocked) == 1
+    (tmp_path / "movegen.c").write_text(text.replace(blocked, blocked.replace("break;", "continue;")))
+    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
+    before = tree_digest(tmp_path)
+    result = locate(f"perftree:{tmp_path / 'movegen'}", "4k3/8/8/8/8/8/R1P5/4K3 w - - 0 1", runs=24, mutants=80,
+                    build="gcc -O0 -o movegen movegen.c")
+    assert tree_digest(tmp_path) == before
+    jump = next(n for n, line in enumerate((tmp_path / "movegen.c").read_text().splitlines(), 1)
+                if line.strip() == "continue;" and n > 90)
+    fixes = [f for f in result.fixes if f.confirmed]
+    assert [(f.line, f.change) for f in fixes] == [(jump, "`continue` to `break`")], result.fixes
+    assert [s.line for s in result.suspects if s.rank == 1] == [jump], result.suspects[:4]
