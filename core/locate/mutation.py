@@ -757,7 +757,8 @@ class _AsIs:
         """Whether the engine as it is answers `request` as `mine` (the `candidate`'s answer) at every
         move where `mine` differs from `theirs` (the `reference`'s): the candidate adds no error
         there. Where both count a legal move's subtree wrong, each otherwise (two bugs mixing
-        below it), the subtree is looked into, SUBTREES of them at most."""
+        below it), the subtree is looked into, SUBTREES of them at most; an illegal move both
+        generate is alike, whatever each counts below it."""
         top, below = below is None, [SUBTREES] if below is None else below
         if mine is None:
             return False
@@ -771,6 +772,10 @@ class _AsIs:
             return mine.moves is None and answer.moves is None and mine.total == answer.total
         for move in set(mine.moves) | set(theirs):
             if mine.moves.get(move) == theirs.get(move) or answer.moves.get(move) == mine.moves.get(move):
+                continue
+            if move not in theirs and move in answer.moves:
+                # an illegal move both generate: the same wrong answer; what either counts below it is
+                # no reference's to judge (no legal move leads there), and this bug may show there
                 continue
             if depth < 2 or move not in theirs or move not in mine.moves or move not in answer.moves or below[0] < 1:
                 return False
