@@ -331,7 +331,9 @@ class SuspectsPanel(StartStop, QWidget):
         elif fix is not None:
             self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
                                    f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
-                                   f"{html.escape(', '.join(fix.checked_by))}</span>")
+                                   f"{html.escape(', '.join(fix.checked_by))}</span>"
+                                   + (f"<br>{html.escape(fix.out_of_game()[0].upper() + fix.out_of_game()[1:])}"
+                                      if fix.shared else ""))
             self.fix_view.setPlainText(fix.diff)
         if fix is not None:
             sizes = self._beside.sizes()

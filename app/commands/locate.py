@@ -148,8 +148,10 @@ def print_text(result, settings, top: int):
     for fix in offered:
         if fix.confirmed:
             print(f"fix        {fix.file}:{fix.line}: {fix.change} {fix.said()}, and agrees at "
-                  f"{', '.join(fix.checked_by)}")
+                  f"{', '.join(fix.checked_by)}" + ("; wherever a game can go" if fix.shared else ""))
             _print_diff(fix)
+            if fix.shared:
+                print(f"another    {fix.out_of_game()}")
     if offered and offered[0].fixes_this_bug:
         fix = offered[0]
         print(f"fix        {fix.file}:{fix.line}: {fix.change} fixes this bug (the engine has another): it "

@@ -122,6 +122,7 @@ class Elsewhere:
     wrong: tuple = ()            # ((move, (its count, the reference's)), ...) where it is wrong (_wrong)
     alone: bool = False          # the engine answers it exactly as the candidate: this bug does not show there
     mirror: str = ""             # the engine as it is refuses it: judged by this, its colours swapped (_AsIs.mirrored)
+    unreachable: str = ""        # why no game reaches it ('' where one may): why_unreachable's reasons
 
     def __str__(self) -> str:
         """'en passant by a pinned capturer: 7k/4b3/8/2Pp4/1K6/8/8/8 w - d6 0 1 depth 1: misses c5d6'."""
@@ -147,8 +148,9 @@ class Fix:
     Checked beyond the runs to the end (`checked`) without a wrong answer of its own, but wrong
     at some positions exactly as the engine itself is there (`shared`): it `fixes_this_bug`
     (every answer it changes becomes right; the asked position agrees at its depth and one
-    deeper) and the engine has another bug, which it does not touch. Not `confirmed`: that
-    keeps meaning it agrees everywhere it was checked."""
+    deeper) and the engine has another bug, which it does not touch. Where every such position
+    is one no game reaches (`Elsewhere.unreachable`), it is `confirmed`: it agrees wherever a
+    game can go that it was checked, and `out_of_game` names the engine's other bug there."""
     file: str
     line: int
     path: str
@@ -228,6 +230,18 @@ class Fix:
                 f"this change (another bug), for instance at {self.other_bug}") if n else ""
         return "; ".join(part for part in (said, self.judged_by_mirror()) if part)
 
+    def out_of_game(self) -> str:
+        """'' or, for a confirmed fix: 'the engine as it is is also wrong at 4 positions no game
+        reaches, the same way with or without this change (another bug, out of any game), for
+        instance at ...'."""
+        if not (self.confirmed and self.shared):
+            return ""
+        n = len({e.fen for e in self.shared})
+        other = self.other_bug
+        return (f"the engine as it is is also wrong at {n} position{'s' if n != 1 else ''} no game reaches, "
+                f"the same way with or without this change (another bug, out of any game), for instance at "
+                f"{other} ({other.unreachable})")
+
     def judged_by_mirror(self) -> str:
         """'' or, where the engine as it is refuses positions where the candidate is wrong: '1
         position the engine as it is refuses was judged by its mirror: ...'."""
@@ -246,6 +260,7 @@ class Fix:
                 "status": self.status, "confirmed": self.confirmed, "fixes_this_bug": self.fixes_this_bug,
                 "checked_by": list(self.checked_by), "doubt": self.doubt or None,
                 "refuted": self.refuted, "engine_disagrees_too": [str(e) for e in self.shared if not e.mirror],
+                "out_of_game": self.out_of_game() or None,
                 "judged_by_mirror": [{"fen": e.fen, "depth": e.depth, "verdict": e.verdict, "mirror": e.mirror}
                                      for e in self.mirrored],
                 "other_bug": None if other is None else {
@@ -586,7 +601,7 @@ class Mutation:
         finally:
             if as_is is not None:
                 as_is.close()
-        if fix.checked and fix.shared:
+        if fix.checked and fix.shared and not fix.confirmed:
             other = fix.other_bug
             fix.doubt = (other.by_mirror() if other.mirror else
                          f"{other}, as the engine itself answers there (another bug?)")
@@ -631,7 +646,9 @@ class Mutation:
         if fuzzed:
             fix.checked_by.append(f"{fuzzed} fuzz positions at depth 2")
         fix.checked = True
-        fix.confirmed = not fix.shared
+        # the issue's confirmation is agreement wherever a game can go: the engine's own wrong
+        # answers, the same with or without the change, at positions none reaches do not hold it back
+        fix.confirmed = all(e.unreachable for e in fix.shared)
 
     def _other_bug(self, engine: _Engine, fix: Fix, c: Confirmation, as_is: _AsIs) -> bool:
         """Whether the wrong answers the candidate shares with the engine may be another bug's: not
@@ -711,9 +728,11 @@ class Mutation:
 
 
 def _share(fix: Fix, here: Elsewhere):
-    """`here` among the positions where `fix` is wrong as the engine is, once."""
+    """`here` among the positions where `fix` is wrong as the engine is, once, with why no game
+    reaches it where none does."""
     if not any((e.fen, e.depth, e.mirror) == (here.fen, here.depth, here.mirror) for e in fix.shared):
-        fix.shared.append(here)
+        reasons = why_unreachable(Request.of(here.fen).position)
+        fix.shared.append(replace(here, unreachable=", ".join(reasons)) if reasons else here)
 
 
 def beyond_any_game(request: Request) -> str:
@@ -1061,7 +1080,8 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             fix, wrong, shared = fixed.get((s.path, n)), refuted.get((s.path, n)), blurred.get((s.path, n))
             score, after = e.score, False
             if fix is not None:
-                said = f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them)"
+                said = (f"{fix.change} here is a fix ({fix.said()}, and agrees beyond them"
+                        f"{', wherever a game can go' if fix.shared else ''})")
             elif shared is not None and shared.fixes_this_bug:
                 said = f"{shared.change} here fixes this bug ({shared.said()}); the engine has another"
             elif shared is not None:

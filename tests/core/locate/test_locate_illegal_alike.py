@@ -1,15 +1,16 @@
 """A fix for this bug where the engine's other bug generates an illegal move: below that move
 this bug shows too, so the engine as it is and the fix count its subtree differently; the
 illegal move itself is the same wrong answer in both, and no reference judges what follows it.
-The fix is offered for this bug (a real engine's real fix was refuted so, at the en-passant
-skewer position), and a change that makes an error of its own there is still refuted."""
+A real engine's real fix was refuted so, at the en-passant skewer position. The other bug shows
+only at positions no game reaches: the fix is confirmed (it agrees wherever a game can go) and
+the other bug named; a change that makes an error of its own there is still refuted."""
 import os
 
 from perftscope.core.engines.oracle import Request
 from perftscope.core.engines.oracles import make_oracle
 from perftscope.core.locate.confirmation import Confirmation
 from perftscope.core.locate.mutants import Mutant
-from perftscope.core.locate.mutation import FIXES_THIS_BUG, Fix, Mutation
+from perftscope.core.locate.mutation import Fix, Mutation
 from perftscope.core.locate.shadow import Shadow
 
 from .test_locate_mutants import line_of, planted_python
@@ -56,8 +57,13 @@ def test_an_illegal_move_both_generate_is_alike_whatever_they_count_below_it(tmp
     engine = planted_python(folder, KING_STOPS, EP_UNCHECKED)
     line = line_of(engine, "            if t in board and own(board[t], white):") + 1     # its `break`
     fix = checked(tmp_path, engine, line, "                continue\n")
-    assert fix.status == FIXES_THIS_BUG, (fix.status, fix.doubt)
+    # the other bug shows only where no game goes: the fix is confirmed, the other bug named
+    assert fix.status == "confirmed" and fix.confirmed and not fix.fixes_this_bug, (fix.status, fix.doubt)
     assert {e.fen for e in fix.shared} == {SKEWER} and "e5d6" in str(fix.other_bug), fix.shared
+    said = fix.out_of_game()
+    assert said.startswith("the engine as it is is also wrong at 1 position no game reaches") and SKEWER in said
+    assert "before black's double push d7d5 the white king on b3 was already in check" in said, said
+    assert fix.to_json()["out_of_game"] == said and fix.to_json()["status"] == "confirmed"
     # a change with an error of its own below the illegal move is refuted there: the king may
     # step onto its own pieces
     own = line_of(engine, "            if t in board and own(board[t], white):")
