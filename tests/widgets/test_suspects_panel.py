@@ -95,3 +95,23 @@ def test_mutants_run_as_time_allows_unless_capped(qtbot):
     assert panel.options()["mutants"] == 0
     panel.set_choices({"mutants": -1})
     assert panel.options()["mutants"] is None
+
+
+def test_a_fix_confirmed_where_a_game_can_go_names_the_engine_s_bug_out_of_any_game(qtbot, tmp_path):
+    """The engine as it is wrong only at positions no game reaches, the same way with or without
+    the change: the fix is confirmed, and the tab says where the other bug shows."""
+    from dataclasses import replace
+    from perftscope.core.locate.mutation import Elsewhere
+    skewer = "6bk/8/8/3pP3/8/1K6/8/8 w - d6 0 2"
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    result = result_of(tmp_path, MutationResult(tried=60, made=60))
+    other = Elsewhere(skewer, 1, "generates illegal e5d6", "", (("e5d6", (1, None)),), alone=True,
+                      unreachable="before black's double push d7d5 the white king on b3 was already in check")
+    result.mutation.fixes.append(replace(candidate(confirmed=True, checked=True, shared=[other]),
+                                         path=result.suspects[0].path, diff="--- a/engine.py\n+++ b/engine.py\n"))
+    panel.show_result(result)
+    said = panel.fix_label.text()
+    assert said.startswith("<b>Fix at engine.py:1</b>") and "not for the engine" not in said
+    assert "The engine as it is is also wrong at 1 position no game reaches" in said and skewer in said
+    assert "already in check" in said and panel.save_patch.isEnabled()
