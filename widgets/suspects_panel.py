@@ -329,11 +329,11 @@ class SuspectsPanel(StartStop, QWidget):
                 + (f"<br>{html.escape(fix.judged_by_mirror())}" if fix.mirrored else ""))
             self.fix_view.setPlainText(fix.diff)
         elif fix is not None:
+            other = fix.out_of_game()       # the engine's other bug, where it shows only out of any game
             self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
                                    f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
                                    f"{html.escape(', '.join(fix.checked_by))}</span>"
-                                   + (f"<br>{html.escape(fix.out_of_game()[0].upper() + fix.out_of_game()[1:])}"
-                                      if fix.shared else ""))
+                                   + (f"<br>{html.escape(other[:1].upper() + other[1:])}" if other else ""))
             self.fix_view.setPlainText(fix.diff)
         if fix is not None:
             sizes = self._beside.sizes()

@@ -99,8 +99,7 @@ def spawn(args, cwd=None, env=None, stdin=subprocess.DEVNULL) -> subprocess.Pope
         env = {**(env or {}), **launch[0]}
     full_env = None
     if env:
-        full_env = {**os.environ, **{str(k): v for k, v in env.items()}}
-        full_env = {k: str(v) for k, v in full_env.items() if v is not None}
+        full_env = {str(k): str(v) for k, v in {**os.environ, **env}.items() if v is not None}
     proc = subprocess.Popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=cwd, env=full_env, start_new_session=True, bufsize=0)
     warden.watch(proc.pid, pipe_inodes(proc))

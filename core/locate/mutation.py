@@ -498,7 +498,8 @@ class Mutation:
     def _follow(self, effect: tuple[str, int], work: _Work, result: MutationResult):
         """The likeliest slip of each line writing what `effect` (a line whose mutant changed a
         failing answer) and the condition holding it read, next in `work` (the line's other
-        mutants keep their turn: the lead costs a mutant a line, eight at most)."""
+        mutants keep their turn: the lead costs a mutant a line, dataflow.PER_EFFECT lines an
+        effect and dataflow.WRITERS in all)."""
         def likeliest(line) -> list[Mutant]:
             return firsts(self._by_line[line])[:1]
 

@@ -238,13 +238,18 @@ def _mapped(path: str, copies: dict[str, str]) -> str | None:
     return None
 
 
+def _linked(full: str, name: str) -> bool:
+    """A folder of what is no source of the engine's own (a virtual environment, node_modules):
+    linked into the copy, not copied."""
+    return name in _LINKED or os.path.exists(os.path.join(full, "pyvenv.cfg"))
+
+
 def _holds_more(source: str, most: int, away: str = "") -> bool:
     """Whether `source` holds more than `most` files that would be copied (`away` left out)."""
     count = 0
     for folder, names, files in os.walk(source):
-        names[:] = [n for n in names if n not in _LEFT_OUT and n not in _LINKED
-                    and not os.path.exists(os.path.join(folder, n, "pyvenv.cfg"))
-                    and not (away and _inside(os.path.join(folder, n), away))]
+        names[:] = [n for n in names if n not in _LEFT_OUT and not _linked(os.path.join(folder, n), n)
+                    and os.path.join(folder, n) != away]
         count += len(files)
         if count > most:
             return True
@@ -252,16 +257,12 @@ def _holds_more(source: str, most: int, away: str = "") -> bool:
 
 
 def _holding(source: str, folder: str) -> str:
-    """The folder of `source`'s own that holds `folder` (the copies: left out of every copy), or ''."""
+    """The entry of `source` (a real path) that holds `folder` (the copies: left out of every
+    copy), or ''. The walks of `source` meet it by that very path: no link is followed."""
     folder = os.path.realpath(folder)
     if not under(folder, [source]):
         return ""
     return os.path.join(source, os.path.relpath(folder, source).split(os.sep)[0])
-
-
-def _inside(path: str, folder: str) -> bool:
-    return os.path.realpath(path) == os.path.realpath(folder) or under(os.path.realpath(path),
-                                                                       [os.path.realpath(folder)])
 
 
 def _copy_files(source: str, copy: str, files):
@@ -280,10 +281,9 @@ def _copy_tree(source: str, copy: str, away: str = ""):
         left = set()
         for name in names:
             full = os.path.join(folder, name)
-            if name in _LEFT_OUT or name.endswith((".gcda", ".profraw")) or (away and _inside(full, away)):
+            if name in _LEFT_OUT or name.endswith((".gcda", ".profraw")) or full == away:
                 left.add(name)
-            elif os.path.isdir(full) and not os.path.islink(full) and (
-                    name in _LINKED or os.path.exists(os.path.join(full, "pyvenv.cfg"))):
+            elif os.path.isdir(full) and not os.path.islink(full) and _linked(full, name):
                 left.add(name)
                 os.makedirs(os.path.join(copy, os.path.relpath(folder, source)), exist_ok=True)
                 os.symlink(full, os.path.join(copy, os.path.relpath(full, source)))
