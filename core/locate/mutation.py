@@ -319,7 +319,11 @@ class Mutation:
         self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
         # a mated or stalemated side's divide is {}: a run there is judged on it like any other
         self.failing = [r for r in runs if r.failed and r.expected is not None][:FAILING_RUNS]
-        self.passing = [r for r in runs if not r.failed and r.expected is not None][:PASSING_RUNS]
+        # the passing runs where a move some failing run got wrong is at stake (Run.stake) first:
+        # there a mutant that switches that move off breaks what a fix keeps, and elsewhere it
+        # breaks nothing, so a cap that left them out would take a switch-off for a fix
+        self.passing = sorted((r for r in runs if not r.failed and r.expected is not None),
+                              key=lambda r: not r.stake)[:PASSING_RUNS]
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
         self._live = LiveOracles(dialect)  # dialect: the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._halted = self._live.halted
