@@ -6,7 +6,8 @@ A mutant of the faulty line tends to turn failing runs into passing ones; a muta
 line tends to break passing runs. Each mutant is run on the failing runs first, the finder's
 first: one that leaves the first failing run's answer as it was is rejected there (most are).
 One that changes a failing run's answer is then run on the passing runs that reach its line,
-until it has broken BREAKS of them (one that turns every failing run to pass, on all of them).
+until it has broken BREAKS of them (one that turns every failing run to pass, on all of them):
+PASSING_RUNS at most, those where the failing runs' wrong move is at stake first.
 A line's score is its best mutant's: the share of failing
 runs it turns to pass, times the share of passing runs it has shown it keeps (kept / (tried + 1):
 few passing runs tried say less than many, none nothing); then the share of failing runs
