@@ -320,11 +320,7 @@ class Mutation:
         self.total_failing, self.total_passing = sum(r.failed for r in runs), sum(not r.failed for r in runs)
         # a mated or stalemated side's divide is {}: a run there is judged on it like any other
         self.failing = [r for r in runs if r.failed and r.expected is not None][:FAILING_RUNS]
-        # the passing runs where a move some failing run got wrong is at stake (Run.stake) first:
-        # there a mutant that switches that move off breaks what a fix keeps, and elsewhere it
-        # breaks nothing, so a cap that left them out would take a switch-off for a fix
-        self.passing = sorted((r for r in runs if not r.failed and r.expected is not None),
-                              key=lambda r: not r.stake)[:PASSING_RUNS]
+        self.passing = _capped([r for r in runs if not r.failed and r.expected is not None])
         self.relative, self.timeout, self.workers, self.budget, self.emit = relative, timeout, workers, budget, emit
         self._live = LiveOracles(dialect)  # dialect: the engine's own oracle, whose learnt dialect mutants' oracles read in
         self._halted = self._live.halted
@@ -1002,6 +998,16 @@ def suspect_lines(suspects) -> list[tuple[int, str, int]]:
             continue
         out += [(s.rank, s.path, line) for line in range(s.line, s.last + 1)][:MOST_LINES - len(out)]
     return out
+
+
+def _capped(passing: list[Run]) -> list[Run]:
+    """PASSING_RUNS of the `passing` runs, in their order: those where a move some failing run got
+    wrong is at stake (Run.stake) taken first. There a mutant that switches that move off breaks
+    what a fix keeps, and elsewhere it breaks nothing: a cap that left them out took a switch-off
+    for a near-fix. Their order is kept, so that a mutant stopped at its BREAKS-th break meets
+    them as it did."""
+    taken = {id(r) for r in sorted(passing, key=lambda r: not r.stake)[:PASSING_RUNS]}
+    return [r for r in passing if id(r) in taken]
 
 
 def _unparsed(path: str, verdict: str) -> bool:
