@@ -118,7 +118,8 @@ class Mutant:
 
     @property
     def likeness(self) -> int:
-        """How like a slip of one token it is, 0 first: a constant off by one, a comparison
+        """How like a slip of one token it is, 0 first: a constant off by one (not a bit `1 << n`
+        written `0 << n`, which zeroes the term: a constant to 0), a comparison
         with or without its `=` (`<` for `<=`, `==` for `!=`), `and`/`or`, a bitwise operator or
         an assignment plain for bitwise (`=` for `|=`) or back, an arithmetic one, a comparison
         turned round (`<` for `>`), `break` for `continue` or back, a constant to 0 or 1 or a
@@ -141,12 +142,15 @@ class Mutant:
         if self.rule == "insert":
             return 7, "insert"
         a, b = _TOKENS.findall(self.before), _TOKENS.findall(self.after.strip())
-        pairs = [(x, y) for x, y in zip(a, b) if x != y] if len(a) == len(b) else []
-        if len(pairs) != 1:
+        changed = [i for i, (x, y) in enumerate(zip(a, b)) if x != y] if len(a) == len(b) else []
+        if len(changed) != 1:
             return 6, "other"
-        x, y = pairs[0]
+        at = changed[0]
+        x, y = a[at], b[at]
         if x.isdigit() and y.isdigit():
-            return (0 if abs(int(x) - int(y)) == 1 else 5), "constant"
+            # a bit `1 << n` made `0 << n` is the term zeroed (a switch-off), not a count off by one
+            shifted = {x, y} == {"0", "1"} and at + 1 < len(a) and a[at + 1].startswith("<<")
+            return (0 if abs(int(x) - int(y)) == 1 and not shifted else 5), "constant"
         if self.rule == "name":
             return 5, "name"
         for group, kind, rank in _LIKE:

@@ -419,3 +419,14 @@ def test_a_plain_assignment_over_two_lines_where_a_bitwise_one_gathers_is_undone
     assert fixes and (fixes[0].line, fixes[0].change) == (planted, "`=` to `|=`"), result.fixes
     assert {f.line for f in fixes} == {planted}, result.fixes
     assert [s.line for s in result.suspects if s.rank == 1] == [planted], result.suspects[:4]
+
+
+def test_a_bit_shifted_from_1_to_0_is_no_off_by_one():
+    """`1 << file` written `0 << file` zeroes the term whatever the file (a switch-off), where
+    `> 1` written `> 0` is a bound one off: only the second is a likeliest slip."""
+    bit = Mutant("gen.js", 3, "  if ((rights & (1 << file)) === 0) {\n", "  if ((rights & (0 << file)) === 0) {\n")
+    bound = Mutant("gen.js", 4, "  if (count > 1) {\n", "  if (count > 0) {\n")
+    off = Mutant("gen.js", 5, "  x = (2 << file);\n", "  x = (1 << file);\n")
+    assert (bound.likeness, bound.kind) == (0, "constant")
+    assert (bit.likeness, bit.kind) == (5, "constant")
+    assert off.likeness == 0          # 2 written 1 is still one off: the shift moves, it does not vanish
