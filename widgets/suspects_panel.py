@@ -12,9 +12,9 @@ import html
 import os
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import (QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QPlainTextEdit, QPushButton, QSplitter, QTableWidgetItem,
+                               QLineEdit, QPlainTextEdit, QPushButton, QSizePolicy, QSplitter, QTableWidgetItem,
                                QTextEdit, QVBoxLayout, QWidget)
 
 from . import palette
@@ -22,6 +22,7 @@ from .cells import row_table
 from .elided import ElidedLabel
 from .spin import spin_box
 from .start_stop import StartStop
+from .wrapped import WrappedWords
 
 COLUMNS = ("#", "Where", "Ochiai", "DStar", "Failing", "Passing", "Evidence", "Line")
 MARK = QColor(255, 214, 150)        # a ranked line in the source
@@ -116,13 +117,16 @@ class SuspectsPanel(StartStop, QWidget):
         source_layout.setContentsMargins(0, 0, 0, 0)
         source_layout.addWidget(self.file_label)
         source_layout.addWidget(self.source_view, 1)
-        self.fix_label = QLabel()
-        self.fix_label.setWordWrap(True)
+        self.fix_words = WrappedWords()       # the fix and its checks: whole where there is room, else scrolled
+        self.fix_label = self.fix_words.label
         self.fix_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.fix_view = QPlainTextEdit()
         self.fix_view.setReadOnly(True)
         self.fix_view.setLineWrapMode(QPlainTextEdit.NoWrap)
         self.fix_view.setFont(mono)
+        # the words on the fix get the height they need first, the diff the rest (it scrolls), three lines at least
+        self.fix_view.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Ignored)
+        self.fix_view.setMinimumHeight(3 * QFontMetrics(mono).lineSpacing() + 2 * self.fix_view.frameWidth())
         self.save_patch = QPushButton("Save patch…")
         self.save_patch.setEnabled(False)
         self.save_patch.setToolTip("Write the fix shown as a unified diff (apply it with `patch -p1` or `git apply`)")
@@ -135,7 +139,7 @@ class SuspectsPanel(StartStop, QWidget):
         fix_box = self._fix_box = QWidget()
         fix_layout = QVBoxLayout(fix_box)
         fix_layout.setContentsMargins(0, 0, 0, 0)
-        fix_layout.addWidget(self.fix_label)
+        fix_layout.addWidget(self.fix_words)
         fix_layout.addWidget(self.fix_view, 1)
         fix_buttons = QHBoxLayout()
         fix_buttons.addStretch(1)
@@ -226,7 +230,10 @@ class SuspectsPanel(StartStop, QWidget):
         total = sum(self._beside.sizes())
         if total and self._beside.orientation() == Qt.Vertical:
             box = self._fix_box
-            fix = box.sizeHint().height() if self.fix is None else max(total * 2 // 5, box.minimumSizeHint().height())
+            # with a fix: two fifths, or what its words need beside the diff's least, up to half
+            words = self.fix_words
+            wanted = box.minimumSizeHint().height() + max(0, words.needed() - words.minimumSizeHint().height())
+            fix = box.sizeHint().height() if self.fix is None else max(total * 2 // 5, wanted)
             fix = min(fix, total // 2)
             self._beside.setSizes([total - fix, fix])
 
@@ -317,7 +324,7 @@ class SuspectsPanel(StartStop, QWidget):
         self._share_beside()
         if fix is not None and fix.fixes_this_bug:
             other = fix.other_bug
-            self.fix_label.setText(
+            self.fix_words.setText(
                 f"<b>A fix for this bug at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)} "
                 f"— not for the engine: it has another bug<br>"
                 f"<span style='color: {palette.MUTED}'>It {html.escape(fix.said())}, {html.escape(fix.beyond())}."
@@ -330,7 +337,7 @@ class SuspectsPanel(StartStop, QWidget):
             self.fix_view.setPlainText(fix.diff)
         elif fix is not None:
             other = fix.out_of_game()       # the engine's other bug, where it shows only out of any game
-            self.fix_label.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
+            self.fix_words.setText(f"<b>Fix at {html.escape(fix.file)}:{fix.line}</b>: {html.escape(fix.change)}<br>"
                                    f"<span style='color: {palette.MUTED}'>{html.escape(fix.said())}, and agrees at "
                                    f"{html.escape(', '.join(fix.checked_by))}</span>"
                                    + (f"<br>{html.escape(other[:1].upper() + other[1:])}" if other else ""))
@@ -345,15 +352,15 @@ class SuspectsPanel(StartStop, QWidget):
         result = self.result
         mutation = None if result is None else result.mutation
         if mutation is None:
-            self.fix_label.setText("The fix: mutants of the suspect lines run after the ranking (Mutants above 0).")
+            self.fix_words.setText("The fix: mutants of the suspect lines run after the ranking (Mutants above 0).")
         elif not mutation.tried:
-            self.fix_label.setText(f"No mutant ran: {html.escape(mutation.note or 'none could be made')}")
+            self.fix_words.setText(f"No mutant ran: {html.escape(mutation.note or 'none could be made')}")
         elif result.offered:
-            self.fix_label.setText("No fix on this line: click the line the fix is on.")
+            self.fix_words.setText("No fix on this line: click the line the fix is on.")
         else:
             top = result.suspects[0] if result.suspects else None
             said = mutation.no_fix()
-            self.fix_label.setText(html.escape(said[0].upper() + said[1:])
+            self.fix_words.setText(html.escape(said[0].upper() + said[1:])
                                    + (f": it belongs at <b>{html.escape(top.where)}</b>" if top and not mutation.cut
                                       else "")
                                    + ("" if mutation.cut else f" ({mutation.tried} mutants run)"))
@@ -370,7 +377,7 @@ class SuspectsPanel(StartStop, QWidget):
             with open(path, "w", encoding="utf-8") as f:
                 f.write(self.fix.diff)
         except OSError as e:
-            self.fix_label.setText(f"cannot write {html.escape(path)}: {html.escape(e.strerror or str(e))}")
+            self.fix_words.setText(f"cannot write {html.escape(path)}: {html.escape(e.strerror or str(e))}")
 
     def show_source(self, path: str, chosen=None):
         """The file at `path`, each line numbered, the ranked ones scored and marked."""

@@ -58,9 +58,12 @@ C_LIKE = {"c", "cpp", "javascript", "rust", "go", "java"}
 _FOLDED = re.compile(r"\((-?\d+)([+-])1\)")
 _INLINE_COMMENT = re.compile(r"/\*.*?\*/")
 _TOKENS = re.compile(r"\w+|[^\w\s]+")
-_LIKE = ({"<", "<=", ">", ">=", "==", "!=", "===", "!=="}, {"&&", "||", "and", "or"}, {"&", "|", "^"},
-         {"+", "-", "*", "/", "%", "//"}, {"break", "continue"})
-_LIKE_KINDS = ("comparison", "logical", "bitwise", "arithmetic", "jump")
+# the one-token slips by kind, with how like a real slip each is (Mutant.likeness; a comparison
+# turned round instead of one `=` apart is 4): an assignment plain for bitwise or back is a
+# bitwise operator's slip
+_LIKE = (({"<", "<=", ">", ">=", "==", "!=", "===", "!=="}, "comparison", 1), ({"&&", "||", "and", "or"}, "logical", 2),
+         ({"&", "|", "^"}, "bitwise", 3), ({"=", "|=", "&=", "^="}, "assignment", 3),
+         ({"+", "-", "*", "/", "%", "//"}, "arithmetic", 4), ({"break", "continue"}, "jump", 5))
 
 
 def _span(text: str, tokens: list) -> str:
@@ -115,19 +118,21 @@ class Mutant:
 
     @property
     def likeness(self) -> int:
-        """How like a slip of one token it is, 0 first: a constant off by one, a comparison
-        with or without its `=` (`<` for `<=`, `==` for `!=`), `and`/`or`, a bitwise operator, an
-        arithmetic one, a comparison turned round (`<` for `>`), `break` for `continue` or back,
-        a constant to 0 or 1 or a name for
-        its peer or a chain's default done for every case (a 'default' insertion), the rest
-        (deleted, swapped, negated, jumps added), then a statement inserted from elsewhere."""
+        """How like a slip of one token it is, 0 first: a constant off by one (not a bit `1 << n`
+        written `0 << n`, which zeroes the term: a constant to 0), a comparison
+        with or without its `=` (`<` for `<=`, `==` for `!=`), `and`/`or`, a bitwise operator or
+        an assignment plain for bitwise (`=` for `|=`) or back, an arithmetic one, a comparison
+        turned round (`<` for `>`), `break` for `continue` or back, a constant to 0 or 1 or a
+        name for its peer or a chain's default done for every case (a 'default' insertion), the
+        rest (deleted, swapped, negated, jumps added), then a statement inserted from elsewhere."""
         return self._slip[0]
 
     @property
     def kind(self) -> str:
-        """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'arithmetic', 'jump',
-        'name' (one where its peer is meant), 'default' (an `else`'s statement inserted above its
-        chain), 'insert' (a statement of the function inserted) or 'other'."""
+        """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'assignment',
+        'arithmetic', 'jump', 'name' (one where its peer is meant), 'default' (an `else`'s
+        statement inserted above its chain), 'insert' (a statement of the function inserted) or
+        'other'."""
         return self._slip[1]
 
     @property
@@ -137,15 +142,18 @@ class Mutant:
         if self.rule == "insert":
             return 7, "insert"
         a, b = _TOKENS.findall(self.before), _TOKENS.findall(self.after.strip())
-        pairs = [(x, y) for x, y in zip(a, b) if x != y] if len(a) == len(b) else []
-        if len(pairs) != 1:
+        changed = [i for i, (x, y) in enumerate(zip(a, b)) if x != y] if len(a) == len(b) else []
+        if len(changed) != 1:
             return 6, "other"
-        x, y = pairs[0]
+        at = changed[0]
+        x, y = a[at], b[at]
         if x.isdigit() and y.isdigit():
-            return (0 if abs(int(x) - int(y)) == 1 else 5), "constant"
+            # a bit `1 << n` made `0 << n` is the term zeroed (a switch-off), not a count off by one
+            shifted = {x, y} == {"0", "1"} and at + 1 < len(a) and a[at + 1].startswith("<<")
+            return (0 if abs(int(x) - int(y)) == 1 and not shifted else 5), "constant"
         if self.rule == "name":
             return 5, "name"
-        for rank, (group, kind) in enumerate(zip(_LIKE, _LIKE_KINDS), 1):
+        for group, kind, rank in _LIKE:
             if x in group and y in group:
                 return (rank if rank != 1 or _equals_slip(x, y) else 4), kind
         return 6, "other"

@@ -111,6 +111,7 @@ def rank(runs: list[Run], roots, focus: str | None = None, twins: list[Twins] = 
                 spectra.setdefault((path, line), set()).add(i)
     failing_set, featured_set = set(failing), set(featured)
     texts: dict[str, list[str]] = {}
+    _statement_heads(spectra, texts)
     def sharper(branch: set[int], own: set[int]) -> bool:
         return ochiai_of(branch, failing_set) > ochiai_of(own, failing_set)
     # where the runtime gave a line's branch outcomes (gcov, llvm-cov), they say it, not its body's coverage
@@ -346,6 +347,29 @@ def _outcomes(groups, runs: list[Run], spectra, failing: set[int]):
         if start <= last:
             out.append((path, start, last, ran, jump))
     return out
+
+
+HEAD_LINES = 4           # lines looked back through for the head of a statement a ran line continues
+
+
+def _statement_heads(spectra: dict[tuple[str, int], set[int]], texts):
+    """Give the first lines of a statement written over several the runs of its later lines, where
+    the coverage left them out: gcov counts `map =` / `    attacks(sq);` on the call's line only,
+    so the assignment, the very token a fix may change, ran in no run and could be no suspect. A
+    later part of a statement ran only if the statement began. Only lines no run ran, holding code
+    and left open (an operator, `=`, a bracket not closed), are looked back through; a line that
+    closes a block (`}`) is not a statement's continuation."""
+    for (path, line), ran in list(spectra.items()):
+        if NOT_CODE.match(_text(texts, path, line)):
+            continue
+        start, head = max(_statement_start(texts, path, line), line - HEAD_LINES), line
+        while head > start and (path, head - 1) not in spectra:
+            before = _text(texts, path, head - 1)
+            if NOT_CODE.match(before) or before.endswith((";", "{", "}")):
+                break
+            head -= 1
+        for n in range(head, line):
+            spectra.setdefault((path, n), set()).update(ran)
 
 
 def _statement_start(texts, path, end: int) -> int:

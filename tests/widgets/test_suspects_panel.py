@@ -15,6 +15,15 @@ def result_of(tmp_path, mutation):
                         suspects=[top], mutation=mutation, stopped=bool(mutation.cut))
 
 
+def shown_panel(qtbot, width: int, height: int) -> SuspectsPanel:
+    panel = SuspectsPanel()
+    qtbot.addWidget(panel)
+    panel.resize(width, height)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel
+
+
 def candidate(**more):
     return Fix("engine.py", 1, "", "`!=` to `==`", "", 3, 15, 3, 15, **more)
 
@@ -62,11 +71,7 @@ def test_the_source_and_the_fix_get_the_room_in_a_small_window(qtbot, tmp_path):
     """In the Lines tab of a 1024x700 window (about 440x600) the source is stacked above the fix,
     each the tab's whole width, and the source is not squeezed to a few lines by the table."""
     from dataclasses import replace
-    panel = SuspectsPanel()
-    qtbot.addWidget(panel)
-    panel.resize(440, 600)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = shown_panel(qtbot, 440, 600)
     result = result_of(tmp_path, MutationResult(tried=14, made=60))
     result.mutation.fixes.append(replace(candidate(confirmed=True), path=result.suspects[0].path,
                                          diff="--- a/engine.py\n+++ b/engine.py\n-!=\n+==\n"))
@@ -115,3 +120,33 @@ def test_a_fix_confirmed_where_a_game_can_go_names_the_engine_s_bug_out_of_any_g
     assert said.startswith("<b>Fix at engine.py:1</b>") and "not for the engine" not in said
     assert "The engine as it is is also wrong at 1 position no game reaches" in said and skewer in said
     assert "already in check" in said and panel.save_patch.isEnabled()
+
+
+def test_a_long_word_on_the_fix_is_never_cut_off_under_the_diff(qtbot, tmp_path):
+    """The checks a fix passed and the engine's other bug run to six lines at 600 px: the words
+    get the height they need where the window has it, and scroll where it has not; none is
+    hidden under the diff (a wrapped label was given its width hint's height and cut off)."""
+    from dataclasses import replace
+    from perftscope.core.locate.mutation import Elsewhere
+    panel = shown_panel(qtbot, 900, 700)
+    result = result_of(tmp_path, MutationResult(tried=60, made=60))
+    other = Elsewhere("6bk/8/8/3pP3/8/1K6/8/8 w - d6 0 2", 1, "generates illegal e5d6", "", (("e5d6", (1, None)),),
+                      alone=True, unreachable="before black's double push d7d5 the white king on b3 was already in check")
+    checks = ["8/8/8/8/Q1pP3k/8/8/4K3 b - d3 0 1 depth 2", "26 edge positions of its kind of move at depths 1 and 2",
+              "201 fuzz positions at depth 2"]
+    result.mutation.fixes.append(replace(candidate(confirmed=True, checked=True, shared=[other], checked_by=checks),
+                                         path=result.suspects[0].path, diff="--- a/engine.py\n+++ b/engine.py\n"))
+    panel.show_result(result)
+    words = panel.fix_words
+    for size in ((900, 700), (600, 650), (440, 600)):
+        panel.resize(*size)
+        qtbot.wait(20)
+        needed = words.needed()
+        assert needed > 4 * words.label.fontMetrics().height(), needed       # a long word indeed, wrapped
+        # all of it shown, or the rest a scroll away; the diff below it, not over it
+        assert words.viewport().height() + words.verticalScrollBar().maximum() >= needed, (size, words.height(), needed)
+        assert panel.fix_view.isVisible() and panel.fix_view.y() >= words.y() + words.height()
+        assert panel.source_view.height() >= 100, (size, panel.source_view.height())
+    panel.resize(900, 700)
+    qtbot.wait(20)
+    assert words.height() >= words.needed(), (words.height(), words.needed())     # beside the source: whole

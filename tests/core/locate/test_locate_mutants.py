@@ -391,3 +391,42 @@ def test_a_loop_s_break_written_continue_in_a_c_engine_is_undone(tmp_path):
     fixes = [f for f in result.fixes if f.confirmed]
     assert [(f.line, f.change) for f in fixes] == [(jump, "`continue` to `break`")], result.fixes
     assert [s.line for s in result.suspects if s.rank == 1] == [jump], result.suspects[:4]
+
+
+def test_a_plain_assignment_over_two_lines_where_a_bitwise_one_gathers_is_undone(tmp_path):
+    """`rays =` where `rays |=` is meant, its value on the line below (a real bitboard engine's
+    queen once got her rook rays or her bishop rays, not both): gcov counts the statement on its
+    second line only, yet the first, whose token is wrong, is the suspect and the fix is its
+    `=` written `|=`."""
+    text = (HERE / "movegen.c").read_text().replace("row + 4, row + 1, 'c');   /* PLANTED: the king goes to c1, not b1 */",
+                                                    "row + 4, row + 2, 'c');")
+    helper = "static int off(int sq) { return sq < 0 || (sq & 0x88); }\n"
+    loop = "    for (int i = kind == 'R' ? 4 : 0; i < (kind == 'B' ? 4 : 8); i++) {\n"
+    assert text.count(helper) == text.count(loop) == 1
+    text = text.replace(helper, helper + "static int rays_of(int first) { return 15 << first; }\n")
+    text = text.replace(loop, "    int rays = 0;\n"
+                              "    if (kind != 'R')\n        rays =\n            rays_of(0);\n"
+                              "    if (kind != 'B')\n        rays =\n            rays_of(4);\n"
+                              "    for (int i = 0; i < 8; i++) {\n        if (!(rays >> i & 1)) continue;\n")
+    (tmp_path / "movegen.c").write_text(text)
+    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
+    before = tree_digest(tmp_path)
+    result = locate(f"perftree:{tmp_path / 'movegen'}", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", depth=1, runs=24,
+                    mutants=80, build="gcc -O0 -o movegen movegen.c")
+    assert tree_digest(tmp_path) == before
+    planted = [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "rays ="][1]
+    fixes = [f for f in result.fixes if f.confirmed]
+    assert fixes and (fixes[0].line, fixes[0].change) == (planted, "`=` to `|=`"), result.fixes
+    assert {f.line for f in fixes} == {planted}, result.fixes
+    assert [s.line for s in result.suspects if s.rank == 1] == [planted], result.suspects[:4]
+
+
+def test_a_bit_shifted_from_1_to_0_is_no_off_by_one():
+    """`1 << file` written `0 << file` zeroes the term whatever the file (a switch-off), where
+    `> 1` written `> 0` is a bound one off: only the second is a likeliest slip."""
+    bit = Mutant("gen.js", 3, "  if ((rights & (1 << file)) === 0) {\n", "  if ((rights & (0 << file)) === 0) {\n")
+    bound = Mutant("gen.js", 4, "  if (count > 1) {\n", "  if (count > 0) {\n")
+    off = Mutant("gen.js", 5, "  x = (2 << file);\n", "  x = (1 << file);\n")
+    assert (bound.likeness, bound.kind) == (0, "constant")
+    assert (bit.likeness, bit.kind) == (5, "constant")
+    assert off.likeness == 0          # 2 written 1 is still one off: the shift moves, it does not vanish

@@ -165,3 +165,25 @@ def test_a_missing_move_is_said_as_where_it_should_have_been_generated(tmp_path)
     by_line = _on_the_way(tmp_path, "misses e1c1")
     assert by_line[2].rank == by_line[5].rank == 1        # nothing was played: no order between them
     assert by_line[2].evidence == "ran where e1c1 should have been generated (not without the castling right Q) (tie)"
+
+
+def test_a_statement_whose_coverage_lands_on_its_last_line_is_a_suspect_from_its_first(tmp_path):
+    """gcov counts `map =` / `    attacks(sq);` on the call's line: the assignment's line ran in the
+    same runs (a statement's later part runs only once it began) and heads the suspect; a block's
+    closing brace, and a statement ended on the line above, take nothing."""
+    source = tmp_path / "gen.c"
+    source.write_text("int gen(int sq) {\n"           # 1
+                      "    int map = 0;\n"            # 2: ran in every run
+                      "    if (sq > 3)\n"             # 3: ran in every run
+                      "        map =\n"               # 4: no count of its own
+                      "            attacks(sq);\n"    # 5
+                      "    return map;\n"             # 6
+                      "}\n")                          # 7
+    path = str(source)
+    runs = [file_run(path, True, [2, 3, 5, 6, 7]), file_run(path, False, [2, 3, 6, 7]),
+            file_run(path, False, [2, 3, 6, 7])]
+    suspects = rank(runs, [str(tmp_path)])
+    head = next(s for s in suspects if s.last == 5)
+    assert (head.line, head.rank, head.failed, head.passed, head.text) == (4, 1, 1, 0, "map =")
+    # the condition above is a suspect of its own (its branch), the brace takes no line above it
+    assert {(s.line, s.last) for s in suspects} == {(4, 5), (2, 2), (3, 3), (6, 7)}
