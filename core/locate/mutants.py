@@ -50,6 +50,8 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from .precedence import readings
+
 RULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules")
 LANGUAGES = {".py": "python", ".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp",
              ".hh": "cpp", ".hxx": "cpp", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
@@ -105,6 +107,8 @@ class Mutant:
         after = self.after.strip()
         if after in ("pass", "") or (after.startswith("/*") and after.endswith("*/")):
             return "the statement deleted"
+        if self.rule == "precedence":
+            return f"`{_bracketed(self.before, self.after)}` bracketed"
         a, b = list(_TOKENS.finditer(self.before)), list(_TOKENS.finditer(after))
         matcher = difflib.SequenceMatcher(a=[t.group() for t in a], b=[t.group() for t in b], autojunk=False)
         parts = []
@@ -130,7 +134,7 @@ class Mutant:
     @property
     def kind(self) -> str:
         """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'assignment',
-        'arithmetic', 'jump', 'name' (one where its peer is meant), 'default' (an `else`'s
+        'arithmetic', 'jump', 'precedence' (brackets added), 'name' (one where its peer is meant), 'default' (an `else`'s
         statement inserted above its chain), 'insert' (a statement of the function inserted) or
         'other'."""
         return self._slip[1]
@@ -141,6 +145,8 @@ class Mutant:
             return 5, "default"
         if self.rule == "insert":
             return 7, "insert"
+        if self.rule == "precedence":       # a mix gcc's -Wparentheses warns of
+            return 1, "precedence"
         a, b = _TOKENS.findall(self.before), _TOKENS.findall(self.after.strip())
         changed = [i for i, (x, y) in enumerate(zip(a, b)) if x != y] if len(a) == len(b) else []
         if len(changed) != 1:
@@ -510,6 +516,18 @@ def _masked(line: str, language: str) -> str:
     return line[:line.index(mark)] + " " * (len(line) - line.index(mark)) if mark in line else line
 
 
+def _bracketed(before: str, after: str) -> str:
+    """What `after` puts in brackets that `before` had bare (a precedence mutant): the shortest
+    balanced span whose bracketing makes `after` from `before`."""
+    start = len(os.path.commonprefix([before, after]))
+    for end in range(start + 1, len(before) + 1):
+        span = before[start:end]
+        if (before[:start] + "(" + span + ")" + before[end:] == after
+                and all(span.count(o) == span.count(c) for o, c in ("()", "[]", "{}"))):
+            return span
+    return before.strip()
+
+
 def _equals_slip(x: str, y: str) -> bool:
     """Two comparisons one `=` apart in meaning: `<`/`<=`, `>`/`>=`, `==`/`!=`, `===`/`!==`."""
     return {x, y} in ({"==", "!="}, {"===", "!=="}) or (x.strip("=") == y.strip("=") != "")
@@ -551,6 +569,7 @@ def mutants_of(path: str, lines, text: str | None = None) -> list[Mutant]:
         with contextlib.redirect_stdout(io.StringIO()):
             found = [(after, "") for _, after, _, _ in mutator.mutants_regexp([code], files, ignorePatterns=[])]
         found += [(after, "name") for after in _name_swaps(source, number, code, language)]
+        found += [(after, "precedence") for after in readings(code, _masked(code, language), language)]
         seen = set()
         for after, rule in found:
             after = _fold(after)

@@ -42,6 +42,27 @@ def locate(spec, fen, depth=2, runs=16, mutants=20, **more):
                                     mutant_seconds=300.0, **more)).run()
 
 
+def c_engine(tmp_path, *changes: tuple[str, str]) -> str:
+    """movegen.c with its planted castling bug undone and `changes` (each text found once) made,
+    built with `gcc --coverage` in `tmp_path`: its text."""
+    text = (HERE / "movegen.c").read_text().replace("row + 4, row + 1, 'c');   /* PLANTED: the king goes to c1, not b1 */",
+                                                    "row + 4, row + 2, 'c');")
+    for old, new in changes:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "movegen.c").write_text(text)
+    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
+    return text
+
+
+def located_unchanged(tmp_path, fen: str, **settings):
+    """locate on the built movegen.c, each mutant rebuilt in a copy; the folder byte-identical after."""
+    before = tree_digest(tmp_path)
+    result = locate(f"perftree:{tmp_path / 'movegen'}", fen, build="gcc -O0 -o movegen movegen.c", **settings)
+    assert tree_digest(tmp_path) == before
+    return result
+
+
 def test_an_off_by_one_in_a_python_engine_is_first_and_its_fix_the_inverse(tmp_path):
     engine = planted_python(tmp_path, ("attacked(board, row + 3, not white)", "attacked(board, row + 2, not white)"))
     before = tree_digest(tmp_path)
@@ -376,16 +397,9 @@ def test_a_loop_s_break_written_continue_in_a_c_engine_is_undone(tmp_path):
     """`continue` where `break` is meant (a slider's ray goes on past the piece that blocks it, as a
     real engine's king loop once stopped at `break` where `continue` was meant): the jump written
     for its peer is one of a C line's likeliest slips, tried in the first pass and offered as the fix."""
-    text = (HERE / "movegen.c").read_text().replace("row + 4, row + 1, 'c');   /* PLANTED: the king goes to c1, not b1 */",
-                                                    "row + 4, row + 2, 'c');")
     blocked = "                if (!own(pos->board[t], pos->white)) add(out, n, sq, t, 0);\n                break;\n"
-    assert text.count(blocked) == 1
-    (tmp_path / "movegen.c").write_text(text.replace(blocked, blocked.replace("break;", "continue;")))
-    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
-    before = tree_digest(tmp_path)
-    result = locate(f"perftree:{tmp_path / 'movegen'}", "4k3/8/8/8/8/8/R1P5/4K3 w - - 0 1", runs=24, mutants=80,
-                    build="gcc -O0 -o movegen movegen.c")
-    assert tree_digest(tmp_path) == before
+    c_engine(tmp_path, (blocked, blocked.replace("break;", "continue;")))
+    result = located_unchanged(tmp_path, "4k3/8/8/8/8/8/R1P5/4K3 w - - 0 1", runs=24, mutants=80)
     jump = next(n for n, line in enumerate((tmp_path / "movegen.c").read_text().splitlines(), 1)
                 if line.strip() == "continue;" and n > 90)
     fixes = [f for f in result.fixes if f.confirmed]
@@ -398,22 +412,14 @@ def test_a_plain_assignment_over_two_lines_where_a_bitwise_one_gathers_is_undone
     queen once got her rook rays or her bishop rays, not both): gcov counts the statement on its
     second line only, yet the first, whose token is wrong, is the suspect and the fix is its
     `=` written `|=`."""
-    text = (HERE / "movegen.c").read_text().replace("row + 4, row + 1, 'c');   /* PLANTED: the king goes to c1, not b1 */",
-                                                    "row + 4, row + 2, 'c');")
     helper = "static int off(int sq) { return sq < 0 || (sq & 0x88); }\n"
     loop = "    for (int i = kind == 'R' ? 4 : 0; i < (kind == 'B' ? 4 : 8); i++) {\n"
-    assert text.count(helper) == text.count(loop) == 1
-    text = text.replace(helper, helper + "static int rays_of(int first) { return 15 << first; }\n")
-    text = text.replace(loop, "    int rays = 0;\n"
-                              "    if (kind != 'R')\n        rays =\n            rays_of(0);\n"
-                              "    if (kind != 'B')\n        rays =\n            rays_of(4);\n"
-                              "    for (int i = 0; i < 8; i++) {\n        if (!(rays >> i & 1)) continue;\n")
-    (tmp_path / "movegen.c").write_text(text)
-    subprocess.run(["gcc", "--coverage", "-O0", "-o", "movegen", "movegen.c"], cwd=tmp_path, check=True)
-    before = tree_digest(tmp_path)
-    result = locate(f"perftree:{tmp_path / 'movegen'}", "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", depth=1, runs=24,
-                    mutants=80, build="gcc -O0 -o movegen movegen.c")
-    assert tree_digest(tmp_path) == before
+    text = c_engine(tmp_path, (helper, helper + "static int rays_of(int first) { return 15 << first; }\n"),
+                    (loop, "    int rays = 0;\n"
+                           "    if (kind != 'R')\n        rays =\n            rays_of(0);\n"
+                           "    if (kind != 'B')\n        rays =\n            rays_of(4);\n"
+                           "    for (int i = 0; i < 8; i++) {\n        if (!(rays >> i & 1)) continue;\n"))
+    result = located_unchanged(tmp_path, "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", depth=1, runs=24, mutants=80)
     planted = [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "rays ="][1]
     fixes = [f for f in result.fixes if f.confirmed]
     assert fixes and (fixes[0].line, fixes[0].change) == (planted, "`=` to `|=`"), result.fixes
@@ -430,3 +436,17 @@ def test_a_bit_shifted_from_1_to_0_is_no_off_by_one():
     assert (bound.likeness, bound.kind) == (0, "constant")
     assert (bit.likeness, bit.kind) == (5, "constant")
     assert off.likeness == 0          # 2 written 1 is still one off: the shift moves, it does not vanish
+
+
+def test_a_mix_of_bitwise_and_equality_unbracketed_gets_its_brackets(tmp_path):
+    """`piece & 0x20 == 0` masks with `0x20 == 0` (in C `==` binds tighter than `&`), so en passant
+    always takes the pawn on the wrong side for white: no one-token mutant undoes it (a real
+    engine's en-passant test once masked one term of `a | b & c`); the bracketed reading is the
+    confirmed fix, on that line."""
+    text = c_engine(tmp_path, ("after->board[pos->white ? m.to - 16 : m.to + 16] = 0;",
+                               "after->board[piece & 0x20 == 0 ? m.to - 16 : m.to + 16] = 0;"))
+    result = located_unchanged(tmp_path, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", depth=2, runs=16, mutants=80)
+    planted = next(n for n, line in enumerate(text.splitlines(), 1) if "0x20 == 0" in line)
+    fixes = [f for f in result.fixes if f.confirmed]
+    assert fixes and (fixes[0].line, fixes[0].change) == (planted, "`piece & 0x20` bracketed"), result.fixes
+    assert [s.line for s in result.suspects if s.rank == 1] == [planted], result.suspects[:4]
