@@ -58,14 +58,14 @@ def main(argv=None) -> int:
         return 2
     except KeyboardInterrupt:
         _Interrupts.say()
-        return 130
+        return 128 + _Interrupts.signum
     except BrokenPipeError:
         return 0
     except Exception:
         # Ctrl-C during a first compile: numba turns the interrupt into an error of its own
         if _Interrupts.seen:
             _Interrupts.say()
-            return 130
+            return 128 + _Interrupts.signum
         raise
     finally:
         gc.freeze()       # what the command built goes with the process: no collection at exit
@@ -77,6 +77,7 @@ class _Interrupts:
     its own (no compiled object yet). The error after a Ctrl-C is the interrupt, not a crash."""
     seen = False
     said = False
+    signum = signal.SIGINT
 
     @classmethod
     def say(cls) -> None:
@@ -86,11 +87,14 @@ class _Interrupts:
 
     @classmethod
     def install(cls) -> None:
-        if threading.current_thread() is threading.main_thread() and \
-                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:      # not only where Ctrl-C is heard (a background job)
+            signal.signal(signal.SIGTERM, cls._terminate)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, cls._handle)
-            cls._unraisable = sys.unraisablehook
-            sys.unraisablehook = cls._quiet_when_interrupted
+        cls._unraisable = sys.unraisablehook
+        sys.unraisablehook = cls._quiet_when_interrupted
 
     @classmethod
     def _quiet_when_interrupted(cls, unraisable) -> None:
@@ -113,6 +117,14 @@ class _Interrupts:
             # is never ignored, so the process ends in seconds whatever the compiler does
             threading.Thread(target=cls._exit_soon, daemon=True).start()
         raise KeyboardInterrupt
+
+    @classmethod
+    def _terminate(cls, signum, frame):
+        # `kill` stops a command as Ctrl-C does (exit 143, not 130): its job ends its engine calls
+        # and removes the copies of the engine's source and the folders it made, which the default
+        # action left behind
+        cls.signum = signum
+        cls._handle(signum, frame)
 
     @staticmethod
     def _in_compiler(filename: str) -> bool:

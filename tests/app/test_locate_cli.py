@@ -1,7 +1,12 @@
 """`perftscope locate`: the text and JSON reports, a correct engine, bad input."""
 import json
+import os
 import re
+import shutil
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 from .cli_run import run
@@ -149,3 +154,26 @@ def Position_of(data):
     for move in data["moves"]:
         board.push_uci(move)
     return board.fen().split(" ")[:2]
+
+
+def test_a_killed_locate_removes_its_copies_and_folders(tmp_path):
+    """`kill` (SIGTERM) stops a locate as Ctrl-C does: its engine calls end, the folder of its
+    mutants' copies is removed, and it exits 143. The default action left the copies behind."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    shutil.copy(HERE / "movegen.py", tmp_path / "movegen.py")
+    proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "perftscope"), "locate",
+                             "--engine", f"perftree:{tmp_path / 'movegen.py'}", "-f", "8/4P3/8/8/8/8/k7/4K3 w - - 0 1",
+                             "-d", "1", "--seconds", "120"], cwd=tmp_path, env=os.environ | {"TMPDIR": str(scratch)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not any(scratch.glob("perftscope-mutants-*")) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert any(scratch.glob("perftscope-mutants-*")), proc.poll()      # the mutants are running
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143 and "perftscope: interrupted" in err and out == "", (proc.returncode, err)
+    assert not any(scratch.iterdir()), list(scratch.iterdir())
