@@ -164,7 +164,7 @@ def test_a_killed_locate_removes_its_copies_and_folders(tmp_path):
     shutil.copy(HERE / "movegen.py", tmp_path / "movegen.py")
     proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "perftscope"), "locate",
                              "--engine", f"perftree:{tmp_path / 'movegen.py'}", "-f", "8/4P3/8/8/8/8/k7/4K3 w - - 0 1",
-                             "-d", "1", "--seconds", "120"], cwd=tmp_path, env=os.environ | {"TMPDIR": str(scratch)},
+                             "-d", "1", "--seconds", "120", "--runs", "8"], cwd=tmp_path, env=os.environ | {"TMPDIR": str(scratch)},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
