@@ -142,7 +142,7 @@ class _Interrupts:
     def _exit_soon(cls, seconds: float = 3.0):
         time.sleep(seconds)
         cls.say()
-        os._exit(130)
+        os._exit(128 + cls.signum)
 
 
 if __name__ == "__main__":
