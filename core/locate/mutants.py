@@ -10,9 +10,11 @@ out or replaced by `pass`, a guard made always true or false, swapped arguments.
 stays on its line, which is what the ranking is per. Rules of ours sit beside them
 (core/locate/rules: a Python guard made always true or false, as c_like.rules does for C; in
 the C family a loop's `break` and `continue` written for each other, as python.rules has it,
-a real engine's one-token slip). A constant's `(5+1)` is
-written `6`, so the change reads as the one-token edit it is. A Python mutant that does not
-compile is dropped here; others are dropped where they are built or run (core.locate.mutation).
+a real engine's one-token slip, and a plain assignment written bitwise and back), and so do the
+bracketed readings of a C-family mix of `|` and `&` left unbracketed (core.locate.precedence).
+A constant's `(5+1)` is written `6`, so the change reads as the one-token edit it is. A Python
+mutant that does not compile is dropped here; others are dropped where they are built or run
+(core.locate.mutation).
 
 A statement missing is out of reach of any edit of an existing line. Most fixes' code already
 exists elsewhere in the same file (the plastic surgery hypothesis, Barr et al., FSE 2014;
@@ -134,9 +136,9 @@ class Mutant:
     @property
     def kind(self) -> str:
         """Which kind of slip: 'constant', 'comparison', 'logical', 'bitwise', 'assignment',
-        'arithmetic', 'jump', 'precedence' (brackets added), 'name' (one where its peer is meant), 'default' (an `else`'s
-        statement inserted above its chain), 'insert' (a statement of the function inserted) or
-        'other'."""
+        'arithmetic', 'jump', 'precedence' (brackets added), 'name' (one where its peer is meant),
+        'default' (an `else`'s statement inserted above its chain), 'insert' (a statement of the
+        function inserted) or 'other'."""
         return self._slip[1]
 
     @property

@@ -1029,12 +1029,16 @@ def refuted_score(fixed: int, kept: int, failing: int, total_passing: int) -> tu
 NOTHING = (0.0, 0.0, False, 0.0, 0)     # rerank's weight of a line no mutant says anything of
 
 
+def _out_of_order(lines) -> str:
+    """Why any of `lines` (LineEvidence or None) was tried out of rank order, as evidence ends it."""
+    return "".join(f"; tried as it {e.why}" for e in lines if e is not None and e.why)
+
+
 def _unmoved(s, count: int, lines=()):
     """Suspect `s` whose `count` mutants changed no failing run, said so, and why any of its
     `lines` (LineEvidence) was tried out of rank order."""
-    why = "".join(f"; tried as it {e.why}" for e in lines if e is not None and e.why)
     return replace(s, evidence=f"{s.evidence}; {count} mutant{'s' if count != 1 else ''} here change no failing run"
-                               f"{why}", mutants=count)
+                               f"{_out_of_order(lines)}", mutants=count)
 
 
 def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing: int):
@@ -1116,7 +1120,7 @@ def rerank(suspects, mutation: MutationResult, total_failing: int, total_passing
             slip = e.best.mutant.likeness if score[0] > 0 and e.best is not None else 0
             rows.append((replace(s, line=n, last=n, text=_text(texts, s.path, n), mutants=e.mutants,
                                  mutation=score[0], changes=score[1],
-                                 evidence=f"{said}; {s.evidence}" + (f"; tried as it {e.why}" if e.why else "")),
+                                 evidence=f"{said}; {s.evidence}{_out_of_order([e])}"),
                          (float(fix is not None), score[0], after, score[1], slip)))
             start = n + 1
         if start <= s.last:

@@ -360,7 +360,8 @@ def _statement_heads(spectra: dict[tuple[str, int], set[int]], texts):
     and left open (an operator, `=`, a bracket not closed), are looked back through; a line that
     closes a block (`}`) is not a statement's continuation."""
     for (path, line), ran in list(spectra.items()):
-        if NOT_CODE.match(_text(texts, path, line)):
+        # most ran lines follow a ran line: nothing above them to look back through
+        if (path, line - 1) in spectra or NOT_CODE.match(_text(texts, path, line)):
             continue
         start, head = max(_statement_start(texts, path, line), line - HEAD_LINES), line
         while head > start and (path, head - 1) not in spectra:
